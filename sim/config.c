@@ -1,0 +1,286 @@
+/* config.c - table-driven GKeyFile reading, validation and dumping. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_config_error, config_error)
+
+#define FIELD(target, off, type) ((type *)((gchar *)(target) + (off)))
+#define CFIELD(target, off, type) ((const type *)((const gchar *)(target) + (off)))
+
+gboolean config_parse_uint(const gchar *text, guint64 *value) {
+  gchar *end = NULL;
+  if (text == NULL || !g_ascii_isdigit(text[0]))
+    return FALSE;
+  errno = 0;
+  guint64 v = g_ascii_strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0')
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static gboolean parse_double(const gchar *text, gdouble *value) {
+  gchar *end = NULL;
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  errno = 0;
+  gdouble v = g_ascii_strtod(text, &end);
+  if (errno != 0 || end == text || *end != '\0' || !isfinite(v))
+    return FALSE;
+  *value = v;
+  return TRUE;
+}
+
+static gchar *range_text(const ConfigEntry *e) {
+  switch (e->type) {
+  case CONFIG_UINT:
+  case CONFIG_UINT_LIST:
+    return g_strdup_printf("%.0f..%.0f", e->min, e->max);
+  case CONFIG_DOUBLE:
+    return g_strdup_printf("%g..%g", e->min, e->max);
+  case CONFIG_BOOL:
+    return g_strdup("true|false");
+  case CONFIG_ENUM: {
+    gchar **c = g_strsplit(e->choices, ";", -1);
+    gchar *s = g_strjoinv("|", c);
+    g_strfreev(c);
+    return s;
+  }
+  case CONFIG_STRING:
+    return g_strdup("text");
+  }
+  return g_strdup("?");
+}
+
+static gboolean value_error(const ConfigEntry *e, const gchar *origin, const gchar *text,
+                            const gchar *what, GError **error) {
+  g_autofree gchar *range = range_text(e);
+  g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
+              "%s: [%s] %s: %s '%s' (allowed %s%s%s)", origin, e->group, e->key, what, text,
+              range, e->unit ? " " : "", e->unit ? e->unit : "");
+  return FALSE;
+}
+
+static gboolean parse_uint_in_range(const ConfigEntry *e, const gchar *origin,
+                                    const gchar *text, guint *out, GError **error) {
+  guint64 v;
+  if (!config_parse_uint(text, &v))
+    return value_error(e, origin, text, "not an unsigned integer", error);
+  if ((gdouble)v < e->min || (gdouble)v > e->max)
+    return value_error(e, origin, text, "out of range", error);
+  *out = (guint)v;
+  return TRUE;
+}
+
+/* Parse `text` into the entry's field of `target`. */
+static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar *raw,
+                          gpointer target, GError **error) {
+  g_autofree gchar *text = g_strstrip(g_strdup(raw));
+  switch (e->type) {
+  case CONFIG_UINT:
+    return parse_uint_in_range(e, origin, text, FIELD(target, e->offset, guint), error);
+  case CONFIG_DOUBLE: {
+    gdouble v;
+    if (!parse_double(text, &v))
+      return value_error(e, origin, text, "not a number", error);
+    if (v < e->min || v > e->max)
+      return value_error(e, origin, text, "out of range", error);
+    *FIELD(target, e->offset, gdouble) = v;
+    return TRUE;
+  }
+  case CONFIG_BOOL:
+    if (g_strcmp0(text, "true") == 0 || g_strcmp0(text, "1") == 0)
+      *FIELD(target, e->offset, gboolean) = TRUE;
+    else if (g_strcmp0(text, "false") == 0 || g_strcmp0(text, "0") == 0)
+      *FIELD(target, e->offset, gboolean) = FALSE;
+    else
+      return value_error(e, origin, text, "not a boolean", error);
+    return TRUE;
+  case CONFIG_ENUM: {
+    g_auto(GStrv) choices = g_strsplit(e->choices, ";", -1);
+    for (guint i = 0; choices[i] != NULL; i++) {
+      if (g_strcmp0(choices[i], text) == 0) {
+        *FIELD(target, e->offset, guint) = i;
+        return TRUE;
+      }
+    }
+    return value_error(e, origin, text, "not one of the choices", error);
+  }
+  case CONFIG_STRING: {
+    gchar **slot = FIELD(target, e->offset, gchar *);
+    g_free(*slot);
+    *slot = g_strdup(text);
+    return TRUE;
+  }
+  case CONFIG_UINT_LIST: {
+    g_auto(GStrv) items = g_strsplit(text, ";", -1);
+    guint count = 0;
+    for (guint i = 0; items[i] != NULL; i++) {
+      g_strstrip(items[i]);
+      if (items[i][0] == '\0')
+        continue;
+      if (count >= e->max_items)
+        return value_error(e, origin, text, "too many items", error);
+      if (!parse_uint_in_range(e, origin, items[i], FIELD(target, e->offset, guint) + count,
+                               error))
+        return FALSE;
+      count++;
+    }
+    *FIELD(target, e->offset2, guint) = count;
+    return TRUE;
+  }
+  }
+  g_assert_not_reached();
+}
+
+static const ConfigEntry *find_entry(const ConfigEntry *table, guint n, const gchar *group,
+                                     const gchar *key) {
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0(table[i].group, group) == 0 && g_strcmp0(table[i].key, key) == 0)
+      return &table[i];
+  return NULL;
+}
+
+gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group) {
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0(table[i].group, group) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
+                                const gchar *const *overrides, GError **error) {
+  for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++) {
+    const gchar *o = overrides[i];
+    const gchar *eq = strchr(o, '=');
+    const gchar *dot = strchr(o, '.');
+    if (eq == NULL || dot == NULL || dot > eq || dot == o || eq == dot + 1) {
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
+                  "--set '%s': expected group.key=value", o);
+      return FALSE;
+    }
+    g_autofree gchar *group = g_strndup(o, dot - o);
+    g_autofree gchar *key = g_strndup(dot + 1, eq - dot - 1);
+    if (!config_has_group(table, n, group))
+      continue;
+    g_key_file_set_value(kf, group, key, eq + 1);
+  }
+  return TRUE;
+}
+
+gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
+                     gpointer target, gboolean *missing_optional, GError **error) {
+  /* Unknown groups and keys first: a typo must never pass silently. */
+  g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+  for (guint g = 0; groups[g] != NULL; g++) {
+    if (!config_has_group(table, n, groups[g])) {
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "%s: [%s]: unknown group", origin,
+                  groups[g]);
+      return FALSE;
+    }
+    g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);
+    for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
+      if (find_entry(table, n, groups[g], keys[k]) == NULL) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key",
+                    origin, groups[g], keys[k]);
+        return FALSE;
+      }
+    }
+  }
+  if (missing_optional)
+    *missing_optional = FALSE;
+  for (guint i = 0; i < n; i++) {
+    const ConfigEntry *e = &table[i];
+    g_autofree gchar *text = g_key_file_get_value(kf, e->group, e->key, NULL);
+    if (text == NULL) {
+      if (e->def != NULL) {
+        if (!set_value(e, origin, e->def, target, error))
+          return FALSE;
+        continue;
+      }
+      if (e->flags & CONFIG_OPTIONAL_GROUP) {
+        if (missing_optional)
+          *missing_optional = TRUE;
+        continue;
+      }
+      g_autofree gchar *range = range_text(e);
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_MISSING,
+                  "%s: [%s] %s: required key missing (allowed %s)", origin, e->group, e->key,
+                  range);
+      return FALSE;
+    }
+    if (!set_value(e, origin, text, target, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+void config_clear(const ConfigEntry *table, guint n, gpointer target) {
+  for (guint i = 0; i < n; i++) {
+    if (table[i].type == CONFIG_STRING) {
+      gchar **slot = FIELD(target, table[i].offset, gchar *);
+      g_clear_pointer(slot, g_free);
+    }
+  }
+}
+
+static void append_value(const ConfigEntry *e, gconstpointer target, GString *out) {
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  switch (e->type) {
+  case CONFIG_UINT:
+    g_string_append_printf(out, "%u", *CFIELD(target, e->offset, guint));
+    break;
+  case CONFIG_DOUBLE:
+    g_string_append(out, g_ascii_dtostr(buf, sizeof buf, *CFIELD(target, e->offset, gdouble)));
+    break;
+  case CONFIG_BOOL:
+    g_string_append(out, *CFIELD(target, e->offset, gboolean) ? "true" : "false");
+    break;
+  case CONFIG_ENUM: {
+    g_auto(GStrv) choices = g_strsplit(e->choices, ";", -1);
+    g_string_append(out, choices[*CFIELD(target, e->offset, guint)]);
+    break;
+  }
+  case CONFIG_STRING: {
+    const gchar *s = *CFIELD(target, e->offset, gchar *);
+    g_string_append(out, s ? s : "");
+    break;
+  }
+  case CONFIG_UINT_LIST: {
+    guint count = *CFIELD(target, e->offset2, guint);
+    const guint *items = CFIELD(target, e->offset, guint);
+    for (guint i = 0; i < count; i++)
+      g_string_append_printf(out, "%s%u", i ? ";" : "", items[i]);
+    break;
+  }
+  }
+}
+
+void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GString *out,
+                 const gchar *prefix) {
+  const gchar *group = NULL;
+  for (guint i = 0; i < n; i++) {
+    const ConfigEntry *e = &table[i];
+    if (g_strcmp0(group, e->group) != 0) {
+      group = e->group;
+      g_string_append_printf(out, "%s[%s]\n", prefix, group);
+    }
+    g_string_append_printf(out, "%s%s=", prefix, e->key);
+    append_value(e, target, out);
+    g_string_append_c(out, '\n');
+  }
+}
+
+void config_describe(const ConfigEntry *table, guint n, GString *out) {
+  for (guint i = 0; i < n; i++) {
+    const ConfigEntry *e = &table[i];
+    g_autofree gchar *range = range_text(e);
+    g_string_append_printf(out, "  %s.%s (%s%s%s; default %s): %s\n", e->group, e->key, range,
+                           e->unit ? ", " : "", e->unit ? e->unit : "",
+                           e->def ? e->def : "required", e->desc);
+  }
+}

@@ -1,0 +1,152 @@
+/* kernel.c - reading kernel files through one key table. */
+#include "kernel.h"
+
+#include "config.h"
+
+#include <stddef.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_kernel_error, kernel_error)
+
+#define K(f) offsetof(Kernel, f)
+
+static const ConfigEntry kernel_table[] = {
+    {"launch", "threads_per_block", CONFIG_UINT, K(threads_per_block), 0, "128", 1, 1024, NULL,
+     0, 0, "threads", "threads per CTA"},
+    {"launch", "regs_per_thread", CONFIG_UINT, K(regs_per_thread), 0, "32", 1, 255, NULL, 0, 0,
+     "registers", "registers the kernel needs per thread"},
+    {"launch", "smem_static", CONFIG_UINT, K(smem_static), 0, "0", 0, 16777216, NULL, 0, 0,
+     "bytes", "static shared memory per CTA"},
+    {"launch", "smem_dynamic", CONFIG_UINT, K(smem_dynamic), 0, "0", 0, 16777216, NULL, 0, 0,
+     "bytes", "dynamic shared memory per CTA"},
+    {"launch", "optin", CONFIG_BOOL, K(optin), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "dynamic shared memory raised to the opt-in maximum"},
+    {"launch", "blocks", CONFIG_UINT, K(blocks), 0, "0", 0, 1e9, NULL, 0, 0, "CTAs",
+     "grid size (0 = one full wave on this SM)"},
+    {"launch", "blocks_per_sm", CONFIG_UINT, K(blocks_per_sm), 0, "0", 0, 1024, NULL, 0, 0,
+     "CTAs per SM", "resident CTA cap (0 = as many as occupancy allows)"},
+    {"launch", "max_regs", CONFIG_UINT, K(max_regs), 0, "0", 0, 255, NULL, 0, 0, "registers",
+     "register cap as -maxrregcount imposes (0 = none)"},
+    {"stream", "iterations", CONFIG_UINT, K(iterations), 0, "64", 0, 1e8, NULL, 0, 0,
+     "loop trips per warp", "loop iterations each warp runs"},
+    {"stream", "fma", CONFIG_UINT, K(fma), 0, "0", 0, 65536, NULL, 0, 0,
+     "FFMAs per iteration", "FP32 FMAs per iteration, spread over ilp chains"},
+    {"stream", "ilp", CONFIG_UINT, K(ilp), 0, "1", 1, 64, NULL, 0, 0, "chains",
+     "independent FFMA/MUFU/LDS dependency chains"},
+    {"stream", "loads", CONFIG_UINT, K(loads), 0, "0", 0, 64, NULL, 0, 0,
+     "warp-loads per iteration", "global loads per iteration, each its own chain"},
+    {"stream", "load_pattern", CONFIG_ENUM, K(pattern), 0, "stream", 0, 0, "chase;stream", 0, 0,
+     NULL, "chase: address depends on the chain's previous load; stream: independent"},
+    {"stream", "load_bytes", CONFIG_UINT, K(load_bytes), 0, "128", 4, 4096, NULL, 0, 0,
+     "bytes per warp-load", "bytes one warp-load moves"},
+    {"stream", "level", CONFIG_ENUM, K(level), 0, "dram", 0, 0, "l1;l2;dram", 0, 0, NULL,
+     "memory level that serves the loads"},
+    {"stream", "fma_uses_load", CONFIG_BOOL, K(fma_uses_load), 0, "false", 0, 0, NULL, 0, 0,
+     NULL, "FFMA i consumes the value of load i"},
+    {"stream", "overhead", CONFIG_UINT, K(overhead), 0, "3", 0, 1024, NULL, 0, 0,
+     "instructions per iteration", "integer loop-control instructions (last one branches)"},
+    {"stream", "sfu", CONFIG_UINT, K(sfu), 0, "0", 0, 65536, NULL, 0, 0,
+     "MUFU per iteration", "special-function instructions, over ilp chains"},
+    {"stream", "lds", CONFIG_UINT, K(lds), 0, "0", 0, 65536, NULL, 0, 0, "LDS per iteration",
+     "shared-memory loads, over ilp chains"},
+    {"stream", "lds_ways", CONFIG_UINT, K(lds_ways), 0, "1", 1, 32, NULL, 0, 0, "ways",
+     "bank-conflict degree of each shared-memory load"},
+    {"stream", "syncthreads", CONFIG_BOOL, K(syncthreads), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "one __syncthreads() per iteration"},
+    {"stream", "live_values", CONFIG_UINT, K(live_values), 0, "0", 0, 255, NULL, 0, 0,
+     "registers", "live values touched per iteration (spill model)"},
+    {"stream", "seed", CONFIG_UINT, K(seed), 0, "1", 0, 4294967295.0, NULL, 0, 0, NULL,
+     "seed of the run's random numbers"},
+};
+#define N_KERNEL_KEYS G_N_ELEMENTS(kernel_table)
+
+gboolean kernel_override_group(const gchar *group) {
+  return config_has_group(kernel_table, N_KERNEL_KEYS, group);
+}
+
+static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
+                            const gchar *const *overrides, GError **error) {
+  g_autoptr(Kernel) k = g_new0(Kernel, 1);
+  k->name = g_strdup(name);
+  k->file = g_strdup(file);
+  GError *err = NULL;
+  if (!config_apply_overrides(kf, kernel_table, N_KERNEL_KEYS, overrides, &err) ||
+      !config_read(kernel_table, N_KERNEL_KEYS, kf, file, k, NULL, &err)) {
+    g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  return g_steal_pointer(&k);
+}
+
+Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error) {
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_data(kf, data, (gsize)-1, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_PARSE, "%s: %s", origin, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  return load_keyfile(kf, origin, origin, overrides, error);
+}
+
+Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **error) {
+  g_autofree gchar *path = NULL;
+  if (spec == NULL || *spec == '\0') {
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, "--kernel: empty kernel name");
+    return NULL;
+  }
+  if (strchr(spec, '/') != NULL || g_str_has_suffix(spec, ".ini") ||
+      g_file_test(spec, G_FILE_TEST_EXISTS)) {
+    path = g_strdup(spec);
+  } else {
+    g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
+    path = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
+  }
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, KERNEL_ERROR,
+                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? KERNEL_ERROR_NOT_FOUND
+                                                                       : KERNEL_ERROR_PARSE,
+                "%s: %s", path, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  g_autofree gchar *base = g_path_get_basename(path);
+  gchar *dot = strrchr(base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  return load_keyfile(kf, base, path, overrides, error);
+}
+
+guint kernel_regs_allocated(const Kernel *k) {
+  if (k->max_regs != 0 && k->max_regs < k->regs_per_thread)
+    return k->max_regs;
+  return k->regs_per_thread;
+}
+
+void kernel_dump(const Kernel *k, GString *out, const gchar *prefix) {
+  config_dump(kernel_table, N_KERNEL_KEYS, k, out, prefix);
+}
+
+void kernel_describe(GString *out) { config_describe(kernel_table, N_KERNEL_KEYS, out); }
+
+const gchar *kernel_pattern_name(guint pattern) {
+  return pattern == KERNEL_PATTERN_CHASE ? "chase" : "stream";
+}
+
+const gchar *kernel_level_name(guint level) {
+  static const gchar *const names[] = {"l1", "l2", "dram"};
+  return level < G_N_ELEMENTS(names) ? names[level] : "?";
+}
+
+void kernel_free(Kernel *k) {
+  if (k == NULL)
+    return;
+  config_clear(kernel_table, N_KERNEL_KEYS, k);
+  g_free(k->name);
+  g_free(k->file);
+  g_free(k);
+}

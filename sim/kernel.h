@@ -1,0 +1,79 @@
+/* kernel.h - a synthetic kernel: its launch and the shape of its instruction
+ * stream, read from a kernel file (traces/<name>.ini, GKeyFile) plus
+ * "--set group.key=value" overrides for the [launch] and [stream] groups.
+ */
+#ifndef WARPSIM_KERNEL_H
+#define WARPSIM_KERNEL_H
+
+#include <glib.h>
+
+typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_STREAM } KernelPattern;
+typedef enum { KERNEL_LEVEL_L1, KERNEL_LEVEL_L2, KERNEL_LEVEL_DRAM } KernelLevel;
+
+typedef struct {
+  gchar *name; /* kernel name (file stem), owned */
+  gchar *file; /* path it was read from, owned */
+  /* [launch] */
+  guint threads_per_block; /* threads, 1..1024 */
+  guint regs_per_thread;   /* registers the kernel needs per thread, 1..255 */
+  guint smem_static;       /* bytes per CTA */
+  guint smem_dynamic;      /* bytes per CTA */
+  gboolean optin;          /* dynamic shared memory raised to the opt-in maximum */
+  guint blocks;            /* grid size in CTAs; 0 = one full wave on this SM */
+  guint blocks_per_sm;     /* resident CTA cap; 0 = as many as occupancy allows */
+  guint max_regs;          /* register cap (-maxrregcount); 0 = none */
+  /* [stream], per warp, per loop iteration unless said */
+  guint iterations;     /* loop trips per warp */
+  guint fma;            /* FP32 FFMAs per iteration, spread over `ilp` dependent chains */
+  guint ilp;            /* independent FFMA/MUFU/LDS chains */
+  guint loads;          /* global warp-loads per iteration, each its own chain */
+  guint pattern;        /* KernelPattern: chase (address depends on the chain's last load) */
+  guint load_bytes;     /* bytes per warp-load */
+  guint level;          /* KernelLevel the loads are served from */
+  gboolean fma_uses_load; /* FFMA i consumes load i (i < loads) */
+  guint overhead;       /* integer instructions per iteration (last one: the loop branch) */
+  guint sfu;            /* MUFU instructions per iteration, over `ilp` chains */
+  guint lds;            /* shared-memory loads per iteration, over `ilp` chains */
+  guint lds_ways;       /* bank-conflict degree of each shared-memory load (1 = none) */
+  gboolean syncthreads; /* one __syncthreads() per iteration */
+  guint live_values;    /* live values touched per iteration (spill model) */
+  guint seed;           /* seed of the run's GRand */
+} Kernel;
+
+#define KERNEL_ERROR (kernel_error_quark())
+GQuark kernel_error_quark(void);
+typedef enum {
+  KERNEL_ERROR_NOT_FOUND, /* unreadable file */
+  KERNEL_ERROR_PARSE,     /* malformed file */
+  KERNEL_ERROR_INVALID,   /* unknown group/key, value out of range */
+} KernelError;
+
+/* Resolve `spec` (a path, or a name looked up in traces/) and read it,
+ * applying the [launch]/[stream] overrides among `overrides`.  Returns a new
+ * Kernel (kernel_free) or NULL with KERNEL_ERROR set; messages name file,
+ * group, key and the allowed range. */
+Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **error);
+
+/* Same, from GKeyFile text; `origin` names it in messages. */
+Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error);
+
+/* TRUE when `group` is a kernel group ([launch], [stream]). */
+gboolean kernel_override_group(const gchar *group);
+
+/* Registers per thread the kernel is compiled to: min(regs_per_thread, max_regs). */
+guint kernel_regs_allocated(const Kernel *k);
+
+/* Append the effective configuration as GKeyFile text, lines prefixed. */
+void kernel_dump(const Kernel *k, GString *out, const gchar *prefix);
+
+/* Append one line per kernel key, for --help. */
+void kernel_describe(GString *out);
+
+const gchar *kernel_pattern_name(guint pattern);
+const gchar *kernel_level_name(guint level);
+
+void kernel_free(Kernel *k);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Kernel, kernel_free)
+
+#endif

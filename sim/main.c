@@ -1,0 +1,55 @@
+/* main.c - warpsim: dispatch to a subcommand. */
+#include "cli.h"
+#if __has_include("cli_occupancy.h") && !defined(SKIP_OCC)
+#include "cli_occupancy.h"
+#define HAVE_OCC 1
+#endif
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+  const gchar *name;
+  int (*main)(int argc, char **argv);
+  const gchar *desc;
+} commands[] = {
+    {"run", cli_run_main, "simulate one kernel on one SM and print its result"},
+#ifdef HAVE_OCC
+    {"occupancy", cli_occupancy_main, "theoretical occupancy, limiters and what-if curves"},
+#endif
+    {"models", cli_models_main, "list the shipped SM models"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "Usage: warpsim COMMAND [OPTIONS]\n\nwarpsim %s - a warp-scheduler cycle "
+             "simulator of one GPU SM.\n\nCommands:\n",
+          WARPSIM_VERSION);
+  for (guint i = 0; i < G_N_ELEMENTS(commands); i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].desc);
+  fprintf(f, "  %-10s %s\n", "version", "print the version");
+  fprintf(f, "\nRun 'warpsim COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const gchar *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("warpsim %s\n", WARPSIM_VERSION);
+    return 0;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS(commands); i++) {
+    if (strcmp(cmd, commands[i].name) == 0) {
+      g_set_prgname(g_strconcat("warpsim ", cmd, NULL));
+      return commands[i].main(argc - 1, argv + 1);
+    }
+  }
+  fprintf(stderr, "warpsim: unknown command '%s' (run 'warpsim --help')\n", cmd);
+  return 2;
+}

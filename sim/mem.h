@@ -1,0 +1,37 @@
+/* mem.h - the global-memory levels (L1, L2, DRAM) as seen from one SM.
+ *
+ * Each level has an unloaded latency and a bandwidth share per SM, split over
+ * `channels` independent servers.  A warp-load is cut into cache lines; each
+ * line goes to a channel chosen at random (addresses hash over channels),
+ * waits until that channel is free, occupies it for bytes / (bandwidth /
+ * channels) cycles, and returns `latency` cycles after its service starts.
+ * Latency therefore rises as a level fills (queueing) and throughput can
+ * never exceed the level's bandwidth.
+ */
+#ifndef WARPSIM_MEM_H
+#define WARPSIM_MEM_H
+
+#include "model.h"
+#include "stats.h"
+
+#include <glib.h>
+
+typedef enum { MEM_L1, MEM_L2, MEM_DRAM, MEM_LEVELS } MemLevel;
+
+typedef struct Mem Mem;
+
+/* A memory system for `model` (borrowed, must outlive it); `rng` is borrowed
+ * and drawn from for channel choice, so runs are deterministic per seed. */
+Mem *mem_new(const SmModel *model, GRand *rng);
+
+/* Issue a warp-load of `bytes` bytes (rounded up to whole sectors) to `level`
+ * at cycle `now`; returns the cycle its data is back. */
+SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, SimCycle now);
+
+/* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
+guint mem_request_bytes(const Mem *mem, guint bytes);
+
+void mem_free(Mem *mem);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Mem, mem_free)
+
+#endif

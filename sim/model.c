@@ -1,0 +1,315 @@
+/* model.c - reading SM models (models/<name>.ini) through one key table. */
+#include "model.h"
+
+#include "config.h"
+#include "sched.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_model_error, model_error)
+
+#define SM(f) offsetof(SmModel, sm.f)
+#define M(f) offsetof(SmModel, f)
+#define T CONFIG_OPTIONAL_GROUP
+#define U32 4294967295.0
+
+/* The one table of model keys.  Entries flagged T are timing keys: a model
+ * without them serves the occupancy calculator only. */
+static const ConfigEntry model_table[] = {
+    {"model", "description", CONFIG_STRING, M(description), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "one-line description of the GPU"},
+    {"sm", "cc", CONFIG_STRING, M(cc), 0, NULL, 0, 0, NULL, 0, 0, NULL,
+     "compute capability, major.minor"},
+    {"sm", "smsps", CONFIG_UINT, SM(smsps), 0, NULL, 1, 8, NULL, 0, 0, "SMSPs per SM",
+     "sub-partitions, one warp scheduler each"},
+    {"sm", "sms", CONFIG_UINT, SM(sms), 0, NULL, 1, 1024, NULL, 0, 0, "SMs", "SMs per device"},
+    {"sm", "warp_size", CONFIG_UINT, SM(warp_size), 0, "32", 32, 32, NULL, 0, 0, "threads",
+     "threads per warp"},
+    {"sm", "max_warps", CONFIG_UINT, SM(max_warps), 0, NULL, 1, 256, NULL, 0, 0,
+     "warps per SM", "resident warps per SM"},
+    {"sm", "max_blocks", CONFIG_UINT, SM(max_blocks), 0, NULL, 1, 256, NULL, 0, 0,
+     "CTAs per SM", "resident CTAs per SM"},
+    {"sm", "max_threads_per_block", CONFIG_UINT, SM(max_threads_per_block), 0, "1024", 32, 4096,
+     NULL, 0, 0, "threads", "threads per CTA"},
+    {"sm", "regs", CONFIG_UINT, SM(regs), 0, NULL, 1024, 1048576, NULL, 0, 0,
+     "registers per SM", "32-bit registers per SM"},
+    {"sm", "max_regs_per_block", CONFIG_UINT, SM(max_regs_per_block), 0, NULL, 1024, 1048576,
+     NULL, 0, 0, "registers", "32-bit registers per CTA"},
+    {"sm", "max_regs_per_thread", CONFIG_UINT, SM(max_regs_per_thread), 0, "255", 16, 255, NULL,
+     0, 0, "registers", "registers per thread"},
+    {"sm", "reg_alloc_unit", CONFIG_UINT, SM(reg_alloc_unit), 0, "256", 1, 4096, NULL, 0, 0,
+     "registers", "per-warp register allocation unit (1 = none)"},
+    {"sm", "smem_per_sm", CONFIG_UINT, SM(smem_per_sm), 0, NULL, 0, 16777216, NULL, 0, 0,
+     "bytes", "largest shared-memory carveout per SM"},
+    {"sm", "smem_per_block", CONFIG_UINT, SM(smem_per_block), 0, "49152", 0, 16777216, NULL, 0,
+     0, "bytes", "shared memory per CTA without opt-in"},
+    {"sm", "smem_per_block_optin", CONFIG_UINT, SM(smem_per_block_optin), 0, NULL, 0, 16777216,
+     NULL, 0, 0, "bytes", "shared memory per CTA with opt-in"},
+    {"sm", "smem_reserved", CONFIG_UINT, SM(smem_reserved), 0, "0", 0, 65536, NULL, 0, 0,
+     "bytes", "shared memory the system reserves per CTA"},
+    {"sm", "smem_alloc_unit", CONFIG_UINT, SM(smem_alloc_unit), 0, "256", 1, 65536, NULL, 0, 0,
+     "bytes", "shared-memory allocation unit (1 = none)"},
+    {"sm", "smem_configs", CONFIG_UINT_LIST, SM(smem_configs), SM(n_smem_configs), "", 0,
+     16777216, NULL, MODEL_MAX_SMEM_CONFIGS, 0, "bytes",
+     "supported shared-memory carveouts, ascending (empty = smem_per_sm only)"},
+    {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
+     "SM clock under load"},
+    {"sched", "policy", CONFIG_STRING, M(policy), 0, NULL, 0, 0, NULL, 0, T, NULL,
+     "default warp-scheduler policy (gto, lrr, oldest, grr)"},
+    {"fma", "latency", CONFIG_UINT, M(fma.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "FP32 dependent-issue latency"},
+    {"fma", "interval", CONFIG_UINT, M(fma.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "FP32 pipe initiation interval"},
+    {"alu", "latency", CONFIG_UINT, M(alu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "INT32 dependent-issue latency"},
+    {"alu", "interval", CONFIG_UINT, M(alu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "INT32 pipe initiation interval"},
+    {"sfu", "latency", CONFIG_UINT, M(sfu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "MUFU dependent-issue latency"},
+    {"sfu", "interval", CONFIG_UINT, M(sfu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "MUFU pipe initiation interval"},
+    {"smem", "latency", CONFIG_UINT, M(smem.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "shared-memory load latency"},
+    {"smem", "interval", CONFIG_UINT, M(smem.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per conflict-free warp-wide 4 B load per SM",
+     "shared-memory unit initiation interval (whole SM)"},
+    {"lsu", "interval", CONFIG_UINT, M(lsu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp-load per SMSP", "LSU/MIO issue interval to L1TEX"},
+    {"branch", "latency", CONFIG_UINT, M(branch_latency), 0, NULL, 1, 1000, NULL, 0, T,
+     "cycles", "loop-back branch: cycles before the warp issues again"},
+    {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T,
+     NULL, "FFMA register-bank conflict unless operands come from the reuse cache"},
+    {"l1", "latency", CONFIG_UINT, M(l1.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
+     "L1 hit latency"},
+    {"l1", "bytes_per_cycle", CONFIG_DOUBLE, M(l1.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
+     0, T, "bytes per cycle per SM", "L1 bandwidth"},
+    {"l1", "channels", CONFIG_UINT, M(l1.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
+     "independent L1 servers"},
+    {"l2", "latency", CONFIG_UINT, M(l2.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
+     "L2 hit latency"},
+    {"l2", "bytes_per_cycle", CONFIG_DOUBLE, M(l2.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
+     0, T, "bytes per cycle per SM", "L2 bandwidth share of one SM"},
+    {"l2", "channels", CONFIG_UINT, M(l2.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
+     "independent L2 servers the share is split over"},
+    {"dram", "latency", CONFIG_UINT, M(dram.latency), 0, NULL, 1, 100000, NULL, 0, T,
+     "cycles", "DRAM latency"},
+    {"dram", "bytes_per_cycle", CONFIG_DOUBLE, M(dram.bytes_per_cycle), 0, NULL, 0.001, 1e6,
+     NULL, 0, T, "bytes per cycle per SM", "DRAM bandwidth share of one SM"},
+    {"dram", "channels", CONFIG_UINT, M(dram.channels), 0, NULL, 1, 1024, NULL, 0, T,
+     "servers", "independent DRAM servers the share is split over"},
+    {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
+     "warp-loads per SM", "loads in flight per SM (0 = no cap)"},
+    {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T,
+     "bytes", "sector size"},
+    {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
+     "cache-line size"},
+};
+#define N_MODEL_KEYS G_N_ELEMENTS(model_table)
+
+const gchar *model_dir(void) {
+  const gchar *env = g_getenv("WARPSIM_MODELS");
+  return (env != NULL && *env != '\0') ? env : WARPSIM_MODELS_DIR;
+}
+
+static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
+  guint major = 0, minor = 0;
+  gchar tail = 0;
+  if (sscanf(m->cc, "%u.%u%c", &major, &minor, &tail) != 2) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] cc: '%s' is not a compute capability (allowed major.minor)", origin,
+                m->cc);
+    return FALSE;
+  }
+  m->sm.cc_major = major;
+  m->sm.cc_minor = minor;
+  if (m->sm.n_smem_configs == 0) {
+    m->sm.smem_configs[0] = m->sm.smem_per_sm;
+    m->sm.n_smem_configs = 1;
+  }
+  for (guint i = 1; i < m->sm.n_smem_configs; i++) {
+    if (m->sm.smem_configs[i] <= m->sm.smem_configs[i - 1]) {
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_configs: not strictly ascending (allowed ascending bytes)",
+                  origin);
+      return FALSE;
+    }
+  }
+  if (m->sm.max_warps % m->sm.smsps != 0) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] max_warps: %u is not a multiple of smsps %u", origin, m->sm.max_warps,
+                m->sm.smsps);
+    return FALSE;
+  }
+  if (m->has_timing && sched_lookup(m->policy) == NULL) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sched] policy: unknown policy '%s' (allowed %s)", origin, m->policy,
+                sched_names());
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
+                             const gchar *const *overrides, GError **error) {
+  g_autoptr(SmModel) m = g_new0(SmModel, 1);
+  m->name = g_strdup(name);
+  m->file = g_strdup(file);
+  GError *err = NULL;
+  if (!config_apply_overrides(kf, model_table, N_MODEL_KEYS, overrides, &err)) {
+    g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  gboolean missing = FALSE;
+  if (!config_read(model_table, N_MODEL_KEYS, kf, file, m, &missing, &err)) {
+    g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  m->has_timing = !missing;
+  if (!validate(m, file, error))
+    return NULL;
+  return g_steal_pointer(&m);
+}
+
+SmModel *model_load_data(const gchar *data, const gchar *origin,
+                         const gchar *const *overrides, GError **error) {
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_data(kf, data, (gsize)-1, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_PARSE, "%s: %s", origin, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  return load_keyfile(kf, origin, origin, overrides, error);
+}
+
+static gchar *stem_of(const gchar *path) {
+  g_autofree gchar *base = g_path_get_basename(path);
+  gchar *dot = strrchr(base, '.');
+  if (dot != NULL)
+    *dot = '\0';
+  return g_strdup(base);
+}
+
+/* Read only [sm] cc of a model file; NULL when unreadable. */
+static gchar *peek_cc(const gchar *path) {
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+    return NULL;
+  gchar *cc = g_key_file_get_value(kf, "sm", "cc", NULL);
+  return cc ? g_strstrip(cc) : NULL;
+}
+
+/* The shipped model whose [sm] cc equals `cc`; h200 wins ties for 9.0 as the
+ * default model, otherwise the first name in sorted order. */
+static gchar *find_by_cc(const gchar *cc) {
+  g_auto(GStrv) paths = model_list();
+  gchar *found = NULL;
+  for (guint i = 0; paths[i] != NULL && found == NULL; i++) {
+    g_autofree gchar *c = peek_cc(paths[i]);
+    g_autofree gchar *stem = stem_of(paths[i]);
+    if (c != NULL && g_strcmp0(c, cc) == 0 && g_strcmp0(stem, "h200") == 0)
+      found = g_strdup(paths[i]);
+  }
+  for (guint i = 0; paths[i] != NULL && found == NULL; i++) {
+    g_autofree gchar *c = peek_cc(paths[i]);
+    if (c != NULL && g_strcmp0(c, cc) == 0)
+      found = g_strdup(paths[i]);
+  }
+  return found;
+}
+
+static gboolean looks_like_cc(const gchar *spec) {
+  guint a, b;
+  gchar tail;
+  return sscanf(spec, "%u.%u%c", &a, &b, &tail) == 2;
+}
+
+SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error) {
+  g_autofree gchar *path = NULL;
+  if (spec == NULL || *spec == '\0') {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, "--model: empty model name");
+    return NULL;
+  }
+  if (strchr(spec, '/') != NULL || g_str_has_suffix(spec, ".ini")) {
+    path = g_strdup(spec);
+  } else if (looks_like_cc(spec)) {
+    path = find_by_cc(spec);
+    if (path == NULL) {
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
+                  "--model %s: no shipped model has compute capability %s (see 'warpsim "
+                  "models')",
+                  spec, spec);
+      return NULL;
+    }
+  } else {
+    g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
+    path = g_build_filename(model_dir(), file, NULL);
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
+                  "--model %s: no such model in %s (see 'warpsim models')", spec, model_dir());
+      return NULL;
+    }
+  }
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, MODEL_ERROR,
+                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? MODEL_ERROR_NOT_FOUND
+                                                                       : MODEL_ERROR_PARSE,
+                "%s: %s", path, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  g_autofree gchar *stem = stem_of(path);
+  return load_keyfile(kf, stem, path, overrides, error);
+}
+
+gboolean model_check_timing(const SmModel *model, GError **error) {
+  if (model->has_timing)
+    return TRUE;
+  g_set_error(error, MODEL_ERROR, MODEL_ERROR_NO_TIMING,
+              "%s: model '%s' has occupancy limits only (no [fma], [l2], [dram], ... timing "
+              "groups): it cannot be simulated",
+              model->file, model->name);
+  return FALSE;
+}
+
+gboolean model_override_group(const gchar *group) {
+  return config_has_group(model_table, N_MODEL_KEYS, group);
+}
+
+void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
+  config_dump(model_table, N_MODEL_KEYS, model, out, prefix);
+}
+
+void model_describe(GString *out) { config_describe(model_table, N_MODEL_KEYS, out); }
+
+static gint compare_paths(gconstpointer a, gconstpointer b) {
+  return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);
+}
+
+gchar **model_list(void) {
+  GPtrArray *paths = g_ptr_array_new();
+  g_autoptr(GDir) dir = g_dir_open(model_dir(), 0, NULL);
+  const gchar *name;
+  while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
+    if (g_str_has_suffix(name, ".ini"))
+      g_ptr_array_add(paths, g_build_filename(model_dir(), name, NULL));
+  }
+  g_ptr_array_sort(paths, compare_paths);
+  g_ptr_array_add(paths, NULL);
+  return (gchar **)g_ptr_array_free(paths, FALSE);
+}
+
+void model_free(SmModel *model) {
+  if (model == NULL)
+    return;
+  config_clear(model_table, N_MODEL_KEYS, model);
+  g_free(model->name);
+  g_free(model->file);
+  g_free(model);
+}

@@ -1,0 +1,121 @@
+/* model.h - the description of one SM: limits, pipes, memory levels, clock.
+ *
+ * A model is read from a GKeyFile (models/<name>.ini) through the table in
+ * model.c, validated, and then passed as `const SmModel *` to every module.
+ * Models that carry only the [sm] limits serve the occupancy calculator; the
+ * timing groups ([sched], [fma], [alu], [sfu], [smem], [lsu], [branch],
+ * [operand], [l1], [l2], [dram], [mem]) are needed to simulate.
+ */
+#ifndef WARPSIM_MODEL_H
+#define WARPSIM_MODEL_H
+
+#include <glib.h>
+
+#define MODEL_MAX_SMEM_CONFIGS 16
+
+/* Occupancy-relevant limits of one SM (CUDA C Programming Guide, "Compute
+ * Capabilities" tables; DESIGN.md section 8). */
+typedef struct {
+  guint cc_major;              /* compute capability, major */
+  guint cc_minor;              /* compute capability, minor */
+  guint smsps;                 /* sub-partitions (schedulers) per SM */
+  guint sms;                   /* SMs per device (for waves per SM) */
+  guint warp_size;             /* threads per warp */
+  guint max_warps;             /* resident warps per SM */
+  guint max_blocks;            /* resident CTAs per SM */
+  guint max_threads_per_block; /* threads */
+  guint regs;                  /* 32-bit registers per SM */
+  guint max_regs_per_block;    /* 32-bit registers per CTA */
+  guint max_regs_per_thread;   /* registers */
+  guint reg_alloc_unit;        /* registers per warp allocation unit; 1 = none */
+  guint smem_per_sm;           /* bytes, largest shared-memory carveout */
+  guint smem_per_block;        /* bytes a CTA may use without opt-in */
+  guint smem_per_block_optin;  /* bytes a CTA may use with opt-in */
+  guint smem_reserved;         /* bytes the system reserves per CTA */
+  guint smem_alloc_unit;       /* bytes; 1 = none */
+  guint n_smem_configs;        /* entries in smem_configs */
+  guint smem_configs[MODEL_MAX_SMEM_CONFIGS]; /* bytes, supported carveouts, ascending */
+} SmLimits;
+
+/* One execution pipe of an SMSP (or of the whole SM where said). */
+typedef struct {
+  guint latency;  /* cycles from issue until a dependent instruction may issue */
+  guint interval; /* cycles between two warp instructions entering the pipe */
+} PipeModel;
+
+/* One level of the global-memory hierarchy as seen from one SM. */
+typedef struct {
+  guint latency;          /* cycles, unloaded round trip of one warp-load */
+  gdouble bytes_per_cycle; /* bytes per cycle per SM, the level's share */
+  guint channels;         /* independent servers the bandwidth is split over */
+} MemLevelModel;
+
+typedef struct {
+  gchar *name;        /* model name (file stem), owned */
+  gchar *file;        /* path the model was read from, owned */
+  gchar *description; /* one line, owned */
+  gchar *cc;          /* "9.0", owned */
+  SmLimits sm;
+  gdouble clock_mhz;  /* SM clock under load, MHz (informational) */
+
+  gboolean has_timing; /* TRUE when every timing group is present */
+  gchar *policy;       /* default scheduler policy name, owned */
+  PipeModel fma;       /* FP32 pipe, per SMSP */
+  PipeModel alu;       /* INT32 pipe, per SMSP */
+  PipeModel sfu;       /* MUFU pipe, per SMSP */
+  PipeModel smem;      /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  PipeModel lsu;       /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
+  guint branch_latency;       /* cycles after a loop branch before the warp issues again */
+  gboolean operand_conflict;  /* model the FFMA register-bank conflict */
+  MemLevelModel l1, l2, dram;
+  guint max_inflight;  /* warp-loads in flight per SM (0 = no cap) */
+  guint sector_bytes;  /* bytes per sector */
+  guint line_bytes;    /* bytes per cache line */
+} SmModel;
+
+#define MODEL_ERROR (model_error_quark())
+GQuark model_error_quark(void);
+typedef enum {
+  MODEL_ERROR_NOT_FOUND, /* no model of that name, cc or path */
+  MODEL_ERROR_PARSE,     /* malformed file */
+  MODEL_ERROR_INVALID,   /* unknown group/key, value out of range */
+  MODEL_ERROR_NO_TIMING, /* the model lacks timing groups needed to simulate */
+} ModelError;
+
+/* Directory holding the shipped models: $WARPSIM_MODELS if set, else the
+ * compiled-in source-tree path.  Returns a static string. */
+const gchar *model_dir(void);
+
+/* Resolve `spec` (a model name such as "h200", a compute capability such as
+ * "9.0", or a path to an .ini file) and load it, applying `overrides`
+ * ("group.key=value" strings, NULL-terminated, may be NULL) on top of the
+ * file.  Returns a new model (free with model_free) or NULL with
+ * MODEL_ERROR set; messages name the file, group and key. */
+SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error);
+
+/* Like model_load but from an in-memory GKeyFile text; `origin` names it in
+ * messages. */
+SmModel *model_load_data(const gchar *data, const gchar *origin,
+                         const gchar *const *overrides, GError **error);
+
+/* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
+gboolean model_check_timing(const SmModel *model, GError **error);
+
+/* Write the model's effective configuration as GKeyFile text into `out`
+ * (each line prefixed with `prefix`, e.g. "# "). */
+void model_dump(const SmModel *model, GString *out, const gchar *prefix);
+
+/* TRUE when `group` is a model group (so "--set group.key=v" targets the model). */
+gboolean model_override_group(const gchar *group);
+
+/* Append one line per model key (range, unit, default, meaning), for --help. */
+void model_describe(GString *out);
+
+/* Shipped models, sorted by name: a NULL-terminated array of paths
+ * (free with g_strfreev). */
+gchar **model_list(void);
+
+void model_free(SmModel *model);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmModel, model_free)
+
+#endif

@@ -1,0 +1,139 @@
+/* report.c - writing result rows. */
+#include "report.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+typedef enum { COL_STR, COL_UINT, COL_DOUBLE, COL_BOOL } ColType;
+
+typedef struct {
+  gchar *name;
+  gchar *text; /* formatted value */
+  ColType type;
+  gdouble number;
+} Column;
+
+struct ReportRow {
+  GArray *cols; /* Column */
+};
+
+static void column_clear(gpointer p) {
+  Column *c = p;
+  g_free(c->name);
+  g_free(c->text);
+}
+
+ReportRow *report_row_new(void) {
+  ReportRow *row = g_new0(ReportRow, 1);
+  row->cols = g_array_new(FALSE, TRUE, sizeof(Column));
+  g_array_set_clear_func(row->cols, column_clear);
+  return row;
+}
+
+void report_row_free(ReportRow *row) {
+  if (row == NULL)
+    return;
+  g_array_free(row->cols, TRUE);
+  g_free(row);
+}
+
+static void add(ReportRow *row, const gchar *name, gchar *text, ColType type, gdouble number) {
+  Column c = {g_strdup(name), text, type, number};
+  g_array_append_val(row->cols, c);
+}
+
+void report_add_str(ReportRow *row, const gchar *name, const gchar *value) {
+  add(row, name, g_strdup(value ? value : ""), COL_STR, 0);
+}
+
+void report_add_uint(ReportRow *row, const gchar *name, guint64 value) {
+  add(row, name, g_strdup_printf("%" G_GUINT64_FORMAT, value), COL_UINT, (gdouble)value);
+}
+
+void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals) {
+  gchar fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_snprintf(fmt, sizeof fmt, "%%.%uf", decimals);
+  g_ascii_formatd(buf, sizeof buf, fmt, value);
+  add(row, name, g_strdup(buf), COL_DOUBLE, g_ascii_strtod(buf, NULL));
+}
+
+void report_add_bool(ReportRow *row, const gchar *name, gboolean value) {
+  add(row, name, g_strdup(value ? "true" : "false"), COL_BOOL, value);
+}
+
+static void csv_field(GString *out, const gchar *s) {
+  if (strpbrk(s, ",\"\n") == NULL) {
+    g_string_append(out, s);
+    return;
+  }
+  g_string_append_c(out, '"');
+  for (const gchar *p = s; *p; p++) {
+    if (*p == '"')
+      g_string_append_c(out, '"');
+    g_string_append_c(out, *p);
+  }
+  g_string_append_c(out, '"');
+}
+
+void report_csv_header(const ReportRow *row, GString *out) {
+  for (guint i = 0; i < row->cols->len; i++) {
+    if (i)
+      g_string_append_c(out, ',');
+    csv_field(out, g_array_index(row->cols, Column, i).name);
+  }
+  g_string_append_c(out, '\n');
+}
+
+void report_csv_values(const ReportRow *row, GString *out) {
+  for (guint i = 0; i < row->cols->len; i++) {
+    if (i)
+      g_string_append_c(out, ',');
+    csv_field(out, g_array_index(row->cols, Column, i).text);
+  }
+  g_string_append_c(out, '\n');
+}
+
+void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, GString *out) {
+  g_autoptr(JsonBuilder) b = json_builder_new();
+  json_builder_begin_object(b);
+  for (guint i = 0; i < row->cols->len; i++) {
+    const Column *c = &g_array_index(row->cols, Column, i);
+    json_builder_set_member_name(b, c->name);
+    switch (c->type) {
+    case COL_STR:
+      json_builder_add_string_value(b, c->text);
+      break;
+    case COL_UINT:
+      json_builder_add_int_value(b, (gint64)c->number);
+      break;
+    case COL_DOUBLE:
+      json_builder_add_double_value(b, c->number);
+      break;
+    case COL_BOOL:
+      json_builder_add_boolean_value(b, c->number != 0);
+      break;
+    }
+  }
+  if (extra_name != NULL && extra != NULL) {
+    json_builder_set_member_name(b, extra_name);
+    json_builder_add_value(b, (JsonNode *)extra);
+  }
+  json_builder_end_object(b);
+  g_autoptr(JsonGenerator) gen = json_generator_new();
+  g_autoptr(JsonNode) root = json_builder_get_root(b);
+  json_generator_set_root(gen, root);
+  json_generator_set_pretty(gen, TRUE);
+  g_autofree gchar *text = json_generator_to_data(gen, NULL);
+  g_string_append(out, text);
+  g_string_append_c(out, '\n');
+}
+
+void report_text(const ReportRow *row, GString *out) {
+  guint width = 0;
+  for (guint i = 0; i < row->cols->len; i++)
+    width = MAX(width, strlen(g_array_index(row->cols, Column, i).name));
+  for (guint i = 0; i < row->cols->len; i++) {
+    const Column *c = &g_array_index(row->cols, Column, i);
+    g_string_append_printf(out, "%-*s  %s\n", (int)width, c->name, c->text);
+  }
+}

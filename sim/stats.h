@@ -1,0 +1,53 @@
+/* stats.h - warp states (Nsight Compute's stall-reason metric suffixes) and
+ * the counters one simulated run produces.
+ */
+#ifndef WARPSIM_STATS_H
+#define WARPSIM_STATS_H
+
+#include <glib.h>
+
+typedef guint64 SimCycle;
+#define SIM_CYCLE_NEVER G_MAXUINT64
+
+/* Each active warp is charged to exactly one state every cycle.  Names are
+ * Nsight Compute's smsp__pcsamp_warps_issue_stalled_* / *_issue_stalled_*
+ * suffixes.  The order below is the documented priority: when several causes
+ * hold for a warp in one cycle, the earliest state in this list wins
+ * (README "Warp states").  `selected` is the warp that issued. */
+typedef enum {
+  STALL_SELECTED,           /* issued this cycle */
+  STALL_DRAIN,              /* exited, waiting for its memory to drain */
+  STALL_BARRIER,            /* waiting at __syncthreads for the CTA's other warps */
+  STALL_BRANCH_RESOLVING,   /* after a loop branch, before the next fetch */
+  STALL_LONG_SCOREBOARD,    /* waiting for a global/local (L1TEX) load */
+  STALL_SHORT_SCOREBOARD,   /* waiting for shared memory or MUFU */
+  STALL_WAIT,               /* waiting for a fixed-latency producer (FP32, INT) */
+  STALL_LG_THROTTLE,        /* eligible but the SM's loads-in-flight cap is full */
+  STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
+  STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
+  STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (operand bank conflict) */
+  STALL_NOT_SELECTED,       /* eligible, another warp was selected */
+  STALL_MAX
+} StallState;
+
+/* Nsight Compute spelling of `s`, e.g. "long_scoreboard". */
+const gchar *stall_name(StallState s);
+
+/* Counters of one run; every rate is derived from these. */
+typedef struct {
+  SimCycle cycles;             /* cycles from the first CTA launch to the last retire */
+  guint64 issued;              /* warp instructions issued */
+  guint64 ffma;                /* kernel FFMAs issued (warp level) */
+  guint64 loads;               /* global warp-loads issued */
+  guint64 load_bytes;          /* bytes those loads moved */
+  guint64 spill_insts;         /* local-memory (spill) warp instructions */
+  guint64 thread_insts;        /* thread instructions (active lanes) */
+  guint64 issue_cycles;        /* sum over SMSPs of cycles with an issue */
+  guint64 active_warp_cycles;  /* sum over cycles of resident, not-yet-drained warps */
+  guint64 eligible_warp_cycles; /* sum over cycles of eligible warps */
+  guint64 state[STALL_MAX];    /* warp-cycles per state; sums to active_warp_cycles */
+  guint64 ctas;                /* CTAs run on this SM */
+  guint64 load_latency_sum;    /* cycles, issue to data, summed over loads */
+} SimStats;
+
+#endif
