@@ -4,10 +4,17 @@
 #include <math.h>
 
 typedef struct {
-  guint latency;           /* cycles */
-  gdouble cycles_per_byte; /* per channel */
   guint channels;
+  gdouble cycles_per_byte; /* per channel */
   gdouble *free_at;        /* cycle each channel is next free (fractional) */
+} Pool;
+
+typedef struct {
+  gdouble fixed;           /* cycles, latency less its exponential part (random lines) */
+  gdouble fixed_stream;    /* cycles, same for sequential loads */
+  gdouble spread;          /* cycles, mean of the exponential part */
+  Pool random;             /* servers of random-line loads */
+  Pool stream;             /* servers of sequential loads */
 } Level;
 
 struct Mem {
@@ -17,11 +24,19 @@ struct Mem {
   GRand *rng;
 };
 
+static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle) {
+  p->channels = channels;
+  p->cycles_per_byte = (gdouble)channels / bytes_per_cycle;
+  p->free_at = g_new0(gdouble, channels);
+}
+
 static void level_init(Level *l, const MemLevelModel *m) {
-  l->latency = m->latency;
-  l->channels = m->channels;
-  l->cycles_per_byte = (gdouble)m->channels / m->bytes_per_cycle;
-  l->free_at = g_new0(gdouble, m->channels);
+  l->spread = m->latency_spread;
+  l->fixed = (gdouble)m->latency - l->spread;
+  l->fixed_stream = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
+  pool_init(&l->random, m->channels, m->bytes_per_cycle);
+  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels,
+            m->bytes_per_cycle);
 }
 
 Mem *mem_new(const SmModel *model, GRand *rng) {
@@ -39,17 +54,26 @@ guint mem_request_bytes(const Mem *mem, guint bytes) {
   return (bytes + mem->sector_bytes - 1) / mem->sector_bytes * mem->sector_bytes;
 }
 
-SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, SimCycle now) {
+SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now) {
   Level *l = &mem->level[level];
   guint remaining = mem_request_bytes(mem, bytes);
+  /* One latency draw per warp-load: its lines are adjacent (one DRAM row). */
+  gdouble latency = sequential ? l->fixed_stream : l->fixed;
+  if (l->spread > 0)
+    latency -= l->spread * log(1.0 - g_rand_double(mem->rng));
+  /* Random lines hash to random channels; a sequential load's lines share
+   * one channel (adjacent lines of one DRAM row). */
+  Pool *p = sequential ? &l->stream : &l->random;
+  guint c = p->channels > 1 ? (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels) : 0;
   gdouble done = (gdouble)now;
   while (remaining > 0) {
     guint chunk = MIN(remaining, mem->line_bytes);
-    guint c = l->channels > 1 ? (guint)g_rand_int_range(mem->rng, 0, (gint32)l->channels) : 0;
-    gdouble start = MAX((gdouble)now, l->free_at[c]);
-    l->free_at[c] = start + chunk * l->cycles_per_byte;
-    done = MAX(done, start + l->latency);
+    gdouble start = MAX((gdouble)now, p->free_at[c]);
+    p->free_at[c] = start + chunk * p->cycles_per_byte;
+    done = MAX(done, start + latency);
     remaining -= chunk;
+    if (remaining > 0 && !sequential && p->channels > 1)
+      c = (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels);
   }
   return (SimCycle)ceil(done);
 }
@@ -57,7 +81,9 @@ SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, SimCycle now) {
 void mem_free(Mem *mem) {
   if (mem == NULL)
     return;
-  for (guint i = 0; i < MEM_LEVELS; i++)
-    g_free(mem->level[i].free_at);
+  for (guint i = 0; i < MEM_LEVELS; i++) {
+    g_free(mem->level[i].random.free_at);
+    g_free(mem->level[i].stream.free_at);
+  }
   g_free(mem);
 }

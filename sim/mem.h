@@ -25,8 +25,11 @@ typedef struct Mem Mem;
 Mem *mem_new(const SmModel *model, GRand *rng);
 
 /* Issue a warp-load of `bytes` bytes (rounded up to whole sectors) to `level`
- * at cycle `now`; returns the cycle its data is back. */
-SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, SimCycle now);
+ * at cycle `now`; `sequential` selects the level's streaming latency.  Each
+ * line's latency is a fixed part plus an exponential part of mean
+ * latency_spread (so the mean is the level's latency).  Returns the cycle the
+ * last line's data is back. */
+SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now);
 
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);

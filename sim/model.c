@@ -83,22 +83,40 @@ static const ConfigEntry model_table[] = {
      NULL, "FFMA register-bank conflict unless operands come from the reuse cache"},
     {"l1", "latency", CONFIG_UINT, M(l1.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
      "L1 hit latency"},
+    {"l1", "stream_latency", CONFIG_UINT, M(l1.stream_latency), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "L1 latency of sequential (streaming) loads (0 = latency)"},
+    {"l1", "latency_spread", CONFIG_UINT, M(l1.latency_spread), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "mean of the exponentially distributed part of the L1 latency"},
     {"l1", "bytes_per_cycle", CONFIG_DOUBLE, M(l1.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
      0, T, "bytes per cycle per SM", "L1 bandwidth"},
     {"l1", "channels", CONFIG_UINT, M(l1.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
      "independent L1 servers"},
+    {"l1", "stream_channels", CONFIG_UINT, M(l1.stream_channels), 0, "0", 0, 1024, NULL, 0,
+     0, "servers", "independent L1 servers sequential loads spread over (0 = channels)"},
     {"l2", "latency", CONFIG_UINT, M(l2.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
      "L2 hit latency"},
+    {"l2", "stream_latency", CONFIG_UINT, M(l2.stream_latency), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "L2 latency of sequential (streaming) loads (0 = latency)"},
+    {"l2", "latency_spread", CONFIG_UINT, M(l2.latency_spread), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "mean of the exponentially distributed part of the L2 latency"},
     {"l2", "bytes_per_cycle", CONFIG_DOUBLE, M(l2.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
      0, T, "bytes per cycle per SM", "L2 bandwidth share of one SM"},
     {"l2", "channels", CONFIG_UINT, M(l2.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
      "independent L2 servers the share is split over"},
+    {"l2", "stream_channels", CONFIG_UINT, M(l2.stream_channels), 0, "0", 0, 1024, NULL, 0,
+     0, "servers", "independent L2 servers sequential loads spread over (0 = channels)"},
     {"dram", "latency", CONFIG_UINT, M(dram.latency), 0, NULL, 1, 100000, NULL, 0, T,
      "cycles", "DRAM latency"},
+    {"dram", "stream_latency", CONFIG_UINT, M(dram.stream_latency), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "DRAM latency of sequential (streaming) loads (0 = latency)"},
+    {"dram", "latency_spread", CONFIG_UINT, M(dram.latency_spread), 0, "0", 0, 100000, NULL, 0,
+     0, "cycles", "mean of the exponentially distributed part of the DRAM latency"},
     {"dram", "bytes_per_cycle", CONFIG_DOUBLE, M(dram.bytes_per_cycle), 0, NULL, 0.001, 1e6,
      NULL, 0, T, "bytes per cycle per SM", "DRAM bandwidth share of one SM"},
     {"dram", "channels", CONFIG_UINT, M(dram.channels), 0, NULL, 1, 1024, NULL, 0, T,
      "servers", "independent DRAM servers the share is split over"},
+    {"dram", "stream_channels", CONFIG_UINT, M(dram.stream_channels), 0, "0", 0, 1024, NULL, 0,
+     0, "servers", "independent DRAM servers sequential loads spread over (0 = channels)"},
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
      "warp-loads per SM", "loads in flight per SM (0 = no cap)"},
     {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T,
@@ -141,6 +159,19 @@ static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
                 "%s: [sm] max_warps: %u is not a multiple of smsps %u", origin, m->sm.max_warps,
                 m->sm.smsps);
     return FALSE;
+  }
+  const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
+  const gchar *lv_name[] = {"l1", "l2", "dram"};
+  for (guint i = 0; m->has_timing && i < G_N_ELEMENTS(lv); i++) {
+    guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency)
+                                      : lv[i]->latency;
+    if (lv[i]->latency_spread > lat) {
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [%s] latency_spread: %u exceeds the level's latency %u (allowed 0..%u "
+                  "cycles)",
+                  origin, lv_name[i], lv[i]->latency_spread, lat, lat);
+      return FALSE;
+    }
   }
   if (m->has_timing && sched_lookup(m->policy) == NULL) {
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,

@@ -45,9 +45,12 @@ typedef struct {
 
 /* One level of the global-memory hierarchy as seen from one SM. */
 typedef struct {
-  guint latency;          /* cycles, unloaded round trip of one warp-load */
+  guint latency;           /* cycles, mean unloaded latency of a random-line warp-load */
+  guint stream_latency;    /* cycles, same for sequential (streaming) loads; 0 = latency */
+  guint latency_spread;    /* cycles, mean of the exponential part of the latency */
   gdouble bytes_per_cycle; /* bytes per cycle per SM, the level's share */
-  guint channels;         /* independent servers the bandwidth is split over */
+  guint channels;          /* independent servers random-line loads spread over */
+  guint stream_channels;   /* independent servers sequential loads spread over; 0 = channels */
 } MemLevelModel;
 
 typedef struct {

@@ -235,7 +235,8 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDG:
-    ready = mem_load(sm->mem, (MemLevel)sm->k->level, sm->k->load_bytes, now);
+    ready = mem_load(sm->mem, (MemLevel)sm->k->level, sm->k->load_bytes,
+                     sm->k->pattern == KERNEL_PATTERN_STREAM, now);
     sm->st.loads++;
     sm->st.load_bytes += mem_request_bytes(sm->mem, sm->k->load_bytes);
     sm->st.load_latency_sum += ready - now;
@@ -245,7 +246,7 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     break;
   case OP_LDL:
   case OP_STL:
-    ready = mem_load(sm->mem, MEM_L1, w->lanes * 4, now);
+    ready = mem_load(sm->mem, MEM_L1, w->lanes * 4, TRUE, now);
     sm->st.spill_insts++;
     reason = STALL_LONG_SCOREBOARD;
     if (in->op == OP_LDL)
