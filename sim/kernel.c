@@ -55,6 +55,8 @@ static const ConfigEntry kernel_table[] = {
      "one __syncthreads() per iteration"},
     {"stream", "live_values", CONFIG_UINT, K(live_values), 0, "0", 0, 255, NULL, 0, 0,
      "registers", "live values touched per iteration (spill model)"},
+    {"stream", "early_exit", CONFIG_UINT, K(early_exit), 0, "0", 0, 32, NULL, 0, 0,
+     "warps per CTA", "the CTA's last N warps exit at once (divergent early return)"},
     {"stream", "seed", CONFIG_UINT, K(seed), 0, "1", 0, 4294967295.0, NULL, 0, 0, NULL,
      "seed of the run's random numbers"},
 };

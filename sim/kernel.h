@@ -37,6 +37,7 @@ typedef struct {
   guint lds_ways;       /* bank-conflict degree of each shared-memory load (1 = none) */
   gboolean syncthreads; /* one __syncthreads() per iteration */
   guint live_values;    /* live values touched per iteration (spill model) */
+  guint early_exit;     /* warps per CTA (the last ones) that exit at once */
   guint seed;           /* seed of the run's GRand */
 } Kernel;
 

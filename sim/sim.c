@@ -149,6 +149,8 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     w->age = sm->next_age++;
     w->last_mem = now;
     w->lanes = MIN(sm->m->sm.warp_size, threads - i * sm->m->sm.warp_size);
+    if (i >= sm->wpb - MIN(sm->k->early_exit, sm->wpb))
+      w->iter = sm->s->iterations; /* straight to EXIT */
     warp_fetch(sm, w, now, STALL_WAIT);
     Smsp *s = &sm->smsp[index % sm->m->sm.smsps];
     s->warps[s->n++] = w;
@@ -211,8 +213,11 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   sm->st.issued++;
   sm->st.issue_cycles++;
   sm->st.thread_insts += w->lanes;
-  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
+  sm->st.ops[in->op]++;
+  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM) {
     s->pipe_free[in->pipe] = now + sm->interval[in->pipe];
+    sm->st.pipe_busy[in->pipe] += sm->interval[in->pipe];
+  }
 
   switch ((StreamOp)in->op) {
   case OP_FFMA:
@@ -231,6 +236,7 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     break;
   case OP_LDS:
     sm->smem_free = now + (SimCycle)sm->m->smem.interval * in->ways;
+    sm->st.pipe_busy[PIPE_SMEM] += (SimCycle)sm->m->smem.interval * in->ways;
     ready = now + sm->m->smem.latency + (SimCycle)(in->ways - 1) * sm->m->smem.interval;
     reason = STALL_SHORT_SCOREBOARD;
     break;
@@ -546,3 +552,6 @@ gdouble sim_achieved_occupancy_pct(const SimResult *r, const SmModel *m) {
 gdouble sim_avg_load_latency(const SimResult *r) {
   return r->st.loads ? (gdouble)r->st.load_latency_sum / (gdouble)r->st.loads : 0.0;
 }
+
+G_STATIC_ASSERT(OP_MAX <= G_N_ELEMENTS(((SimStats *)0)->ops));
+G_STATIC_ASSERT(PIPE_MAX <= G_N_ELEMENTS(((SimStats *)0)->pipe_busy));
