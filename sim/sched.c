@@ -1,39 +1,46 @@
 /* sched.c - the scheduler policies. */
 #include "sched.h"
 
-/* Greedy then oldest: keep issuing from the last warp while it is eligible,
- * else the oldest eligible warp (Rogers et al., MICRO 2012). */
-static guint pick_gto(const guint64 *ages, guint n, guint64 last_age) {
-  for (guint i = 0; i < n; i++)
-    if (ages[i] == last_age)
-      return i;
-  return 0;
+static guint lowest(guint64 m) { return (guint)__builtin_ctzll(m); }
+
+static guint oldest_of(guint64 cand, const guint64 *ages) {
+  guint best = lowest(cand);
+  for (guint64 m = cand & (cand - 1); m != 0; m &= m - 1) {
+    guint s = lowest(m);
+    if (ages[s] < ages[best])
+      best = s;
+  }
+  return best;
 }
 
-/* Loose round robin: the next eligible warp after the last one selected. */
-static guint pick_lrr(const guint64 *ages, guint n, guint64 last_age) {
-  for (guint i = 0; i < n; i++)
-    if (ages[i] > last_age || last_age == G_MAXUINT64)
-      return i;
-  return 0;
+static gboolean has(guint64 cand, gint slot) {
+  return slot != SCHED_NO_SLOT && ((cand >> slot) & 1u) != 0;
 }
 
-/* Greedy then round robin: keep issuing from the last warp while it is
- * eligible, else the next eligible warp after it in round-robin order.  Unlike
- * gto it never starves the youngest warps (README "Scheduler policies"). */
-static guint pick_grr(const guint64 *ages, guint n, guint64 last_age) {
-  for (guint i = 0; i < n; i++)
-    if (ages[i] == last_age)
-      return i;
-  return pick_lrr(ages, n, last_age);
+/* Oldest first: always the oldest candidate. */
+static guint pick_oldest(guint64 cand, const guint64 *ages, gint last) {
+  (void)last;
+  return oldest_of(cand, ages);
 }
 
-/* Oldest first: always the oldest eligible warp. */
-static guint pick_oldest(const guint64 *ages, guint n, guint64 last_age) {
+/* Greedy then oldest: keep the last warp while it can issue, else the oldest
+ * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
+static guint pick_gto(guint64 cand, const guint64 *ages, gint last) {
+  return has(cand, last) ? (guint)last : oldest_of(cand, ages);
+}
+
+/* Loose round robin: the next candidate slot after the last one selected. */
+static guint pick_lrr(guint64 cand, const guint64 *ages, gint last) {
   (void)ages;
-  (void)n;
-  (void)last_age;
-  return 0;
+  guint64 after = (last == SCHED_NO_SLOT || last >= 63) ? 0 : cand & (~0ULL << (last + 1));
+  return lowest(after ? after : cand);
+}
+
+/* Greedy then round robin: keep the last warp while it can issue, else the
+ * next candidate after it; unlike gto it never starves the youngest warps
+ * (README "Scheduler policies"). */
+static guint pick_grr(guint64 cand, const guint64 *ages, gint last) {
+  return has(cand, last) ? (guint)last : pick_lrr(cand, ages, last);
 }
 
 static const SchedPolicy policies[] = {

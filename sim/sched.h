@@ -1,20 +1,24 @@
 /* sched.h - warp-scheduler policies: which eligible warp an SMSP selects.
  *
- * Each policy is a small function over the eligible warps of one SMSP, given
- * in age order (oldest first, by launch), and the age of the warp the SMSP
- * selected last.  Policies are looked up by name.
+ * An SMSP holds at most 64 warp slots.  Each cycle its scheduler gets the
+ * set of warps that could issue (a bitmask over slots), the warps' ages
+ * (launch order; lower is older) and the slot it selected last, and returns
+ * one slot.  Policies are small functions looked up by name.
  */
 #ifndef WARPSIM_SCHED_H
 #define WARPSIM_SCHED_H
 
 #include <glib.h>
 
+#define SCHED_MAX_SLOTS 64
+#define SCHED_NO_SLOT (-1)
+
 typedef struct {
   const gchar *name; /* "gto", "lrr", "oldest", "grr" */
   const gchar *desc; /* one line for --help */
-  /* Index into `ages` (n >= 1, ascending) of the warp to select; `last_age`
-   * is the age of the previously selected warp (G_MAXUINT64 when none). */
-  guint (*pick)(const guint64 *ages, guint n, guint64 last_age);
+  /* Slot to select from `cand` (non-zero bitmask of slots); `ages[slot]` is
+   * each slot's age; `last` is the slot selected last or SCHED_NO_SLOT. */
+  guint (*pick)(guint64 cand, const guint64 *ages, gint last);
 } SchedPolicy;
 
 /* The policy called `name`, or NULL. */

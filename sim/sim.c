@@ -9,38 +9,58 @@
 
 G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
+/* Issue classes: warps whose next instruction shares a class are blocked or
+ * free together in a cycle (same pipe, same throttle). */
+typedef enum { CLS_FMA, CLS_ALU, CLS_SFU, CLS_SMEM, CLS_LOAD, CLS_STORE, CLS_NONE, CLS_MAX } IssueClass;
+
+static const guint8 op_class[OP_MAX] = {
+    [OP_FFMA] = CLS_FMA, [OP_IALU] = CLS_ALU, [OP_BRA] = CLS_ALU,    [OP_MUFU] = CLS_SFU,
+    [OP_LDS] = CLS_SMEM, [OP_LDG] = CLS_LOAD, [OP_LDL] = CLS_LOAD,   [OP_STL] = CLS_STORE,
+    [OP_BAR] = CLS_NONE, [OP_EXIT] = CLS_NONE,
+};
+
 typedef struct {
   SimCycle eligible_at; /* earliest cycle the next instruction may issue */
   SimCycle dep_at;      /* when its operands are ready (kept across a barrier) */
   SimCycle last_mem;    /* cycle its last memory access completes */
+  SimCycle charged;     /* warp states are charged for every cycle before this */
   guint64 age;          /* launch order: lower is older */
   guint32 pc;           /* index into the body */
   guint32 iter;         /* iterations completed */
-  guint8 reason;        /* StallState while eligible_at > now */
   guint8 dep_reason;    /* StallState of dep_at */
   guint8 done;          /* EXIT issued */
   guint8 at_barrier;    /* waiting at __syncthreads */
+  guint8 cls;           /* IssueClass of the next instruction */
   guint cta;            /* CTA slot */
+  guint smsp;           /* SMSP index */
+  guint slot;           /* slot within the SMSP (< 64) */
   guint lanes;          /* active threads of this warp */
   SimCycle *ready;      /* per value slot: cycle the value is ready */
   guint8 *ready_reason; /* per value slot: StallState of waiting on it */
 } Warp;
 
 typedef struct {
-  Warp **warps;                  /* resident warps, oldest first */
-  guint n;
+  Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
+  guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
+  guint64 ready[CLS_MAX];        /* eligible warps (operands ready) by next class */
+  guint n_active;                /* resident, not yet drained warps */
   SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
   SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
-  guint64 last_age;              /* age of the warp selected last */
+  gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
   Warp *last_warp;               /* warp selected last (operand reuse cache) */
 } Smsp;
 
 typedef struct {
   gboolean used;
-  guint live;    /* warps not exited */
-  guint arrived; /* warps waiting at the barrier */
+  guint live;     /* warps not exited */
+  guint arrived;  /* warps waiting at the barrier */
   guint resident; /* warps not yet drained */
 } Cta;
+
+typedef struct {
+  SimCycle at;
+  Warp *w;
+} Wake;
 
 typedef struct {
   const SmModel *m;
@@ -58,52 +78,57 @@ typedef struct {
   guint64 next_age;
   SimCycle smem_free;      /* SM-wide shared-memory unit */
   GArray *inflight;        /* min-heap of load completion cycles */
-  SimCycle next_drain;     /* earliest drain completion among exited warps */
-  SimCycle next_time;      /* earliest cycle anything can change (from the scan) */
+  GArray *wake;            /* min-heap of Wake: stalled warps, by cycle */
+  Warp **soon;             /* warps that wake next cycle (the common case, kept off the heap) */
+  guint n_soon;
+  guint64 cyc_blocked[STALL_MAX]; /* this cycle's blocked eligible warps, by state */
   guint latency[PIPE_MAX]; /* fixed latencies per pipe */
   guint interval[PIPE_MAX];
-  guint64 ages[256];       /* scratch: eligible warps' ages, one SMSP */
-  Warp *cands[256];
   SimStats st;
-  guint cyc[STALL_MAX];    /* this cycle's warp states (for skipped cycles) */
-  guint cyc_eligible;
 } Sm;
 
 static const StreamInstr exit_instr = {.op = OP_EXIT, .pipe = PIPE_NONE, .dst = STREAM_NO_SLOT};
 
-/* ---- loads-in-flight heap ---------------------------------------------- */
+/* ---- heaps (min first) ---------------------------------------------------- */
 
-static void heap_push(GArray *h, SimCycle v) {
+/* Wake order: by cycle, then by warp slot address, so runs are deterministic.
+ * The loads-in-flight heap reuses Wake with w = NULL. */
+static inline gboolean wake_before(const Wake *a, const Wake *b) {
+  return a->at < b->at || (a->at == b->at && a->w < b->w);
+}
+
+static void heap_push(GArray *h, SimCycle at, Warp *w) {
+  Wake v = {at, w};
   g_array_append_val(h, v);
-  SimCycle *a = (SimCycle *)h->data;
-  for (guint i = h->len - 1; i > 0;) {
-    guint p = (i - 1) / 2;
-    if (a[p] <= a[i])
-      break;
-    SimCycle t = a[p];
-    a[p] = a[i];
+  Wake *a = (Wake *)h->data;
+  for (guint i = h->len - 1; i > 0 && wake_before(&a[i], &a[(i - 1) / 2]); i = (i - 1) / 2) {
+    Wake t = a[(i - 1) / 2];
+    a[(i - 1) / 2] = a[i];
     a[i] = t;
-    i = p;
   }
 }
 
 static void heap_pop(GArray *h) {
-  SimCycle *a = (SimCycle *)h->data;
+  Wake *a = (Wake *)h->data;
   a[0] = a[h->len - 1];
   g_array_set_size(h, h->len - 1);
   for (guint i = 0;;) {
     guint l = 2 * i + 1, r = l + 1, m = i;
-    if (l < h->len && a[l] < a[m])
+    if (l < h->len && wake_before(&a[l], &a[m]))
       m = l;
-    if (r < h->len && a[r] < a[m])
+    if (r < h->len && wake_before(&a[r], &a[m]))
       m = r;
     if (m == i)
       break;
-    SimCycle t = a[m];
+    Wake t = a[m];
     a[m] = a[i];
     a[i] = t;
     i = m;
   }
+}
+
+static inline SimCycle heap_top(const GArray *h) {
+  return h->len ? g_array_index(h, Wake, 0).at : SIM_CYCLE_NEVER;
 }
 
 /* ---- warps ---------------------------------------------------------------- */
@@ -112,8 +137,29 @@ static inline const StreamInstr *warp_instr(const Sm *sm, const Warp *w) {
   return w->iter >= sm->s->iterations ? &exit_instr : &sm->s->body[w->pc];
 }
 
-/* Operand readiness of the warp's next instruction, from its scoreboard. */
-static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason) {
+/* Charge the warp's cycles [charged, until) to `state`. */
+static inline void warp_charge(Sm *sm, Warp *w, SimCycle until, StallState state) {
+  if (until > w->charged) {
+    sm->st.state[state] += until - w->charged;
+    w->charged = until;
+  }
+}
+
+/* The warp waits until `at` (charged to `reason` at once: nothing can change
+ * it), then becomes eligible. */
+static void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle now) {
+  warp_charge(sm, w, at, reason);
+  w->eligible_at = at;
+  if (at == now + 1)
+    sm->soon[sm->n_soon++] = w;
+  else
+    heap_push(sm->wake, at, w);
+}
+
+/* Operand readiness of the warp's next instruction, from its scoreboard; the
+ * warp sleeps until then (or until `not_before`), unless at a barrier. */
+static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason,
+                       SimCycle now) {
   const StreamInstr *in = warp_instr(sm, w);
   SimCycle at = not_before;
   guint8 reason = not_before_reason;
@@ -126,10 +172,9 @@ static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_r
   }
   w->dep_at = at;
   w->dep_reason = reason;
-  if (!w->at_barrier) {
-    w->eligible_at = at;
-    w->reason = reason;
-  }
+  w->cls = op_class[in->op];
+  if (!w->at_barrier)
+    warp_sleep(sm, w, at, reason, now);
 }
 
 static void cta_launch(Sm *sm, guint slot, SimCycle now) {
@@ -139,21 +184,22 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
   c->live = c->resident = sm->wpb;
   c->arrived = 0;
   for (guint i = 0; i < sm->wpb; i++) {
-    guint index = slot * sm->wpb + i;
-    Warp *w = &sm->warp[index];
+    Warp *w = &sm->warp[slot * sm->wpb + i];
     memset(w->ready, 0, sizeof(SimCycle) * sm->s->n_slots);
     memset(w->ready_reason, STALL_WAIT, sm->s->n_slots);
     w->pc = w->iter = 0;
     w->done = w->at_barrier = 0;
     w->cta = slot;
     w->age = sm->next_age++;
-    w->last_mem = now;
+    w->last_mem = w->charged = now;
     w->lanes = MIN(sm->m->sm.warp_size, threads - i * sm->m->sm.warp_size);
     if (i >= sm->wpb - MIN(sm->k->early_exit, sm->wpb))
       w->iter = sm->s->iterations; /* straight to EXIT */
-    warp_fetch(sm, w, now, STALL_WAIT);
-    Smsp *s = &sm->smsp[index % sm->m->sm.smsps];
-    s->warps[s->n++] = w;
+    Smsp *s = &sm->smsp[w->smsp];
+    s->slot[w->slot] = w;
+    s->ages[w->slot] = w->age;
+    s->n_active++;
+    warp_fetch(sm, w, now, STALL_WAIT, now);
   }
   sm->blocks_launched++;
 }
@@ -164,61 +210,68 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
     Warp *w = &sm->warp[slot * sm->wpb + i];
     if (w->at_barrier) {
       w->at_barrier = 0;
-      w->eligible_at = MAX(w->dep_at, now + 1);
-      w->reason = w->dep_at > now + 1 ? w->dep_reason : STALL_BARRIER;
+      warp_charge(sm, w, now + 1, STALL_BARRIER);
+      warp_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now);
     }
   }
   c->arrived = 0;
 }
 
-/* Remove drained warps; retire CTAs whose warps all drained and launch the
- * grid's next CTAs into their slots. */
-static void retire_drained(Sm *sm, SimCycle now) {
-  sm->next_drain = SIM_CYCLE_NEVER;
-  for (guint p = 0; p < sm->m->sm.smsps; p++) {
-    Smsp *s = &sm->smsp[p];
-    guint kept = 0;
-    for (guint i = 0; i < s->n; i++) {
-      Warp *w = s->warps[i];
-      if (w->done && w->eligible_at <= now) {
-        Cta *c = &sm->cta[w->cta];
-        if (--c->resident == 0) {
-          c->used = FALSE;
-          sm->blocks_done++;
-        }
-        if (s->last_warp == w)
-          s->last_warp = NULL;
-        continue;
-      }
-      if (w->done)
-        sm->next_drain = MIN(sm->next_drain, w->eligible_at);
-      s->warps[kept++] = w;
-    }
-    s->n = kept;
+/* A drained warp leaves its SMSP; the CTA retires with its last warp and the
+ * grid's next CTA takes its slot. */
+static void warp_retire(Sm *sm, Warp *w, SimCycle now) {
+  Smsp *s = &sm->smsp[w->smsp];
+  s->slot[w->slot] = NULL;
+  s->n_active--;
+  if (s->last_warp == w)
+    s->last_warp = NULL;
+  Cta *c = &sm->cta[w->cta];
+  if (--c->resident == 0) {
+    c->used = FALSE;
+    sm->blocks_done++;
+    if (sm->blocks_launched < sm->blocks_total)
+      cta_launch(sm, w->cta, now);
   }
-  for (guint slot = 0; slot < sm->n_cta && sm->blocks_launched < sm->blocks_total; slot++)
-    if (!sm->cta[slot].used)
-      cta_launch(sm, slot, now);
+}
+
+/* Wake every warp whose wait ends by `now`: drained warps retire, the others
+ * join their SMSP's eligible set. */
+static void warp_wake(Sm *sm, Warp *w, SimCycle now) {
+  if (w->done)
+    warp_retire(sm, w, now);
+  else
+    sm->smsp[w->smsp].ready[w->cls] |= 1ULL << w->slot;
+}
+
+static void wake_due(Sm *sm, SimCycle now) {
+  /* A CTA launched by a retirement below adds its warps for `now` to soon. */
+  guint n = sm->n_soon;
+  sm->n_soon = 0;
+  for (guint i = 0; i < n; i++) {
+    Warp *w = sm->soon[i];
+    if (w->eligible_at <= now)
+      warp_wake(sm, w, now);
+    else
+      heap_push(sm->wake, w->eligible_at, w);
+  }
+  while (heap_top(sm->wake) <= now) {
+    Warp *w = g_array_index(sm->wake, Wake, 0).w;
+    heap_pop(sm->wake);
+    warp_wake(sm, w, now);
+  }
+  for (guint i = 0; i < sm->n_soon; i++)
+    warp_wake(sm, sm->soon[i], now);
+  sm->n_soon = 0;
 }
 
 /* ---- issue ---------------------------------------------------------------- */
 
-static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
-  const StreamInstr *in = warp_instr(sm, w);
+/* Memory and pipe effects of issuing `in`; returns the cycle its result is
+ * ready and sets *reason to the state a consumer waits in. */
+static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, SimCycle now,
+                              guint8 *reason) {
   SimCycle ready = now + sm->latency[in->pipe];
-  guint8 reason = STALL_WAIT;
-  SimCycle not_before = now + 1;
-  guint8 not_before_reason = STALL_WAIT;
-
-  sm->st.issued++;
-  sm->st.issue_cycles++;
-  sm->st.thread_insts += w->lanes;
-  sm->st.ops[in->op]++;
-  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM) {
-    s->pipe_free[in->pipe] = now + sm->interval[in->pipe];
-    sm->st.pipe_busy[in->pipe] += sm->interval[in->pipe];
-  }
-
+  *reason = STALL_WAIT;
   switch ((StreamOp)in->op) {
   case OP_FFMA:
     sm->st.ffma++;
@@ -232,13 +285,13 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     }
     break;
   case OP_MUFU:
-    reason = STALL_SHORT_SCOREBOARD;
+    *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDS:
     sm->smem_free = now + (SimCycle)sm->m->smem.interval * in->ways;
     sm->st.pipe_busy[PIPE_SMEM] += (SimCycle)sm->m->smem.interval * in->ways;
     ready = now + sm->m->smem.latency + (SimCycle)(in->ways - 1) * sm->m->smem.interval;
-    reason = STALL_SHORT_SCOREBOARD;
+    *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDG:
     ready = mem_load(sm->mem, (MemLevel)sm->k->level, sm->k->load_bytes,
@@ -246,78 +299,93 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     sm->st.loads++;
     sm->st.load_bytes += mem_request_bytes(sm->mem, sm->k->load_bytes);
     sm->st.load_latency_sum += ready - now;
-    reason = STALL_LONG_SCOREBOARD;
-    heap_push(sm->inflight, ready);
+    *reason = STALL_LONG_SCOREBOARD;
+    heap_push(sm->inflight, ready, NULL);
     w->last_mem = MAX(w->last_mem, ready);
     break;
   case OP_LDL:
   case OP_STL:
     ready = mem_load(sm->mem, MEM_L1, w->lanes * 4, TRUE, now);
     sm->st.spill_insts++;
-    reason = STALL_LONG_SCOREBOARD;
+    *reason = STALL_LONG_SCOREBOARD;
     if (in->op == OP_LDL)
-      heap_push(sm->inflight, ready);
+      heap_push(sm->inflight, ready, NULL);
     w->last_mem = MAX(w->last_mem, ready);
     break;
-  case OP_BRA:
-    not_before = now + sm->m->branch_latency;
-    not_before_reason = STALL_BRANCH_RESOLVING;
-    break;
-  case OP_BAR: {
-    Cta *c = &sm->cta[w->cta];
+  case OP_BAR:
     w->at_barrier = 1;
-    w->eligible_at = SIM_CYCLE_NEVER;
-    w->reason = STALL_BARRIER;
-    if (++c->arrived == c->live)
-      barrier_release(sm, c, now);
     break;
-  }
-  case OP_EXIT: {
-    Cta *c = &sm->cta[w->cta];
+  case OP_EXIT:
     w->done = 1;
-    w->eligible_at = MAX(now + 1, w->last_mem);
-    w->reason = STALL_DRAIN;
-    sm->next_drain = MIN(sm->next_drain, w->eligible_at);
-    c->live--;
-    if (c->arrived > 0 && c->arrived == c->live)
-      barrier_release(sm, c, now);
     break;
-  }
+  case OP_BRA:
   case OP_IALU:
   case OP_MAX:
     break;
   }
+  return ready;
+}
+
+static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
+  const StreamInstr *in = warp_instr(sm, w);
+  s->ready[w->cls] &= ~(1ULL << w->slot);
+  w->charged = now + 1; /* this cycle: selected, counted by the caller */
+  sm->st.issued++;
+  sm->st.issue_cycles++;
+  sm->st.thread_insts += w->lanes;
+  sm->st.ops[in->op]++;
+  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM) {
+    s->pipe_free[in->pipe] = now + sm->interval[in->pipe];
+    sm->st.pipe_busy[in->pipe] += sm->interval[in->pipe];
+  }
+  guint8 reason;
+  SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
   if (in->dst != STREAM_NO_SLOT) {
     w->ready[in->dst] = ready;
     w->ready_reason[in->dst] = reason;
   }
-  s->last_age = w->age;
+  s->last_slot = (gint)w->slot;
   s->last_warp = w;
-  if (w->done)
+  Cta *c = &sm->cta[w->cta];
+  if (w->done) {
+    /* Drain: resident until its memory accesses complete. */
+    warp_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now);
+    c->live--;
+    if (c->arrived > 0 && c->arrived == c->live)
+      barrier_release(sm, c, now);
     return;
+  }
   if (++w->pc == sm->s->n_body) {
     w->pc = 0;
     w->iter++;
   }
-  warp_fetch(sm, w, not_before, not_before_reason);
+  if (in->op == OP_BRA)
+    warp_fetch(sm, w, now + sm->m->branch_latency, STALL_BRANCH_RESOLVING, now);
+  else
+    warp_fetch(sm, w, now + 1, STALL_WAIT, now);
+  if (w->at_barrier && ++c->arrived == c->live)
+    barrier_release(sm, c, now);
 }
 
-/* Why an operand-ready warp cannot issue at `now`, or STALL_SELECTED if it
- * can; *free_at gets the cycle the obstacle clears. */
-static StallState blocked(const Sm *sm, const Smsp *s, const StreamInstr *in, SimCycle now,
-                          SimCycle *free_at) {
-  if ((in->op == OP_LDG || in->op == OP_LDL) && sm->m->max_inflight > 0 &&
-      sm->inflight->len >= sm->m->max_inflight) {
-    *free_at = g_array_index(sm->inflight, SimCycle, 0);
+/* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
+ * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
+ * mio_throttle, math_pipe_throttle, dispatch_stall (README "Warp states"). */
+static StallState class_blocked(const Sm *sm, const Smsp *s, IssueClass cls, SimCycle now,
+                                SimCycle *free_at) {
+  static const guint8 pipe_of[CLS_MAX] = {PIPE_FMA, PIPE_ALU, PIPE_SFU, PIPE_SMEM,
+                                          PIPE_LSU, PIPE_LSU, PIPE_NONE};
+  guint pipe = pipe_of[cls];
+  if (cls == CLS_LOAD && sm->m->max_inflight > 0 && sm->inflight->len >= sm->m->max_inflight) {
+    *free_at = heap_top(sm->inflight);
     return STALL_LG_THROTTLE;
   }
-  if (in->pipe == PIPE_SMEM && sm->smem_free > now) {
+  if (pipe == PIPE_SMEM && sm->smem_free > now) {
     *free_at = sm->smem_free;
     return STALL_MIO_THROTTLE;
   }
-  if (in->pipe != PIPE_NONE && s->pipe_free[in->pipe] > now) {
-    *free_at = s->pipe_free[in->pipe];
-    return in->pipe == PIPE_LSU ? STALL_MIO_THROTTLE : STALL_MATH_PIPE_THROTTLE;
+  if (pipe != PIPE_NONE && pipe != PIPE_SMEM && s->pipe_free[pipe] > now) {
+    *free_at = s->pipe_free[pipe];
+    return pipe == PIPE_LSU ? STALL_MIO_THROTTLE : STALL_MATH_PIPE_THROTTLE;
   }
   if (s->dispatch_free > now) {
     *free_at = s->dispatch_free;
@@ -326,98 +394,102 @@ static StallState blocked(const Sm *sm, const Smsp *s, const StreamInstr *in, Si
   return STALL_SELECTED;
 }
 
-/* One SMSP, one cycle: classify every resident warp, select one eligible warp
- * by the policy and issue it.  Returns TRUE when it issued. */
-static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now) {
-  guint n_cand = 0;
-  for (guint i = 0; i < s->n; i++) {
-    Warp *w = s->warps[i];
-    if (w->eligible_at > now) {
-      sm->cyc[w->reason]++;
-      sm->next_time = MIN(sm->next_time, w->eligible_at);
+/* One SMSP, one cycle: charge its eligible warps by class (blocked ones to
+ * their throttle, free ones to not_selected), select one free warp by the
+ * policy and issue it.  Returns TRUE when it issued; lowers *next to the
+ * cycle a blocked class frees up and adds the eligible warps to *eligible. */
+static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now, SimCycle *next, guint *eligible) {
+  guint64 cand = 0;
+  for (guint c = 0; c < CLS_MAX; c++) {
+    if (s->ready[c] == 0)
       continue;
-    }
-    sm->cyc_eligible++;
+    guint n = (guint)__builtin_popcountll(s->ready[c]);
+    *eligible += n;
     SimCycle free_at = 0;
-    StallState b = blocked(sm, s, warp_instr(sm, w), now, &free_at);
-    if (b != STALL_SELECTED) {
-      sm->cyc[b]++;
-      sm->next_time = MIN(sm->next_time, free_at);
-      continue;
+    StallState b = class_blocked(sm, s, (IssueClass)c, now, &free_at);
+    if (b == STALL_SELECTED) {
+      cand |= s->ready[c];
+    } else {
+      sm->cyc_blocked[b] += n; /* sm_loop charges it for the whole span */
+      *next = MIN(*next, free_at);
     }
-    sm->ages[n_cand] = w->age;
-    sm->cands[n_cand++] = w;
   }
-  if (n_cand == 0)
+  if (cand == 0)
     return FALSE;
-  guint pick = sm->policy->pick(sm->ages, n_cand, s->last_age);
-  sm->cyc[STALL_SELECTED]++;
-  sm->cyc[STALL_NOT_SELECTED] += n_cand - 1;
-  warp_issue(sm, s, sm->cands[pick], now);
+  guint slot = sm->policy->pick(cand, s->ages, s->last_slot);
+  sm->st.state[STALL_SELECTED]++;
+  sm->st.state[STALL_NOT_SELECTED] += (guint)__builtin_popcountll(cand) - 1;
+  warp_issue(sm, s, s->slot[slot], now);
   return TRUE;
 }
 
 /* ---- the run -------------------------------------------------------------- */
 
-static gboolean check_cycle(const Sm *sm, guint active, guint issued, GError **error) {
-  guint sum = 0;
+static gboolean check_totals(const Sm *sm, GError **error) {
+  guint64 sum = 0;
   for (guint i = 0; i < STALL_MAX; i++)
-    sum += sm->cyc[i];
-  if (sum != active || sm->cyc[STALL_SELECTED] != issued || issued > sm->m->sm.smsps ||
-      sm->cyc_eligible < issued || active > sm->m->sm.max_warps) {
-    g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
-                "invariant failed: states %u, active %u, issued %u, eligible %u", sum, active,
-                issued, sm->cyc_eligible);
-    return FALSE;
-  }
-  return TRUE;
+    sum += sm->st.state[i];
+  if (sum == sm->st.active_warp_cycles && sm->st.state[STALL_SELECTED] == sm->st.issued &&
+      sm->st.eligible_warp_cycles >= sm->st.issued)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+              "invariant failed: warp states sum to %" G_GUINT64_FORMAT
+              ", active warp-cycles %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT
+              ", issued %" G_GUINT64_FORMAT,
+              sum, sm->st.active_warp_cycles, sm->st.state[STALL_SELECTED], sm->st.issued);
+  return FALSE;
 }
 
+/* Stalled warps are charged when they go to sleep (their wake-up cycle is
+ * known then); eligible warps are charged here, cycle by cycle, or for a
+ * whole span of cycles in which nothing can change. */
 static gboolean sm_loop(Sm *sm, const SimOptions *opt, GError **error) {
   SimCycle now = 0;
   guint smsps = sm->m->sm.smsps;
-  retire_drained(sm, now);
+  for (guint slot = 0; slot < sm->n_cta && sm->blocks_launched < sm->blocks_total; slot++)
+    cta_launch(sm, slot, now);
   while (sm->blocks_done < sm->blocks_total) {
-    if (now >= sm->next_drain)
-      retire_drained(sm, now);
+    wake_due(sm, now);                      /* writeback: stalled warps wake */
     if (sm->blocks_done >= sm->blocks_total)
       break;
-    while (sm->inflight->len > 0 && g_array_index(sm->inflight, SimCycle, 0) <= now)
+    while (heap_top(sm->inflight) <= now)   /* memory: loads complete */
       heap_pop(sm->inflight);
 
-    /* Issue: every SMSP's scheduler, in SMSP order. */
-    memset(sm->cyc, 0, sizeof sm->cyc);
-    sm->cyc_eligible = 0;
-    sm->next_time = sm->next_drain;
-    guint issued = 0, active = 0;
-    for (guint p = 0; p < smsps; p++) {
-      active += sm->smsp[p].n;
-      issued += smsp_cycle(sm, &sm->smsp[p], now);
+    SimCycle next = sm->n_soon ? now + 1 : heap_top(sm->wake);
+    guint issued = 0, eligible = 0, active = 0;
+    for (guint p = 0; p < smsps; p++) {     /* issue: each SMSP's scheduler */
+      active += sm->smsp[p].n_active;
+      issued += smsp_cycle(sm, &sm->smsp[p], now, &next, &eligible);
     }
-    if (opt->check_invariants && !check_cycle(sm, active, issued, error))
+    if (opt->check_invariants &&
+        (issued > smsps || eligible < issued || active > sm->m->sm.max_warps)) {
+      g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+                  "invariant failed at cycle %" G_GUINT64_FORMAT
+                  ": issued %u, eligible %u, active %u",
+                  now, issued, eligible, active);
       return FALSE;
+    }
 
-    /* Account this cycle, and every following cycle in which nothing can
-     * change (no issue now, nothing ready before next_time). */
+    /* Skip: with no issue, nothing changes before `next`. */
     SimCycle span = 1;
     if (issued == 0) {
-      if (sm->next_time == SIM_CYCLE_NEVER) {
+      if (next == SIM_CYCLE_NEVER) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
                     "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
         return FALSE;
       }
-      span = sm->next_time - now;
-    } else {
-      sm->next_time = now + 1;
+      span = next - now;
     }
-    for (guint i = 0; i < STALL_MAX; i++)
-      sm->st.state[i] += (guint64)sm->cyc[i] * span;
+    for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
+      sm->st.state[i] += sm->cyc_blocked[i] * span;
+      sm->cyc_blocked[i] = 0;
+    }
     sm->st.active_warp_cycles += (guint64)active * span;
-    sm->st.eligible_warp_cycles += (guint64)sm->cyc_eligible * span;
+    sm->st.eligible_warp_cycles += (guint64)eligible * span;
     now += span;
   }
   sm->st.cycles = now;
-  return TRUE;
+  return !opt->check_invariants || check_totals(sm, error);
 }
 
 static void sm_free(Sm *sm) {
@@ -426,13 +498,14 @@ static void sm_free(Sm *sm) {
       g_free(sm->warp[i].ready);
       g_free(sm->warp[i].ready_reason);
     }
-  for (guint p = 0; sm->smsp != NULL && p < sm->m->sm.smsps; p++)
-    g_free(sm->smsp[p].warps);
   g_free(sm->smsp);
   g_free(sm->warp);
   g_free(sm->cta);
   if (sm->inflight)
     g_array_free(sm->inflight, TRUE);
+  if (sm->wake)
+    g_array_free(sm->wake, TRUE);
+  g_free(sm->soon);
   mem_free(sm->mem);
   stream_free(sm->s);
   if (sm->rng)
@@ -501,8 +574,7 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   sm.wpb = out->warps_per_block;
   sm.n_cta = MIN(out->blocks_per_sm, out->sm_blocks);
   sm.blocks_total = out->sm_blocks;
-  sm.inflight = g_array_new(FALSE, FALSE, sizeof(SimCycle));
-  sm.next_drain = SIM_CYCLE_NEVER;
+  sm.inflight = g_array_new(FALSE, FALSE, sizeof(Wake));
   sm.latency[PIPE_FMA] = model->fma.latency;
   sm.latency[PIPE_ALU] = model->alu.latency;
   sm.latency[PIPE_SFU] = model->sfu.latency;
@@ -516,13 +588,23 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
     sm.warp[i].ready = g_new0(SimCycle, MAX(sm.s->n_slots, 1));
     sm.warp[i].ready_reason = g_new0(guint8, MAX(sm.s->n_slots, 1));
   }
-  sm.smsp = g_new0(Smsp, model->sm.smsps);
   guint per_smsp = (sm.n_cta * sm.wpb + model->sm.smsps - 1) / model->sm.smsps;
-  for (guint p = 0; p < model->sm.smsps; p++) {
-    sm.smsp[p].warps = g_new0(Warp *, MAX(per_smsp, 1));
-    sm.smsp[p].last_age = G_MAXUINT64;
+  if (per_smsp > SCHED_MAX_SLOTS) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
+                "%s: [sm] max_warps / smsps: %u warps per SMSP (allowed 1..%d)", model->file,
+                per_smsp, SCHED_MAX_SLOTS);
+    sm_free(&sm);
+    return FALSE;
   }
-  g_assert(per_smsp <= G_N_ELEMENTS(sm.ages));
+  sm.smsp = g_new0(Smsp, model->sm.smsps);
+  for (guint p = 0; p < model->sm.smsps; p++)
+    sm.smsp[p].last_slot = SCHED_NO_SLOT;
+  for (guint i = 0; i < sm.n_cta * sm.wpb; i++) {
+    sm.warp[i].smsp = i % model->sm.smsps;
+    sm.warp[i].slot = i / model->sm.smsps;
+  }
+  sm.wake = g_array_new(FALSE, FALSE, sizeof(Wake));
+  sm.soon = g_new0(Warp *, (gsize)sm.n_cta * sm.wpb + 1);
   gboolean ok = sm_loop(&sm, opt, error);
   out->st = sm.st;
   out->st.ctas = sm.blocks_done;

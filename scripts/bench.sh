@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bench.sh - simulator speed, wall clock, one thread: simulated warp
+# instructions per second and SM cycles per second on a compute-bound case
+# (fma ILP 4, 64 resident warps) and a memory-bound case (DRAM chase ILP 4,
+# 64 warps).  Target (issue 2): >= 50 million warp-instructions per second on
+# the compute-bound case.  Prints a table; exit status 1 when the target is
+# missed and --check is given.
+# Usage: scripts/bench.sh [--check] [--repeat N]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
+check=0 repeat=3
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) check=1; shift ;;
+    --repeat) repeat=${2:?}; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
+target=50000000
+status=0
+printf '%-28s %14s %14s %10s %16s %14s\n' case warp_insts cycles wall_s warp_insts_per_s cycles_per_s
+# column_of NAME CSV: the value of column NAME in a header + row CSV text.
+column_of() {
+  awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+                        { print $c }' <<<"$2"
+}
+bench() {
+  local name=$1; shift
+  local best=0 row
+  for ((r = 0; r < repeat; r++)); do
+    local t0 t1
+    t0=$(date +%s%N)
+    row=$("$warpsim" run --format csv "$@")
+    t1=$(date +%s%N)
+    local ns=$((t1 - t0))
+    if [ $best -eq 0 ] || [ $ns -lt $best ]; then best=$ns; fi
+  done
+  local insts cycles
+  insts=$(column_of warp_insts "$row")
+  cycles=$(column_of cycles "$row")
+  awk -v n="$name" -v i="$insts" -v c="$cycles" -v ns="$best" 'BEGIN {
+    s = ns / 1e9
+    printf "%-28s %14d %14d %10.3f %16.0f %14.0f\n", n, i, c, s, i / s, c / s
+  }'
+  if [ "$name" = "fma ILP4 64 warps" ]; then
+    local rate=$((insts * 1000000000 / best))
+    [ $rate -ge $target ] || status=1
+  fi
+}
+bench "fma ILP4 64 warps" --kernel fma --set stream.ilp=4 --set stream.fma=128 \
+  --set launch.blocks_per_sm=16 --set stream.iterations=2048
+bench "chase DRAM ILP4 64 warps" --kernel chase --set stream.ilp=4 --set stream.loads=4 \
+  --set launch.blocks_per_sm=16 --set stream.iterations=4096
+if [ $status -ne 0 ]; then
+  echo "below target: < $target warp-instructions per second on fma ILP4 64 warps" >&2
+  [ $check -eq 0 ] || exit 1
+fi

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# deps.sh - install what warpsim needs to build, test and plot, when missing.
+# Debian packages via apt-get (run as root, or with sudo available). Sourced
+# by scripts/run.sh and scripts/test.sh; safe to run again (does nothing when
+# everything is there).
+set -euo pipefail
+
+warpsim_need_packages() {
+  local missing=()
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+  command -v cc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+  command -v make >/dev/null 2>&1 || missing+=(make)
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  command -v gnuplot >/dev/null 2>&1 || missing+=(gnuplot-nox)
+  command -v parallel >/dev/null 2>&1 || missing+=(parallel)
+  if command -v pkg-config >/dev/null 2>&1; then
+    pkg-config --exists 'glib-2.0 >= 2.70' || missing+=(libglib2.0-dev)
+    pkg-config --exists json-glib-1.0 || missing+=(libjson-glib-dev)
+    pkg-config --exists check || missing+=(check)
+  else
+    missing+=(libglib2.0-dev libjson-glib-dev check)
+  fi
+  if [ ${#missing[@]} -eq 0 ]; then
+    return 0
+  fi
+  echo "warpsim: installing missing packages: ${missing[*]}" >&2
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo="sudo"
+    else
+      echo "warpsim: need root (or sudo) to apt-get install: ${missing[*]}" >&2
+      return 1
+    fi
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq >/dev/null
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+warpsim_need_packages
