@@ -1,9 +1,6 @@
 /* main.c - warpsim: dispatch to a subcommand. */
 #include "cli.h"
-#if __has_include("cli_occupancy.h") && !defined(SKIP_OCC)
 #include "cli_occupancy.h"
-#define HAVE_OCC 1
-#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -14,9 +11,7 @@ static const struct {
   const gchar *desc;
 } commands[] = {
     {"run", cli_run_main, "simulate one kernel on one SM and print its result"},
-#ifdef HAVE_OCC
     {"occupancy", cli_occupancy_main, "theoretical occupancy, limiters and what-if curves"},
-#endif
     {"models", cli_models_main, "list the shipped SM models"},
 };
 
@@ -46,7 +41,8 @@ int main(int argc, char **argv) {
   }
   for (guint i = 0; i < G_N_ELEMENTS(commands); i++) {
     if (strcmp(cmd, commands[i].name) == 0) {
-      g_set_prgname(g_strconcat("warpsim ", cmd, NULL));
+      g_autofree gchar *prgname = g_strconcat("warpsim ", cmd, NULL);
+      g_set_prgname(prgname); /* GLib keeps its own copy */
       return commands[i].main(argc - 1, argv + 1);
     }
   }
