@@ -93,6 +93,8 @@ static const ConfigEntry model_table[] = {
      "independent L1 servers"},
     {"l1", "stream_channels", CONFIG_UINT, M(l1.stream_channels), 0, "0", 0, 1024, NULL, 0,
      0, "servers", "independent L1 servers sequential loads spread over (0 = channels)"},
+    {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
+     "unified L1 + shared memory per SM (spills hit in what shared memory leaves)"},
     {"l2", "latency", CONFIG_UINT, M(l2.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
      "L2 hit latency"},
     {"l2", "stream_latency", CONFIG_UINT, M(l2.stream_latency), 0, "0", 0, 100000, NULL, 0,

@@ -71,6 +71,8 @@ typedef struct {
   guint branch_latency;       /* cycles after a loop branch before the warp issues again */
   gboolean operand_conflict;  /* model the FFMA register-bank conflict */
   MemLevelModel l1, l2, dram;
+  guint l1_bytes;      /* bytes of unified L1 + shared memory per SM; local memory
+                          (spills) hits in what shared memory leaves free */
   guint max_inflight;  /* warp-loads in flight per SM (0 = no cap) */
   guint sector_bytes;  /* bytes per sector */
   guint line_bytes;    /* bytes per cache line */

@@ -79,6 +79,7 @@ typedef struct {
   SimCycle smem_free;      /* SM-wide shared-memory unit */
   GArray *inflight;        /* min-heap of load completion cycles */
   GArray *wake;            /* min-heap of Wake: stalled warps, by cycle */
+  gdouble spill_l1_hit;     /* probability a spill access hits in L1 */
   Warp **soon;             /* warps that wake next cycle (the common case, kept off the heap) */
   guint n_soon;
   guint64 cyc_blocked[STALL_MAX]; /* this cycle's blocked eligible warps, by state */
@@ -305,7 +306,11 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, S
     break;
   case OP_LDL:
   case OP_STL:
-    ready = mem_load(sm->mem, MEM_L1, w->lanes * 4, TRUE, now);
+    /* A spilled 4 B value per thread; it misses L1 when the SM's spill
+     * footprint outgrows the L1 shared memory leaves (README "Register spills"). */
+    ready = mem_load(sm->mem,
+                     g_rand_double(sm->rng) < sm->spill_l1_hit ? MEM_L1 : MEM_L2, w->lanes * 4,
+                     TRUE, now);
     sm->st.spill_insts++;
     *reason = STALL_LONG_SCOREBOARD;
     if (in->op == OP_LDL)
@@ -569,6 +574,16 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   sm.policy = policy;
   sm.s = stream_new(k, out->spill_values);
   out->warp_insts_per_warp = stream_warp_insts(sm.s);
+  out->spilled_per_iter = MIN(out->spill_values, k->live_values);
+  {
+    /* Spill footprint: every resident warp keeps its spilled values, 4 B per
+     * thread each; L1 holds what shared memory leaves of l1_bytes. */
+    gdouble footprint = (gdouble)out->warps_per_sm * out->spill_values * 4.0 * model->sm.warp_size;
+    gdouble smem = (gdouble)out->blocks_per_sm * out->occ.smem_per_block;
+    gdouble l1 = model->l1_bytes > smem ? model->l1_bytes - smem : 0.0;
+    sm.spill_l1_hit = footprint <= l1 ? 1.0 : l1 / footprint;
+    out->spill_l1_hit = out->spilled_per_iter ? sm.spill_l1_hit : 1.0;
+  }
   sm.rng = g_rand_new_with_seed(k->seed);
   sm.mem = mem_new(model, sm.rng);
   sm.wpb = out->warps_per_block;
@@ -610,6 +625,23 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   out->st.ctas = sm.blocks_done;
   sm_free(&sm);
   return ok;
+}
+
+void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdouble *fma,
+                      gdouble *bytes) {
+  *fma = 0.0;
+  *bytes = 0.0;
+  if (k->fma > 0)
+    *fma = MIN((gdouble)m->sm.smsps / m->fma.interval,
+               (gdouble)r->warps_per_sm * MIN(k->ilp, k->fma) / m->fma.latency);
+  if (k->loads > 0) {
+    const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
+    const MemLevelModel *l = lv[k->level];
+    guint latency = (k->pattern == KERNEL_PATTERN_STREAM && l->stream_latency) ? l->stream_latency
+                                                                                : l->latency;
+    guint req = (k->load_bytes + m->sector_bytes - 1) / m->sector_bytes * m->sector_bytes;
+    *bytes = MIN(l->bytes_per_cycle, (gdouble)r->warps_per_sm * k->loads * req / latency);
+  }
 }
 
 /* ---- derived rates -------------------------------------------------------- */

@@ -34,6 +34,8 @@ typedef struct {
   gdouble waves_per_sm;   /* grid_blocks / (blocks_per_sm x sms) */
   const gchar *policy;    /* policy used (static string) */
   guint64 warp_insts_per_warp; /* warp instructions each warp issues */
+  guint spilled_per_iter; /* spilled values each warp reloads and stores per iteration */
+  gdouble spill_l1_hit;   /* fraction of spill accesses that hit in L1 */
   SimStats st;            /* counters */
 } SimResult;
 
@@ -49,6 +51,16 @@ typedef enum {
  * Deterministic: the same inputs and kernel seed give the same result. */
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error);
+
+/* Little's-law bounds with the model's own numbers (Volkov 2016): throughput
+ * = min(peak, resident warps x independent work per warp / latency).
+ * FFMA per cycle per SM: min(smsps / fma.interval, warps x ilp / fma.latency)
+ * when the kernel has FFMAs (else 0); global bytes per cycle per SM:
+ * min(level bandwidth, warps x loads x request bytes / level latency) when it
+ * has loads (else 0).  Ignores operand conflicts, loop overhead and queueing:
+ * where the simulation departs from it, those mechanisms are why. */
+void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdouble *fma,
+                      gdouble *bytes);
 
 /* Derived rates of a result, per SM per cycle unless said. */
 gdouble sim_ipc(const SimResult *r);            /* warp instructions per cycle */
