@@ -9,7 +9,9 @@
 # the knee (smallest resident warps reaching 90 % of the plateau), measured vs
 # simulated.
 #
-# Usage: scripts/validate.sh [--check] [--model M] [--out DIR]
+# Usage: scripts/validate.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
+#   --set    a model override for every run (e.g. --set dram.latency=800), to
+#            see how a calibration choice moves the error.
 #   --check  exit 1 unless every curve has MAPE <= 10 % and its knee within
 #            one step (4 warps) of the measured knee (the issue's thresholds).
 set -euo pipefail
@@ -17,13 +19,14 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 ref=$root/results/reference/h200
 out=$root/results/validation
-model=h200 check=0
+model=h200 check=0 sets=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
     --model) model=${2:?}; shift 2 ;;
+    --set) sets+=" --set ${2:?}"; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -45,12 +48,13 @@ n=$(wc -l <"$tmp/jobs")
 echo "validate.sh: simulating $n measured points on model $model ..." >&2
 run_point() { # $8.. = warpsim args; prints "sim<TAB>bound"
   local metric=$6 bound=$7
-  "$WARPSIM_BIN" run --model "$MODEL" --format csv ${8} |
+  # shellcheck disable=SC2086 # word splitting of the option list is intended
+  "$WARPSIM_BIN" run --model "$MODEL" --format csv ${8} $SETS |
     awk -F, -v a="$metric" -v b="$bound" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { printf "%s\t%s\n", $c[a], $c[b] }'
 }
 export -f run_point
-export WARPSIM_BIN=$warpsim MODEL=$model
+export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets
 parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point {1} {2} {3} {4} {5} {6} {7} {8} \
   :::: "$tmp/jobs" >"$tmp/sims"
 paste "$tmp/jobs" "$tmp/sims" >"$tmp/all"
