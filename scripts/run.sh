@@ -55,6 +55,14 @@ gnuplot -c scripts/plot_occupancy_ipc.gp results/fma.csv results/chase.csv resul
 gnuplot -c scripts/plot_occupancy_ipc.gp results/fma.csv results/chase.csv results/stream.csv \
   results/occupancy_ipc.svg
 
+echo "== register-cap sweep (scripts/spill_sweep.sh)" >&2
+scripts/spill_sweep.sh results
+
+echo "== validation against the real H200 (scripts/validate.sh)" >&2
+if [ "$model" = h200 ]; then
+  scripts/validate.sh >/dev/null
+fi
+
 # Plateau (max over the curve) and knee (smallest occupancy reaching 90 %).
 scripts/knee.sh results/fma.csv fma_per_cycle results/chase.csv bytes_per_cycle \
   results/stream.csv bytes_per_cycle >results/summary.csv
@@ -62,5 +70,11 @@ echo
 echo "Plateaus and knees ($model model; throughput per SM per cycle):"
 column -s, -t results/summary.csv
 echo
+if [ "$model" = h200 ]; then
+  echo "Simulated vs measured on a real H200 (MAPE %, knee in resident warps):"
+  cut -d, -f1,3,6,7,9 results/validation/summary.csv | column -s, -t
+  echo
+fi
 echo "Wrote results/fma.csv results/chase.csv results/stream.csv results/summary.csv"
-echo "      results/occupancy_ipc.png (and .svg)"
+echo "      results/occupancy_ipc.png (and .svg), results/spill.csv, results/spill.png,
+      results/validation/ (summary.csv, overlay.png, per-experiment CSVs)"

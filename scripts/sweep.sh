@@ -89,7 +89,8 @@ progress=()
 if [ $quiet -eq 0 ] && [ -t 2 ]; then progress=(--bar); fi
 resume_opt=()
 [ $resume -eq 1 ] && resume_opt=(--resume)
-fixed_q=$(printf ' %q' "${fixed[@]+"${fixed[@]}"}")
+fixed_q=""
+[ ${#fixed[@]} -eq 0 ] || fixed_q=$(printf ' %q' "${fixed[@]}")
 parallel --will-cite --halt now,fail=1 ${jobs:+-j "$jobs"} "${logins[@]+"${logins[@]}"}" \
   --joblog "$out.joblog" "${resume_opt[@]+"${resume_opt[@]}"}" "${progress[@]+"${progress[@]}"}" \
   "$(printf '%q' "$warpsim") run --model $(printf '%q' "$model") --kernel $(printf '%q' "$kernel")$fixed_q$sets_expr --format csv --no-header > $(printf '%q' "$work")/{#}.tmp && mv $(printf '%q' "$work")/{#}.tmp $(printf '%q' "$work")/{#}.row" \

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# spill_sweep.sh - the textbook exercise: lower the register cap
+# (-maxrregcount) of traces/spill.ini until the kernel gets slower.  Sweeps
+# launch.max_regs from the kernel's own 96 registers down to 32, writes
+# OUTDIR/spill.csv (warpsim run rows) and OUTDIR/spill.png: theoretical
+# occupancy and useful FFMA throughput against the cap, with the spill
+# instructions per FFMA.
+# Usage: scripts/spill_sweep.sh [OUTDIR]   (default results/)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+outdir=${1:-$root/results}
+export WARPSIM=${WARPSIM:-$root/build/sim/warpsim}
+[ -x "$WARPSIM" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
+mkdir -p "$outdir"
+"$root/scripts/sweep.sh" --quiet -o "$outdir/spill.csv" --kernel spill \
+  --axis launch.max_regs=96,88,80,72,64,56,48,40,32
+gnuplot -c "$root/scripts/plot_spill.gp" "$outdir/spill.csv" "$outdir/spill.png"
