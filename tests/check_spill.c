@@ -1,0 +1,119 @@
+/* check_spill.c - register spills (issue 4): the cap raises theoretical
+ * occupancy, each touched spilled value costs an LDL and an STL (plus one
+ * integer op) per iteration, spill instructions never count as the kernel's
+ * FFMAs, useful throughput falls once spills start, and the spill footprint
+ * overflows L1 at the expected fraction.  Uses models/h200.ini (via
+ * WARPSIM_ROOT) so the numbers are the shipped model's. */
+#include "kernel.h"
+#include "model.h"
+#include "sim.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+/* traces/spill.ini's shape: 96 registers needed, 32 live values touched per
+ * iteration, FFMA ILP 4 (128 FFMAs + 3 loop instructions per iteration). */
+static const gchar spill_kernel[] = "[launch]\n"
+                                    "threads_per_block=128\n"
+                                    "regs_per_thread=96\n"
+                                    "[stream]\n"
+                                    "iterations=8\n"
+                                    "fma=128\n"
+                                    "ilp=4\n"
+                                    "overhead=3\n"
+                                    "live_values=32\n";
+
+static SmModel *h200(void) {
+  g_autofree gchar *path = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  GError *err = NULL;
+  SmModel *m = model_load(path, NULL, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  return m;
+}
+
+static void run_cap(const SmModel *m, guint cap, SimResult *r) {
+  g_autofree gchar *set = g_strdup_printf("launch.max_regs=%u", cap);
+  const gchar *sets[] = {set, NULL};
+  GError *err = NULL;
+  g_autoptr(Kernel) k = kernel_load_data(spill_kernel, "spill", sets, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  SimOptions opt = {NULL, TRUE};
+  ck_assert_msg(sim_run(m, k, &opt, r, &err), "%s", err ? err->message : "?");
+}
+
+/* Warps per SM allowed by registers on the H200 (4 SMSPs x 16384 registers,
+ * 256-register units per warp): floor(16384 / (ceil(R*32/256)*256)) x 4,
+ * in whole CTAs of 4 warps. R = 96 -> 5 x 4 = 20; 64 -> 8 x 4 = 32;
+ * 48 -> 10 x 4 = 40; 32 -> 16 x 4 = 64. */
+static const struct {
+  guint cap;
+  guint warps;
+  guint spilled; /* min(96 - cap, 32) touched values per iteration */
+} caps[] = {{0, 20, 0}, {96, 20, 0}, {88, 20, 8}, {64, 32, 32}, {48, 40, 32}, {32, 64, 32}};
+
+START_TEST(test_spill_counts) {
+  g_autoptr(SmModel) m = h200();
+  SimResult r;
+  run_cap(m, caps[_i].cap, &r);
+  ck_assert_uint_eq(r.warps_per_sm, caps[_i].warps);
+  ck_assert_uint_eq(r.spilled_per_iter, caps[_i].spilled);
+  /* One full wave: this SM runs its resident CTAs once, 8 iterations each. */
+  guint64 warps = caps[_i].warps;
+  ck_assert_uint_eq(r.st.spill_insts, warps * 8 * 2 * caps[_i].spilled);
+  ck_assert_uint_eq(r.st.ffma, warps * 8 * 128);
+  /* Issued = body (128 FFMA + 3 loop + 3 per spilled value) x 8 + EXIT. */
+  ck_assert_uint_eq(r.st.issued, warps * ((128 + 3 + 3 * caps[_i].spilled) * 8 + 1));
+}
+END_TEST
+
+START_TEST(test_spill_direction) {
+  g_autoptr(SmModel) m = h200();
+  SimResult none, light, heavy;
+  run_cap(m, 0, &none);
+  run_cap(m, 88, &light);
+  run_cap(m, 64, &heavy);
+  /* Occupancy does not fall as the cap falls and rises by 88 -> 64. */
+  ck_assert_double_le(none.occupancy_pct, light.occupancy_pct);
+  ck_assert_double_lt(light.occupancy_pct, heavy.occupancy_pct);
+  /* Useful FFMA throughput falls once spills start: issue-bound at ILP 4,
+   * 8 spilled values add 24 instructions to 131 per iteration, so at most
+   * 131/155 of the unspilled rate. */
+  gdouble f0 = sim_fma_per_cycle(&none), f1 = sim_fma_per_cycle(&light);
+  gdouble f2 = sim_fma_per_cycle(&heavy);
+  ck_assert_double_lt(f1, f0 * 131.0 / 155.0 * 1.01);
+  ck_assert_double_lt(f2, f1);
+}
+END_TEST
+
+START_TEST(test_spill_l1_overflow) {
+  g_autoptr(SmModel) m = h200();
+  SimResult r;
+  /* Cap 32: 64 warps x 64 spilled registers x 128 B = 524288 B of local
+   * memory; L1 = 262144 B less 16 CTAs x 1024 B reserved shared memory =
+   * 245760 B, so 245760 / 524288 = 0.46875 of spill accesses hit. */
+  run_cap(m, 32, &r);
+  ck_assert_double_eq_tol(r.spill_l1_hit, 0.46875, 1e-9);
+  /* Cap 48: 40 x 48 x 128 = 245760 B against 262144 - 10 x 1024 = 251904: all hit. */
+  run_cap(m, 48, &r);
+  ck_assert_double_eq_tol(r.spill_l1_hit, 1.0, 1e-9);
+}
+END_TEST
+
+static Suite *spill_suite(void) {
+  Suite *s = suite_create("spill");
+  TCase *tc = tcase_create("spill");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, test_spill_counts, 0, G_N_ELEMENTS(caps));
+  tcase_add_test(tc, test_spill_direction);
+  tcase_add_test(tc, test_spill_l1_overflow);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(spill_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
