@@ -284,3 +284,26 @@ void config_describe(const ConfigEntry *table, guint n, GString *out) {
                            e->def ? e->def : "required", e->desc);
   }
 }
+
+GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,
+                              gint parse_code, GError **error) {
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, domain,
+                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? not_found_code
+                                                                       : parse_code,
+                "%s: %s", path, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  return g_steal_pointer(&kf);
+}
+
+gchar *config_file_stem(const gchar *path) {
+  gchar *base = g_path_get_basename(path);
+  gchar *dot = strrchr(base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return base;
+}

@@ -77,6 +77,15 @@ void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GStrin
  * description), one per line, for --help. */
 void config_describe(const ConfigEntry *table, guint n, GString *out);
 
+/* Read the GKeyFile at `path`.  Returns it, or NULL with an error "PATH:
+ * reason" in the caller's `domain`: `not_found_code` when the file does not
+ * exist, `parse_code` when it is unreadable or malformed. */
+GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,
+                              gint parse_code, GError **error);
+
+/* The file name of `path` without directory and extension (newly allocated). */
+gchar *config_file_stem(const gchar *path);
+
 /* Parse an unsigned decimal integer; the whole string must be consumed. */
 gboolean config_parse_uint(const gchar *text, guint64 *value);
 

@@ -106,21 +106,11 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **e
     g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
     path = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
   }
-  g_autoptr(GKeyFile) kf = g_key_file_new();
-  GError *err = NULL;
-  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-    g_set_error(error, KERNEL_ERROR,
-                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? KERNEL_ERROR_NOT_FOUND
-                                                                       : KERNEL_ERROR_PARSE,
-                "%s: %s", path, err->message);
-    g_error_free(err);
+  g_autoptr(GKeyFile) kf = config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);
+  if (kf == NULL)
     return NULL;
-  }
-  g_autofree gchar *base = g_path_get_basename(path);
-  gchar *dot = strrchr(base, '.');
-  if (dot != NULL)
-    *dot = '\0';
-  return load_keyfile(kf, base, path, overrides, error);
+  g_autofree gchar *stem = config_file_stem(path);
+  return load_keyfile(kf, stem, path, overrides, error);
 }
 
 guint kernel_regs_allocated(const Kernel *k) {

@@ -15,6 +15,21 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
 #define T CONFIG_OPTIONAL_GROUP
 #define U32 4294967295.0
 
+/* The six keys of one memory level ([l1], [l2], [dram]). */
+#define LEVEL_KEYS(lv, NAME)                                                                       \
+  {#lv, "latency", CONFIG_UINT, M(lv.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",           \
+   NAME " latency of a random-line warp-load (mean, unloaded)"},                                   \
+      {#lv, "stream_latency", CONFIG_UINT, M(lv.stream_latency), 0, "0", 0, 100000, NULL, 0, 0,    \
+       "cycles", NAME " latency of sequential (streaming) loads (0 = latency)"},                   \
+      {#lv, "latency_spread", CONFIG_UINT, M(lv.latency_spread), 0, "0", 0, 100000, NULL, 0, 0,    \
+       "cycles", "mean of the exponentially distributed part of the " NAME " latency"},            \
+      {#lv, "bytes_per_cycle", CONFIG_DOUBLE, M(lv.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL, 0, \
+       T, "bytes per cycle per SM", NAME " bandwidth share of one SM"},                            \
+      {#lv, "channels", CONFIG_UINT, M(lv.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",      \
+       "independent " NAME " servers random-line loads spread over"},                              \
+      {#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,    \
+       "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"}
+
 /* The one table of model keys.  Entries flagged T are timing keys: a model
  * without them serves the occupancy calculator only. */
 static const ConfigEntry model_table[] = {
@@ -81,44 +96,11 @@ static const ConfigEntry model_table[] = {
      "cycles", "loop-back branch: cycles before the warp issues again"},
     {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T,
      NULL, "FFMA register-bank conflict unless operands come from the reuse cache"},
-    {"l1", "latency", CONFIG_UINT, M(l1.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
-     "L1 hit latency"},
-    {"l1", "stream_latency", CONFIG_UINT, M(l1.stream_latency), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "L1 latency of sequential (streaming) loads (0 = latency)"},
-    {"l1", "latency_spread", CONFIG_UINT, M(l1.latency_spread), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "mean of the exponentially distributed part of the L1 latency"},
-    {"l1", "bytes_per_cycle", CONFIG_DOUBLE, M(l1.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
-     0, T, "bytes per cycle per SM", "L1 bandwidth"},
-    {"l1", "channels", CONFIG_UINT, M(l1.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
-     "independent L1 servers"},
-    {"l1", "stream_channels", CONFIG_UINT, M(l1.stream_channels), 0, "0", 0, 1024, NULL, 0,
-     0, "servers", "independent L1 servers sequential loads spread over (0 = channels)"},
+    LEVEL_KEYS(l1, "L1"),
     {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
      "unified L1 + shared memory per SM (spills hit in what shared memory leaves)"},
-    {"l2", "latency", CONFIG_UINT, M(l2.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",
-     "L2 hit latency"},
-    {"l2", "stream_latency", CONFIG_UINT, M(l2.stream_latency), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "L2 latency of sequential (streaming) loads (0 = latency)"},
-    {"l2", "latency_spread", CONFIG_UINT, M(l2.latency_spread), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "mean of the exponentially distributed part of the L2 latency"},
-    {"l2", "bytes_per_cycle", CONFIG_DOUBLE, M(l2.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL,
-     0, T, "bytes per cycle per SM", "L2 bandwidth share of one SM"},
-    {"l2", "channels", CONFIG_UINT, M(l2.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",
-     "independent L2 servers the share is split over"},
-    {"l2", "stream_channels", CONFIG_UINT, M(l2.stream_channels), 0, "0", 0, 1024, NULL, 0,
-     0, "servers", "independent L2 servers sequential loads spread over (0 = channels)"},
-    {"dram", "latency", CONFIG_UINT, M(dram.latency), 0, NULL, 1, 100000, NULL, 0, T,
-     "cycles", "DRAM latency"},
-    {"dram", "stream_latency", CONFIG_UINT, M(dram.stream_latency), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "DRAM latency of sequential (streaming) loads (0 = latency)"},
-    {"dram", "latency_spread", CONFIG_UINT, M(dram.latency_spread), 0, "0", 0, 100000, NULL, 0,
-     0, "cycles", "mean of the exponentially distributed part of the DRAM latency"},
-    {"dram", "bytes_per_cycle", CONFIG_DOUBLE, M(dram.bytes_per_cycle), 0, NULL, 0.001, 1e6,
-     NULL, 0, T, "bytes per cycle per SM", "DRAM bandwidth share of one SM"},
-    {"dram", "channels", CONFIG_UINT, M(dram.channels), 0, NULL, 1, 1024, NULL, 0, T,
-     "servers", "independent DRAM servers the share is split over"},
-    {"dram", "stream_channels", CONFIG_UINT, M(dram.stream_channels), 0, "0", 0, 1024, NULL, 0,
-     0, "servers", "independent DRAM servers sequential loads spread over (0 = channels)"},
+    LEVEL_KEYS(l2, "L2"),
+    LEVEL_KEYS(dram, "DRAM"),
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
      "warp-loads per SM", "loads in flight per SM (0 = no cap)"},
     {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T,
@@ -219,14 +201,6 @@ SmModel *model_load_data(const gchar *data, const gchar *origin,
   return load_keyfile(kf, origin, origin, overrides, error);
 }
 
-static gchar *stem_of(const gchar *path) {
-  g_autofree gchar *base = g_path_get_basename(path);
-  gchar *dot = strrchr(base, '.');
-  if (dot != NULL)
-    *dot = '\0';
-  return g_strdup(base);
-}
-
 /* Read only [sm] cc of a model file; NULL when unreadable. */
 static gchar *peek_cc(const gchar *path) {
   g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -243,7 +217,7 @@ static gchar *find_by_cc(const gchar *cc) {
   gchar *found = NULL;
   for (guint i = 0; paths[i] != NULL && found == NULL; i++) {
     g_autofree gchar *c = peek_cc(paths[i]);
-    g_autofree gchar *stem = stem_of(paths[i]);
+    g_autofree gchar *stem = config_file_stem(paths[i]);
     if (c != NULL && g_strcmp0(c, cc) == 0 && g_strcmp0(stem, "h200") == 0)
       found = g_strdup(paths[i]);
   }
@@ -287,17 +261,10 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
       return NULL;
     }
   }
-  g_autoptr(GKeyFile) kf = g_key_file_new();
-  GError *err = NULL;
-  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-    g_set_error(error, MODEL_ERROR,
-                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? MODEL_ERROR_NOT_FOUND
-                                                                       : MODEL_ERROR_PARSE,
-                "%s: %s", path, err->message);
-    g_error_free(err);
+  g_autoptr(GKeyFile) kf = config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
+  if (kf == NULL)
     return NULL;
-  }
-  g_autofree gchar *stem = stem_of(path);
+  g_autofree gchar *stem = config_file_stem(path);
   return load_keyfile(kf, stem, path, overrides, error);
 }
 
