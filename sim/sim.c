@@ -31,6 +31,7 @@ typedef struct {
   guint8 done;          /* EXIT issued */
   guint8 at_barrier;    /* waiting at __syncthreads */
   guint8 cls;           /* IssueClass of the next instruction */
+  const StreamInstr *in; /* the next instruction (body[pc], or EXIT) */
   guint cta;            /* CTA slot */
   guint smsp;           /* SMSP index */
   guint slot;           /* slot within the SMSP (< 64) */
@@ -43,6 +44,7 @@ typedef struct {
   Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
   guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
   guint64 ready[CLS_MAX];        /* eligible warps (operands ready) by next class */
+  guint classes;                 /* bit c set when ready[c] != 0 */
   guint n_active;                /* resident, not yet drained warps */
   SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
   SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
@@ -83,6 +85,7 @@ typedef struct {
   Warp **soon;             /* warps that wake next cycle (the common case, kept off the heap) */
   guint n_soon;
   guint64 cyc_blocked[STALL_MAX]; /* this cycle's blocked eligible warps, by state */
+  gboolean any_blocked;           /* some cyc_blocked entry is non-zero */
   guint latency[PIPE_MAX]; /* fixed latencies per pipe */
   guint interval[PIPE_MAX];
   SimStats st;
@@ -134,8 +137,15 @@ static inline SimCycle heap_top(const GArray *h) {
 
 /* ---- warps ---------------------------------------------------------------- */
 
-static inline const StreamInstr *warp_instr(const Sm *sm, const Warp *w) {
+/* The instruction at the warp's (pc, iter): body[pc], or EXIT after the last
+ * iteration; cached in w->in whenever they change. */
+static inline const StreamInstr *warp_instr_at(const Sm *sm, const Warp *w) {
   return w->iter >= sm->s->iterations ? &exit_instr : &sm->s->body[w->pc];
+}
+
+static inline const StreamInstr *warp_instr(const Sm *sm, const Warp *w) {
+  (void)sm;
+  return w->in;
 }
 
 /* Charge the warp's cycles [charged, until) to `state`. */
@@ -157,6 +167,34 @@ static void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle
     heap_push(sm->wake, at, w);
 }
 
+/* Charge the warp's cycles [charged, until), in which it waits for `hold`
+ * (`hold_reason`: a branch resolving) and for the operands of its next
+ * instruction: each cycle goes to the cause still pending that comes first
+ * in the StallState priority (e.g. branch_resolving, then long_scoreboard). */
+static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reason,
+                               SimCycle until) {
+  const StreamInstr *in = warp_instr(sm, w);
+  while (w->charged < until) {
+    guint8 state = STALL_MAX;
+    SimCycle end = until;
+    if (hold > w->charged) {
+      state = hold_reason;
+      end = hold;
+    }
+    for (guint i = 0; i < in->n_src; i++) {
+      SimCycle r = w->ready[in->src[i]];
+      guint8 rr = w->ready_reason[in->src[i]];
+      if (r > w->charged && (rr < state || (rr == state && r > end))) {
+        state = rr;
+        end = r;
+      }
+    }
+    if (state == STALL_MAX)
+      return; /* nothing pending: the caller charges the rest */
+    warp_charge(sm, w, MIN(end, until), (StallState)state);
+  }
+}
+
 /* Operand readiness of the warp's next instruction, from its scoreboard; the
  * warp sleeps until then (or until `not_before`), unless at a barrier. */
 static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason,
@@ -174,8 +212,11 @@ static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_r
   w->dep_at = at;
   w->dep_reason = reason;
   w->cls = op_class[in->op];
-  if (!w->at_barrier)
+  if (!w->at_barrier) {
+    if (at > w->charged) /* else nothing to charge: the common back-to-back case */
+      warp_charge_causes(sm, w, not_before, not_before_reason, at);
     warp_sleep(sm, w, at, reason, now);
+  }
 }
 
 static void cta_launch(Sm *sm, guint slot, SimCycle now) {
@@ -196,6 +237,7 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     w->lanes = MIN(sm->m->sm.warp_size, threads - i * sm->m->sm.warp_size);
     if (i >= sm->wpb - MIN(sm->k->early_exit, sm->wpb))
       w->iter = sm->s->iterations; /* straight to EXIT */
+    w->in = warp_instr_at(sm, w);
     Smsp *s = &sm->smsp[w->smsp];
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
@@ -212,6 +254,7 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
     if (w->at_barrier) {
       w->at_barrier = 0;
       warp_charge(sm, w, now + 1, STALL_BARRIER);
+      warp_charge_causes(sm, w, 0, STALL_WAIT, MAX(w->dep_at, now + 1));
       warp_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now);
     }
   }
@@ -238,10 +281,13 @@ static void warp_retire(Sm *sm, Warp *w, SimCycle now) {
 /* Wake every warp whose wait ends by `now`: drained warps retire, the others
  * join their SMSP's eligible set. */
 static void warp_wake(Sm *sm, Warp *w, SimCycle now) {
-  if (w->done)
+  if (w->done) {
     warp_retire(sm, w, now);
-  else
-    sm->smsp[w->smsp].ready[w->cls] |= 1ULL << w->slot;
+    return;
+  }
+  Smsp *s = &sm->smsp[w->smsp];
+  s->ready[w->cls] |= 1ULL << w->slot;
+  s->classes |= 1u << w->cls;
 }
 
 static void wake_due(Sm *sm, SimCycle now) {
@@ -333,7 +379,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, S
 
 static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   const StreamInstr *in = warp_instr(sm, w);
-  s->ready[w->cls] &= ~(1ULL << w->slot);
+  if ((s->ready[w->cls] &= ~(1ULL << w->slot)) == 0)
+    s->classes &= ~(1u << w->cls);
   w->charged = now + 1; /* this cycle: selected, counted by the caller */
   sm->st.issued++;
   sm->st.issue_cycles++;
@@ -364,6 +411,7 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     w->pc = 0;
     w->iter++;
   }
+  w->in = warp_instr_at(sm, w);
   if (in->op == OP_BRA)
     warp_fetch(sm, w, now + sm->m->branch_latency, STALL_BRANCH_RESOLVING, now);
   else
@@ -405,9 +453,8 @@ static StallState class_blocked(const Sm *sm, const Smsp *s, IssueClass cls, Sim
  * cycle a blocked class frees up and adds the eligible warps to *eligible. */
 static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now, SimCycle *next, guint *eligible) {
   guint64 cand = 0;
-  for (guint c = 0; c < CLS_MAX; c++) {
-    if (s->ready[c] == 0)
-      continue;
+  for (guint m = s->classes; m != 0; m &= m - 1) {
+    guint c = (guint)__builtin_ctz(m);
     guint n = (guint)__builtin_popcountll(s->ready[c]);
     *eligible += n;
     SimCycle free_at = 0;
@@ -416,6 +463,7 @@ static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now, SimCycle *next, guint 
       cand |= s->ready[c];
     } else {
       sm->cyc_blocked[b] += n; /* sm_loop charges it for the whole span */
+      sm->any_blocked = TRUE;
       *next = MIN(*next, free_at);
     }
   }
@@ -485,10 +533,11 @@ static gboolean sm_loop(Sm *sm, const SimOptions *opt, GError **error) {
       }
       span = next - now;
     }
-    for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
+    for (guint i = STALL_LG_THROTTLE; sm->any_blocked && i <= STALL_DISPATCH_STALL; i++) {
       sm->st.state[i] += sm->cyc_blocked[i] * span;
       sm->cyc_blocked[i] = 0;
     }
+    sm->any_blocked = FALSE;
     sm->st.active_warp_cycles += (guint64)active * span;
     sm->st.eligible_warp_cycles += (guint64)eligible * span;
     now += span;
