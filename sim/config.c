@@ -8,6 +8,8 @@
 
 G_DEFINE_QUARK(warpsim_config_error, config_error)
 
+#define OVERRIDE_MARK "warpsim: value from --set"
+
 #define FIELD(target, off, type) ((type *)((gchar *)(target) + (off)))
 #define CFIELD(target, off, type) ((const type *)((const gchar *)(target) + (off)))
 
@@ -168,8 +170,32 @@ gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
     if (!config_has_group(table, n, group))
       continue;
     g_key_file_set_value(kf, group, key, eq + 1);
+    /* Mark the key so that a message about it names --set, not the file. */
+    g_key_file_set_comment(kf, group, key, OVERRIDE_MARK, NULL);
   }
   return TRUE;
+}
+
+/* "a|b|c": the keys of `group` in `table` (or the groups when `group` is NULL). */
+static gchar *allowed_names(const ConfigEntry *table, guint n, const gchar *group) {
+  GString *out = g_string_new(NULL);
+  for (guint i = 0; i < n; i++) {
+    const gchar *name = group ? table[i].key : table[i].group;
+    if (group != NULL && g_strcmp0(table[i].group, group) != 0)
+      continue;
+    if (group == NULL && i > 0 && g_strcmp0(table[i - 1].group, name) == 0)
+      continue;
+    g_string_append_printf(out, "%s%s", out->len ? "|" : "", name);
+  }
+  return g_string_free(out, FALSE);
+}
+
+/* `origin`, or "ORIGIN, --set" when the key's value came from an override. */
+static gchar *origin_of(GKeyFile *kf, const gchar *origin, const gchar *group, const gchar *key) {
+  g_autofree gchar *comment = g_key_file_get_comment(kf, group, key, NULL);
+  if (comment != NULL && strstr(comment, OVERRIDE_MARK) != NULL)
+    return g_strconcat(origin, ", --set", NULL);
+  return g_strdup(origin);
 }
 
 gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
@@ -178,15 +204,18 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
   g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
   for (guint g = 0; groups[g] != NULL; g++) {
     if (!config_has_group(table, n, groups[g])) {
-      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "%s: [%s]: unknown group", origin,
-                  groups[g]);
+      g_autofree gchar *allowed = allowed_names(table, n, NULL);
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
+                  "%s: [%s]: unknown group (allowed %s)", origin, groups[g], allowed);
       return FALSE;
     }
     g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);
     for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
       if (find_entry(table, n, groups[g], keys[k]) == NULL) {
-        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "%s: [%s] %s: unknown key",
-                    origin, groups[g], keys[k]);
+        g_autofree gchar *where = origin_of(kf, origin, groups[g], keys[k]);
+        g_autofree gchar *allowed = allowed_names(table, n, groups[g]);
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
+                    "%s: [%s] %s: unknown key (allowed %s)", where, groups[g], keys[k], allowed);
         return FALSE;
       }
     }
@@ -213,7 +242,8 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
                   range);
       return FALSE;
     }
-    if (!set_value(e, origin, text, target, error))
+    g_autofree gchar *where = origin_of(kf, origin, e->group, e->key);
+    if (!set_value(e, where, text, target, error))
       return FALSE;
   }
   return TRUE;

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# cli_run.sh - `warpsim run` and friends from the outside (issue 2): every bad
+# input exits 2 with exactly one line on stderr naming the file, group and key
+# (and the allowed range where there is one) and nothing on stdout; the CSV
+# has the required columns; output is byte-identical across runs; --help,
+# models and version succeed.  Needs WARPSIM_BIN (CTest sets it).
+set -u
+
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "$passed passed, 1 failed"
+  exit 1
+}
+
+ok() { passed=$((passed + 1)); }
+
+# bad NAME NEEDLE... -- ARGS...: `warpsim ARGS` must exit 2, print nothing
+# on stdout and one line on stderr holding every NEEDLE.
+bad() {
+  local name=$1 needles=()
+  shift
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    needles+=("$1")
+    shift
+  done
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2 ($(head -c 300 "$tmp/err"))"
+  [ ! -s "$tmp/out" ] || fail "$name: wrote to stdout: $(head -c 200 "$tmp/out")"
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  [ "$lines" -eq 1 ] || fail "$name: $lines lines on stderr: $(head -c 600 "$tmp/err")"
+  local needle
+  for needle in "${needles[@]}"; do
+    grep -qF -- "$needle" "$tmp/err" || fail "$name: stderr lacks '$needle': $(cat "$tmp/err")"
+  done
+  ok
+}
+
+# good NAME ARGS...: `warpsim ARGS` exits 0 with something on stdout, nothing
+# on stderr; stdout is left in $tmp/out.
+good() {
+  local name=$1
+  shift
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 0 ] || fail "$name: exit $rc: $(head -c 600 "$tmp/err")"
+  [ -s "$tmp/out" ] || fail "$name: no output"
+  [ ! -s "$tmp/err" ] || fail "$name: wrote to stderr: $(head -c 600 "$tmp/err")"
+  ok
+}
+
+# ---- files for the bad-input cases ---------------------------------------
+printf '[launch\nthreads_per_block=128\n' >"$tmp/malformed.ini"
+printf 'threads_per_block=128\n' >"$tmp/nogroup.ini"
+printf '[lunch]\nthreads_per_block=128\n' >"$tmp/badgroup.ini"
+printf '[launch]\nthreads=128\n' >"$tmp/badkey.ini"
+printf '[stream]\nilp=0\n' >"$tmp/ilp0.ini"
+printf '[stream]\nfma=lots\n' >"$tmp/nonnum.ini"
+printf '[sm]\ncc=9.0\nsmsps=4\n[fma\n' >"$tmp/badmodel.ini"
+printf '[sm]\ncc=9.0\nsmsps=40\n' >"$tmp/rangemodel.ini"
+printf '[launch]\nthreads_per_block=64\n[stream]\niterations=4\nfma=8\n' >"$tmp/ok.ini"
+mkdir "$tmp/dir.ini"
+k=(run --kernel fma)
+
+# ---- missing and malformed files -----------------------------------------
+bad "missing kernel file" "$tmp/missing.ini" -- run --kernel "$tmp/missing.ini"
+bad "missing kernel name" "nosuchkernel" -- run --kernel nosuchkernel
+bad "missing model file" "$tmp/missing.ini" -- "${k[@]}" --model "$tmp/missing.ini"
+bad "model path is a directory" "$tmp/dir.ini" -- "${k[@]}" --model "$tmp/dir.ini"
+bad "unknown model name" "nosuchmodel" -- "${k[@]}" --model nosuchmodel
+if [ "$(id -u)" -ne 0 ]; then # root reads anything
+  cp "$tmp/ok.ini" "$tmp/noread.ini" && chmod 000 "$tmp/noread.ini"
+  bad "unreadable kernel file" "$tmp/noread.ini" -- run --kernel "$tmp/noread.ini"
+fi
+bad "malformed kernel INI" "$tmp/malformed.ini" -- run --kernel "$tmp/malformed.ini"
+bad "kernel INI without group" "$tmp/nogroup.ini" -- run --kernel "$tmp/nogroup.ini"
+bad "malformed model INI" "$tmp/badmodel.ini" -- "${k[@]}" --model "$tmp/badmodel.ini"
+
+# ---- unknown groups and keys ---------------------------------------------
+bad "unknown group in file" "$tmp/badgroup.ini" "[lunch]" -- run --kernel "$tmp/badgroup.ini"
+bad "unknown key in file" "$tmp/badkey.ini" "[launch] threads" -- run --kernel "$tmp/badkey.ini"
+bad "unknown --set group" "foo.bar=1" "[foo]" -- "${k[@]}" --set foo.bar=1
+bad "unknown kernel key" "fma.ini" "[stream] ilpp" -- "${k[@]}" --set stream.ilpp=2
+bad "unknown model key" "h200.ini" "[fma] width" -- "${k[@]}" --set fma.width=32
+bad "malformed --set" "stream.ilp" "group.key=value" -- "${k[@]}" --set stream.ilp
+
+# ---- values --------------------------------------------------------------
+bad "out of range in file" "$tmp/ilp0.ini" "[stream] ilp" "1..64" -- run --kernel "$tmp/ilp0.ini"
+bad "non-numeric in file" "$tmp/nonnum.ini" "[stream] fma" "lots" "0..65536" \
+  -- run --kernel "$tmp/nonnum.ini"
+bad "out of range in model" "$tmp/rangemodel.ini" "[sm] smsps" "1..8" \
+  -- "${k[@]}" --model "$tmp/rangemodel.ini"
+bad "ILP 0" "fma.ini" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
+bad "threads 0" "fma.ini" "[launch] threads_per_block" "1..1024" \
+  -- "${k[@]}" --set launch.threads_per_block=0
+bad "threads 1025" "fma.ini" "[launch] threads_per_block" "1..1024" \
+  -- "${k[@]}" --set launch.threads_per_block=1025
+bad "registers 256" "fma.ini" "[launch] regs_per_thread" "1..255" \
+  -- "${k[@]}" --set launch.regs_per_thread=256
+bad "negative value" "fma.ini" "[stream] loads" "-1" "0..64" -- "${k[@]}" --set stream.loads=-1
+bad "non-numeric value" "fma.ini" "[stream] iterations" "many" "0..100000000" \
+  -- "${k[@]}" --set stream.iterations=many
+bad "fractional integer" "fma.ini" "[stream] fma" "2.5" "0..65536" -- "${k[@]}" --set stream.fma=2.5
+bad "model out of range" "h200.ini" "[fma] latency" "1..1000" -- "${k[@]}" --set fma.latency=0
+bad "model non-numeric" "h200.ini" "[dram] bytes_per_cycle" "fast" \
+  -- "${k[@]}" --set dram.bytes_per_cycle=fast
+bad "bad bool" "fma.ini" "[stream] syncthreads" "true|false" \
+  -- "${k[@]}" --set stream.syncthreads=maybe
+bad "bad enum" "fma.ini" "[stream] level" "l1|l2|dram" -- "${k[@]}" --set stream.level=hbm
+bad "no CTA fits" "[launch]" \
+  -- "${k[@]}" --set launch.threads_per_block=1024 --set launch.regs_per_thread=255
+
+# ---- options -------------------------------------------------------------
+bad "unknown policy" "fifo" "gto" -- "${k[@]}" --policy fifo
+bad "bad --format" "--format" -- "${k[@]}" --format xml
+bad "no --kernel" "--kernel" -- run
+bad "unknown option" "--frobnicate" -- "${k[@]}" --frobnicate
+bad "stray argument" "unexpected argument" "extra" -- "${k[@]}" extra
+bad "unknown command" "frobnicate" -- frobnicate
+
+# ---- CSV -----------------------------------------------------------------
+good "csv" "${k[@]}" --format csv
+cp "$tmp/out" "$tmp/csv"
+[ "$(wc -l <"$tmp/csv")" -eq 2 ] || fail "csv: expected header + 1 row, got $(cat "$tmp/csv")"
+header=$(head -n 1 "$tmp/csv")
+for col in model kernel policy ilp warps_per_sm blocks_per_sm occupancy_pct \
+  achieved_occupancy_pct cycles ipc fma_per_cycle loads_per_cycle bytes_per_cycle issue_active; do
+  [[ ",$header," == *",$col,"* ]] || fail "csv: header lacks column $col: $header"
+done
+ok
+hcols=$(head -n 1 "$tmp/csv" | awk -F, '{print NF}')
+rcols=$(tail -n 1 "$tmp/csv" | awk -F, '{print NF}')
+[ "$hcols" -eq "$rcols" ] || fail "csv: header has $hcols columns, row $rcols"
+row=$(tail -n 1 "$tmp/csv")
+[[ "$row" == h200,fma,* ]] || fail "csv: row does not start with model,kernel: $row"
+ok
+
+good "csv --no-header" "${k[@]}" --format csv --no-header
+[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--no-header: expected 1 line, got $(cat "$tmp/out")"
+[ "$(cat "$tmp/out")" == "$row" ] || fail "--no-header: row differs from the one under the header"
+ok
+
+# The model by path gives the same row as the model by name.
+good "model by path" "${k[@]}" --model "${WARPSIM_ROOT:-.}/models/h200.ini" --format csv --no-header
+[ "$(cat "$tmp/out")" == "$row" ] || fail "--model PATH: row differs from --model h200"
+ok
+
+# A kernel file by path, overridden.
+good "kernel by path" run --kernel "$tmp/ok.ini" --set stream.ilp=2 --format csv
+grep -q '^h200,ok,' "$tmp/out" || fail "kernel by path: $(cat "$tmp/out")"
+ok
+
+# ---- determinism ---------------------------------------------------------
+for format in text csv json; do
+  for kernel in fma chase; do
+    args=(run --kernel "$kernel" --set stream.iterations=16 --format "$format")
+    good "$kernel $format" "${args[@]}"
+    mv "$tmp/out" "$tmp/first"
+    good "$kernel $format again" "${args[@]}"
+    cmp -s "$tmp/first" "$tmp/out" || fail "$kernel $format: two identical runs differ"
+    ok
+  done
+done
+[[ "$(head -c 1 "$tmp/first")" == "{" ]] || fail "json: does not start with '{'"
+ok
+
+# ---- help, models, version -----------------------------------------------
+good "--help" --help
+good "run --help" run --help
+grep -q -- "--kernel" "$tmp/out" || fail "run --help does not mention --kernel"
+ok
+good "run --help-keys" run --help-keys
+grep -q "stream.ilp" "$tmp/out" || fail "run --help-keys does not list stream.ilp"
+ok
+good "models --help" models --help
+good "models" models
+grep -Eq '^h200 +9\.0 ' "$tmp/out" || fail "models: no 'h200 9.0' line: $(cat "$tmp/out")"
+ok
+good "version" version
+grep -Eq '^warpsim [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "version: $(cat "$tmp/out")"
+ok
+
+echo "$passed passed, 0 failed"
