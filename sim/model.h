@@ -63,6 +63,7 @@ typedef struct {
 
   gboolean has_timing; /* TRUE when every timing group is present */
   gchar *policy;       /* default scheduler policy name, owned */
+  guint sched_group;   /* two_level: warps per fetch group, per SMSP */
   PipeModel fma;       /* FP32 pipe, per SMSP */
   PipeModel alu;       /* INT32 pipe, per SMSP */
   PipeModel sfu;       /* MUFU pipe, per SMSP */

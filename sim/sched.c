@@ -17,30 +17,44 @@ static gboolean has(guint64 cand, gint slot) {
   return slot != SCHED_NO_SLOT && ((cand >> slot) & 1u) != 0;
 }
 
-/* Oldest first: always the oldest candidate. */
-static guint pick_oldest(guint64 cand, const guint64 *ages, gint last) {
-  (void)last;
-  return oldest_of(cand, ages);
-}
-
-/* Greedy then oldest: keep the last warp while it can issue, else the oldest
- * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
-static guint pick_gto(guint64 cand, const guint64 *ages, gint last) {
-  return has(cand, last) ? (guint)last : oldest_of(cand, ages);
-}
-
-/* Loose round robin: the next candidate slot after the last one selected. */
-static guint pick_lrr(guint64 cand, const guint64 *ages, gint last) {
-  (void)ages;
+/* The first slot of `cand` after `last` in round-robin order. */
+static guint next_after(guint64 cand, gint last) {
   guint64 after = (last == SCHED_NO_SLOT || last >= 63) ? 0 : cand & (~0ULL << (last + 1));
   return lowest(after ? after : cand);
 }
 
+/* Oldest first: always the oldest candidate. */
+static guint pick_oldest(const SchedView *v) { return oldest_of(v->cand, v->ages); }
+
+/* Greedy then oldest: keep the last warp while it can issue, else the oldest
+ * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
+static guint pick_gto(const SchedView *v) {
+  return has(v->cand, v->last) ? (guint)v->last : oldest_of(v->cand, v->ages);
+}
+
+/* Loose round robin: the next candidate slot after the last one selected. */
+static guint pick_lrr(const SchedView *v) { return next_after(v->cand, v->last); }
+
 /* Greedy then round robin: keep the last warp while it can issue, else the
  * next candidate after it; unlike gto it never starves the youngest warps
  * (README "Scheduler policies"). */
-static guint pick_grr(guint64 cand, const guint64 *ages, gint last) {
-  return has(cand, last) ? (guint)last : pick_lrr(cand, ages, last);
+static guint pick_grr(const SchedView *v) {
+  return has(v->cand, v->last) ? (guint)v->last : next_after(v->cand, v->last);
+}
+
+/* Two-level: slots form fetch groups of group_size; round robin inside the
+ * group of the last selected warp while it has a candidate, else move on to
+ * the next group that has one (Narasiman et al., "Improving GPU Performance
+ * via Large Warps and Two-Level Warp Scheduling", MICRO 2011). */
+static guint pick_two_level(const SchedView *v) {
+  guint g = MAX(v->group_size, 1);
+  if (v->last != SCHED_NO_SLOT && g < 64) {
+    guint first = (guint)v->last / g * g;
+    guint64 group = (~0ULL >> (64 - g)) << first;
+    if (v->cand & group)
+      return next_after(v->cand & group, v->last);
+  }
+  return next_after(v->cand, v->last);
 }
 
 static const SchedPolicy policies[] = {
@@ -48,6 +62,7 @@ static const SchedPolicy policies[] = {
     {"lrr", "loose round robin", pick_lrr},
     {"oldest", "oldest eligible warp first", pick_oldest},
     {"grr", "greedy then loose round robin", pick_grr},
+    {"two_level", "round robin within a fetch group, then the next group", pick_two_level},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {
@@ -57,4 +72,4 @@ const SchedPolicy *sched_lookup(const gchar *name) {
   return NULL;
 }
 
-const gchar *sched_names(void) { return "gto|lrr|oldest|grr"; }
+const gchar *sched_names(void) { return "gto|lrr|oldest|grr|two_level"; }

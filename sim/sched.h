@@ -13,18 +13,24 @@
 #define SCHED_MAX_SLOTS 64
 #define SCHED_NO_SLOT (-1)
 
+/* What a policy sees of one SMSP in one cycle. */
 typedef struct {
-  const gchar *name; /* "gto", "lrr", "oldest", "grr" */
+  guint64 cand;        /* slots that can issue now (non-zero) */
+  const guint64 *ages; /* age of each slot's warp (launch order; lower is older) */
+  gint last;           /* slot selected last, or SCHED_NO_SLOT */
+  guint group_size;    /* two_level: warps per fetch group ([sched] group_size) */
+} SchedView;
+
+typedef struct {
+  const gchar *name; /* "gto", "lrr", "oldest", "grr", "two_level" */
   const gchar *desc; /* one line for --help */
-  /* Slot to select from `cand` (non-zero bitmask of slots); `ages[slot]` is
-   * each slot's age; `last` is the slot selected last or SCHED_NO_SLOT. */
-  guint (*pick)(guint64 cand, const guint64 *ages, gint last);
+  guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
 } SchedPolicy;
 
 /* The policy called `name`, or NULL. */
 const SchedPolicy *sched_lookup(const gchar *name);
 
-/* "gto|lrr|oldest|grr", static. */
+/* "gto|lrr|oldest|grr|two_level", static. */
 const gchar *sched_names(void);
 
 #endif

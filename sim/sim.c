@@ -469,7 +469,8 @@ static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now, SimCycle *next, guint 
   }
   if (cand == 0)
     return FALSE;
-  guint slot = sm->policy->pick(cand, s->ages, s->last_slot);
+  SchedView view = {cand, s->ages, s->last_slot, sm->m->sched_group};
+  guint slot = sm->policy->pick(&view);
   sm->st.state[STALL_SELECTED]++;
   sm->st.state[STALL_NOT_SELECTED] += (guint)__builtin_popcountll(cand) - 1;
   warp_issue(sm, s, s->slot[slot], now);
