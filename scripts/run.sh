@@ -58,6 +58,11 @@ gnuplot -c scripts/plot_occupancy_ipc.gp results/fma.csv results/chase.csv resul
 echo "== register-cap sweep (scripts/spill_sweep.sh)" >&2
 scripts/spill_sweep.sh results
 
+echo "== warp-state breakdowns (scripts/stalls.sh)" >&2
+scripts/stalls.sh --kernel fma --set stream.ilp=1 --set stream.fma=32 results/stalls >/dev/null
+scripts/stalls.sh --kernel fma --set stream.ilp=4 --set stream.fma=128 results/stalls >/dev/null
+scripts/stalls.sh --kernel chase results/stalls >/dev/null
+
 echo "== validation against the real H200 (scripts/validate.sh)" >&2
 if [ "$model" = h200 ]; then
   scripts/validate.sh >/dev/null
@@ -77,4 +82,5 @@ if [ "$model" = h200 ]; then
 fi
 echo "Wrote results/fma.csv results/chase.csv results/stream.csv results/summary.csv"
 echo "      results/occupancy_ipc.png (and .svg), results/spill.csv, results/spill.png,
-      results/validation/ (summary.csv, overlay.png, per-experiment CSVs)"
+      results/validation/ (summary.csv, overlay.png, per-experiment CSVs),
+      results/stalls/ (warp-state breakdowns of fma ILP 1, fma ILP 4 and the DRAM chase)"

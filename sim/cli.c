@@ -1,6 +1,7 @@
 /* cli.c - `warpsim run` and `warpsim models`. */
 #include "cli.h"
 
+#include "profile.h"
 #include "sched.h"
 
 #include <json-glib/json-glib.h>
@@ -79,12 +80,26 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r)
   report_add_double(row, "waves_per_sm", r->waves_per_sm, 3);
   report_add_uint(row, "spill_values", r->spill_values);
   report_add_uint(row, "spill_insts", r->st.spill_insts);
+  report_add_uint(row, "max_regs", k->max_regs);
+  report_add_uint(row, "live_values", k->live_values);
+  report_add_double(row, "spill_l1_hit", r->spill_l1_hit, 4);
+  gdouble bound_fma, bound_bytes;
+  sim_little_bound(m, k, r, &bound_fma, &bound_bytes);
+  report_add_double(row, "bound_fma_per_cycle", bound_fma, 4);
+  report_add_double(row, "bound_bytes_per_cycle", bound_bytes, 3);
   report_add_uint(row, "seed", k->seed);
   for (guint s = 0; s < STALL_MAX; s++) {
     g_autofree gchar *name = g_strconcat("stall_", stall_name(s), NULL);
     gdouble v = r->st.issued ? (gdouble)r->st.state[s] / (gdouble)r->st.issued : 0.0;
     report_add_double(row, name, v, 4);
   }
+  g_autoptr(Profile) p = profile_new(m, k, r);
+  report_add_double(row, "active_warps_per_scheduler", p->active_warps, 4);
+  report_add_double(row, "eligible_warps_per_scheduler", p->eligible_warps, 4);
+  report_add_double(row, "issued_warps_per_scheduler", p->issued_warps, 4);
+  report_add_double(row, "sm_throughput_pct", p->sm_pct, 3);
+  report_add_double(row, "mem_throughput_pct", p->mem_pct, 3);
+  report_add_double(row, "warp_cycles_per_issued", p->total_cpi, 4);
   return row;
 }
 
@@ -96,6 +111,7 @@ static gchar *run_policy;
 static gboolean run_no_header;
 static gboolean run_help_keys;
 static gboolean run_comments;
+static gboolean run_no_whatif;
 
 static const GOptionEntry run_entries[] = {
     {"model", 'm', 0, G_OPTION_ARG_STRING, &run_model,
@@ -107,18 +123,23 @@ static const GOptionEntry run_entries[] = {
      "override a kernel or model key, e.g. stream.ilp=4 or dram.latency=800 (repeatable)",
      "GROUP.KEY=VALUE"},
     {"policy", 'p', 0, G_OPTION_ARG_STRING, &run_policy,
-     "warp-scheduler policy: gto, lrr, oldest or grr (default: the model's)", "P"},
+     "warp-scheduler policy: gto, lrr, oldest, grr or two_level (default: the model's)", "P"},
     {"format", 'f', 0, G_OPTION_ARG_STRING, &run_format, "output: text, csv or json", "F"},
     {"no-header", 0, 0, G_OPTION_ARG_NONE, &run_no_header,
      "CSV without the header row (to append rows in a loop)", NULL},
     {"config-comments", 0, 0, G_OPTION_ARG_NONE, &run_comments,
      "CSV: precede the header with '# ' lines holding the effective model and kernel", NULL},
+    {"no-whatif", 0, 0, G_OPTION_ARG_NONE, &run_no_whatif,
+     "text/json: skip the extra simulations that try a rule's advice (more occupancy or ILP)",
+     NULL},
     {"help-keys", 0, 0, G_OPTION_ARG_NONE, &run_help_keys,
      "list every kernel and model key with its range, unit and meaning", NULL},
     G_OPTION_ENTRY_NULL};
 
+/* The text report: what ran, its headline rates, then the Nsight Compute-style
+ * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const SmModel *m, const Kernel *k, const SimResult *r,
-                                GString *out) {
+                                const Profile *p, GString *out) {
   g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION,
                          k->name, m->name, r->policy);
   g_string_append_printf(out,
@@ -126,16 +147,24 @@ static void append_text_summary(const SmModel *m, const Kernel *k, const SimResu
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
                          k->threads_per_block, r->regs_allocated, r->blocks_per_sm,
                          r->warps_per_sm, r->occupancy_pct, r->sm_blocks);
-  g_string_append(out, "\n");
+  g_string_append_printf(out,
+                         "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
+                         "%s %.4f %s, issue active %.1f %%\n\n",
+                         r->st.cycles, sim_ipc(r), p->metric, p->throughput, p->metric_unit,
+                         100.0 * sim_issue_active(r, m));
+  profile_append_text(p, out);
 }
 
 int cli_run_main(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate one kernel on one SM");
   g_option_context_add_main_entries(ctx, run_entries, NULL);
   g_option_context_set_description(
-      ctx, "Prints one result: text (default), one CSV row (with header unless --no-header) or "
-           "a JSON object.\nRates are per SM per cycle: ipc = warp instructions, fma_per_cycle "
-           "= warp FFMAs,\nbytes_per_cycle = global-memory bytes. stall_<state> columns are "
+      ctx, "Prints one result: text (default: an Nsight Compute-style report with Speed Of "
+           "Light,\nScheduler, Warp State, Occupancy and Launch sections, the rules that fire and "
+           "a what-if\nsimulation of their advice), one CSV row (with header unless --no-header) "
+           "or a JSON object\n(the row plus a \"profile\" member holding the report).\n"
+           "Rates are per SM per cycle: ipc = warp instructions, fma_per_cycle = warp FFMAs,\n"
+           "bytes_per_cycle = global-memory bytes. stall_<state> columns are "
            "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
            "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
            "launch.blocks_per_sm=2 --format csv\n");
@@ -154,8 +183,10 @@ int cli_run_main(int argc, char **argv) {
     g_string_free(out, TRUE);
     return 0;
   }
-  if (argc > 1)
-    return cli_fail(g_strdup_printf("run: unexpected argument '%s'", argv[1]));
+  if (argc > 1) {
+    g_autofree gchar *message = g_strdup_printf("run: unexpected argument '%s'", argv[1]);
+    return cli_fail(message);
+  }
   if (run_kernel == NULL)
     return cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
   if (g_strcmp0(run_format, "text") != 0 && g_strcmp0(run_format, "csv") != 0 &&
@@ -184,11 +215,16 @@ int cli_run_main(int argc, char **argv) {
     if (!run_no_header)
       report_csv_header(row, out);
     report_csv_values(row, out);
-  } else if (g_strcmp0(run_format, "json") == 0) {
-    report_json(row, NULL, NULL, out);
   } else {
-    append_text_summary(m, k, &r, out);
-    report_text(row, out);
+    g_autoptr(Profile) p = profile_new(m, k, &r);
+    if (run_no_whatif)
+      profile_skip_what_if(p);
+    else
+      profile_what_if(p, m, k, &opt);
+    if (g_strcmp0(run_format, "json") == 0)
+      report_json(row, "profile", profile_to_json(p), out);
+    else
+      append_text_summary(m, k, &r, p, out);
   }
   fputs(out->str, stdout);
   g_string_free(out, TRUE);

@@ -1,0 +1,608 @@
+/* check_profile.c - tests of the warp-state accounting (sim/sim.c) and of the
+ * Nsight Compute-style report (sim/profile.[ch]): the accounting identities,
+ * every case of the state priority on a tiny SM built from a string, each
+ * rule on both sides of its threshold, the what-if changes, and the H200
+ * checks of issue 5 (models/h200.ini and traces/ through WARPSIM_ROOT). */
+#include "kernel.h"
+#include "model.h"
+#include "profile.h"
+#include "sim.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One SMSP, no latency spread, one memory channel per level, gto: every
+ * cycle of a run can be followed by hand. */
+static const gchar tiny_model[] = "[model]\n"
+                                  "description=tiny test SM\n"
+                                  "[sm]\n"
+                                  "cc=9.0\n"
+                                  "smsps=1\n"
+                                  "sms=1\n"
+                                  "max_warps=16\n"
+                                  "max_blocks=16\n"
+                                  "regs=65536\n"
+                                  "max_regs_per_block=65536\n"
+                                  "smem_per_sm=65536\n"
+                                  "smem_per_block_optin=65536\n"
+                                  "[sched]\n"
+                                  "policy=gto\n"
+                                  "[fma]\n"
+                                  "latency=4\n"
+                                  "interval=1\n"
+                                  "[alu]\n"
+                                  "latency=4\n"
+                                  "interval=1\n"
+                                  "[sfu]\n"
+                                  "latency=16\n"
+                                  "interval=8\n"
+                                  "[smem]\n"
+                                  "latency=20\n"
+                                  "interval=1\n"
+                                  "[lsu]\n"
+                                  "interval=1\n"
+                                  "[branch]\n"
+                                  "latency=10\n"
+                                  "[operand]\n"
+                                  "bank_conflict=false\n"
+                                  "[l1]\n"
+                                  "latency=100\n"
+                                  "bytes_per_cycle=128\n"
+                                  "channels=1\n"
+                                  "bytes=262144\n"
+                                  "[l2]\n"
+                                  "latency=200\n"
+                                  "bytes_per_cycle=64\n"
+                                  "channels=1\n"
+                                  "[dram]\n"
+                                  "latency=400\n"
+                                  "bytes_per_cycle=32\n"
+                                  "channels=1\n"
+                                  "[mem]\n"
+                                  "max_inflight=0\n"
+                                  "sector_bytes=32\n"
+                                  "line_bytes=128\n";
+
+/* One warp per CTA, one iteration, no loop overhead: tests add what they need. */
+static const gchar tiny_kernel[] = "[launch]\n"
+                                   "threads_per_block=32\n"
+                                   "blocks_per_sm=1\n"
+                                   "[stream]\n"
+                                   "iterations=1\n"
+                                   "overhead=0\n"
+                                   "level=l1\n";
+
+typedef struct {
+  SmModel *m;
+  Kernel *k;
+  SimResult r;
+} Run;
+
+static void run_clear(Run *run) {
+  model_free(run->m);
+  kernel_free(run->k);
+}
+
+/* Every SimStats identity DESIGN.md states, over the whole run (sim.c checks
+ * them per cycle with check_invariants). */
+static void check_identities(const SimResult *r) {
+  guint64 sum = 0;
+  for (guint s = 0; s < STALL_MAX; s++)
+    sum += r->st.state[s];
+  ck_assert_uint_eq(sum, r->st.active_warp_cycles);
+  ck_assert_uint_eq(r->st.state[STALL_SELECTED], r->st.issued);
+  ck_assert_uint_eq(r->st.issue_cycles, r->st.issued);
+  ck_assert_uint_ge(r->st.eligible_warp_cycles, r->st.issued);
+  ck_assert_uint_ge(r->st.eligible_warp_cycles,
+                    r->st.state[STALL_SELECTED] + r->st.state[STALL_NOT_SELECTED]);
+}
+
+/* Simulate with per-cycle invariants on; `model_sets` / `kernel_sets` are
+ * ';'-separated group.key=value overrides (NULL: none).  A NULL model or
+ * kernel text means the shipped h200 model / a traces/ kernel named `trace`. */
+static void run_sets(Run *run, const gchar *trace, const gchar *sets) {
+  g_auto(GStrv) v = sets ? g_strsplit(sets, ";", -1) : NULL;
+  const gchar *const *ov = (const gchar *const *)v;
+  GError *err = NULL;
+  if (trace == NULL) {
+    run->m = model_load_data(tiny_model, "tiny", ov, &err);
+    ck_assert_msg(run->m != NULL, "%s", err ? err->message : "?");
+    run->k = kernel_load_data(tiny_kernel, "tiny", ov, &err);
+  } else {
+    const gchar *root = g_getenv("WARPSIM_ROOT");
+    g_autofree gchar *model =
+        root ? g_build_filename(root, "models", "h200.ini", NULL) : g_strdup("h200");
+    g_autofree gchar *file = g_strconcat(trace, ".ini", NULL);
+    g_autofree gchar *kernel =
+        root ? g_build_filename(root, "traces", file, NULL) : g_strdup(trace);
+    run->m = model_load(model, ov, &err);
+    ck_assert_msg(run->m != NULL, "%s", err ? err->message : "?");
+    run->k = kernel_load(kernel, ov, &err);
+  }
+  ck_assert_msg(run->k != NULL, "%s", err ? err->message : "?");
+  SimOptions opt = {NULL, TRUE};
+  ck_assert_msg(sim_run(run->m, run->k, &opt, &run->r, &err), "%s", err ? err->message : "?");
+  check_identities(&run->r);
+}
+
+/* ---- accounting identities over many kernels (h200) --------------------- */
+
+static const struct {
+  const gchar *trace;
+  const gchar *sets;
+} identity_cases[] = {
+    {"fma", "stream.ilp=1;stream.fma=32;stream.iterations=8"},
+    {"fma", "stream.iterations=8;launch.blocks_per_sm=3"},
+    {"chase", "stream.iterations=8"},
+    {"stream", "stream.iterations=8;stream.loads=2;stream.ilp=2"},
+    {"fma", "stream.sfu=8;stream.lds=8;stream.lds_ways=4;stream.syncthreads=true;"
+            "stream.iterations=4"},
+    {"fma", "launch.threads_per_block=200;stream.early_exit=2;stream.syncthreads=true;"
+            "stream.iterations=4"},
+    {"fma", "launch.regs_per_thread=96;launch.max_regs=40;stream.live_values=16;"
+            "stream.iterations=4"},
+    {"chase", "stream.level=l2;mem.max_inflight=8;stream.loads=4;stream.ilp=4;"
+              "stream.iterations=4"},
+    {"fma", "launch.blocks=300;stream.iterations=4"},
+};
+
+START_TEST(test_identities) {
+  Run run = {0};
+  run_sets(&run, identity_cases[_i].trace, identity_cases[_i].sets);
+  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
+  ck_assert(p->eligible_warps >= p->issued_warps - 1e-12);
+  ck_assert(p->ready_warps >= p->eligible_warps - 1e-12);
+  ck_assert(p->active_warps >= p->ready_warps - 1e-12);
+  gdouble cpi = 0, pct = 0;
+  for (guint s = 0; s < STALL_MAX; s++) {
+    cpi += p->state_cpi[s];
+    pct += p->state_pct[s];
+  }
+  ck_assert_double_eq_tol(cpi, p->total_cpi, 1e-9);
+  ck_assert_double_eq_tol(pct, 100.0, 1e-9);
+  ck_assert_double_eq_tol(p->state_cpi[STALL_SELECTED], 1.0, 1e-12);
+  for (guint i = 1; i < STALL_MAX; i++)
+    ck_assert(p->state_cpi[p->state_order[i - 1]] >= p->state_cpi[p->state_order[i]]);
+  run_clear(&run);
+}
+END_TEST
+
+/* ---- priority cases, followed cycle by cycle ------------------------------ */
+
+#define STATE(run, s) ((run).r.st.state[STALL_##s])
+
+typedef struct {
+  StallState state;
+  guint64 warp_cycles;
+} Expect;
+
+/* Runs of the tiny SM whose every warp-cycle is counted by hand in the
+ * comment; `expect` ends with STALL_MAX. */
+static const struct {
+  const gchar *sets;
+  SimCycle cycles; /* 0: not checked */
+  guint64 active;  /* active warp-cycles; 0: not checked */
+  Expect expect[7];
+} exact_cases[] = {
+    /* Barrier over operands, lg_throttle, drain: two warps of one CTA, body
+     * {LDG chase, BAR}, 2 iterations, one load in flight per SM, L1 latency
+     * 100.  By hand (w0 older, gto):  0 w0 LDG (data at 100), w1 not_selected;
+     * 1 w0 BAR, w1 lg_throttle;  2..99 w0 at the barrier while its next LDG's
+     * operand is pending: barrier; w1 lg_throttle;  100 w1 LDG (data at 200);
+     * 101 w1 BAR releases w0;  102..199 w0 lg_throttle, w1 long_scoreboard;
+     * 200 w1 LDG (greedy, data at 300), w0 not_selected;  201 w1 BAR, w0 lg;
+     * 202..299 w1 barrier, w0 lg;  300 w0 LDG (data at 400);  301 w0 BAR
+     * releases w1;  302 w0 EXIT, w1 not_selected;  303 w1 EXIT, w0 drain;
+     * 304..399 w0 drains its load. */
+    {"launch.threads_per_block=64;stream.iterations=2;stream.loads=1;"
+     "stream.load_pattern=chase;stream.syncthreads=true;mem.max_inflight=1",
+     400,
+     704,
+     {{STALL_SELECTED, 10},
+      {STALL_NOT_SELECTED, 3},
+      {STALL_BARRIER, 200},
+      {STALL_LG_THROTTLE, 296},
+      {STALL_LONG_SCOREBOARD, 98},
+      {STALL_DRAIN, 97},
+      {STALL_MAX, 0}}},
+    /* wait: one warp, 32 dependent FFMAs (latency 4), each waits 3 cycles,
+     * 31 times; then EXIT. */
+    {"stream.fma=32", 0, 126, {{STALL_SELECTED, 33}, {STALL_WAIT, 93}, {STALL_MAX, 0}}},
+    /* A pending operand wins over a busy pipe: fma.interval 8, latency 4:
+     * after each FFMA 3 cycles wait (both hold), then 4 math_pipe_throttle. */
+    {"stream.fma=32;fma.interval=8",
+     0,
+     0,
+     {{STALL_WAIT, 31 * 3}, {STALL_MATH_PIPE_THROTTLE, 31 * 4}, {STALL_MAX, 0}}},
+    /* short_scoreboard: dependent MUFUs (latency 16), 15 cycles each but the last. */
+    {"stream.sfu=4", 0, 0, {{STALL_SHORT_SCOREBOARD, 3 * 15}, {STALL_MAX, 0}}},
+    /* long_scoreboard: dependent L1 loads, 99 cycles between one and the next. */
+    {"stream.iterations=4;stream.loads=1;stream.load_pattern=chase",
+     0,
+     0,
+     {{STALL_LONG_SCOREBOARD, 3 * 99}, {STALL_MAX, 0}}},
+    /* The cycles after a loop branch are branch_resolving even while the next
+     * instruction's operand is also pending (branch_resolving comes before
+     * long_scoreboard): body {LDG chase, BRA}: LDG at t (data t+100), BRA at
+     * t+1, t+2..t+10 branch_resolving, t+11..t+99 long_scoreboard; the last
+     * BRA is followed by EXIT. */
+    {"stream.iterations=4;stream.loads=1;stream.load_pattern=chase;stream.overhead=1",
+     0,
+     0,
+     {{STALL_BRANCH_RESOLVING, 4 * 9}, {STALL_LONG_SCOREBOARD, 3 * 89}, {STALL_MAX, 0}}},
+};
+
+START_TEST(test_priority_exact) {
+  Run run = {0};
+  run_sets(&run, NULL, exact_cases[_i].sets);
+  if (exact_cases[_i].cycles)
+    ck_assert_uint_eq(run.r.st.cycles, exact_cases[_i].cycles);
+  if (exact_cases[_i].active)
+    ck_assert_uint_eq(run.r.st.active_warp_cycles, exact_cases[_i].active);
+  for (const Expect *e = exact_cases[_i].expect; e->state != STALL_MAX; e++)
+    ck_assert_msg(run.r.st.state[e->state] == e->warp_cycles,
+                  "%s: %" G_GUINT64_FORMAT " warp-cycles, expected %" G_GUINT64_FORMAT,
+                  stall_name(e->state), run.r.st.state[e->state], e->warp_cycles);
+  run_clear(&run);
+}
+END_TEST
+
+/* lg_throttle wins over mio_throttle: the load slots are full and the LSU is
+ * busy (lsu.interval 50). */
+START_TEST(test_priority_lg_over_mio) {
+  Run run = {0};
+  run_sets(&run, NULL,
+           "launch.threads_per_block=64;stream.loads=1;mem.max_inflight=1;lsu.interval=50");
+  ck_assert_uint_gt(STATE(run, LG_THROTTLE), 90);
+  ck_assert_uint_eq(STATE(run, MIO_THROTTLE), 0);
+  run_clear(&run);
+}
+END_TEST
+
+/* A ready warp whose pipe is busy is math_pipe_throttle, not not_selected:
+ * two warps alternating (lrr), 8 independent chains, one FFMA per 4 cycles:
+ * per FFMA 1 selected, 1 not_selected, 2 x 3 math_pipe_throttle (less at
+ * the ends). */
+START_TEST(test_priority_pipe_not_selected) {
+  const gchar *base = "launch.threads_per_block=64;stream.fma=64;stream.ilp=8;sched.policy=lrr";
+  g_autofree gchar *slow = g_strconcat(base, ";fma.interval=4", NULL);
+  Run run = {0};
+  run_sets(&run, NULL, slow);
+  ck_assert_uint_ge(STATE(run, MATH_PIPE_THROTTLE), 5 * STATE(run, SELECTED));
+  ck_assert_uint_le(STATE(run, NOT_SELECTED), STATE(run, SELECTED));
+  Run fast = {0};
+  run_sets(&fast, NULL, base);
+  ck_assert_uint_eq(STATE(fast, MATH_PIPE_THROTTLE), 0);
+  ck_assert_uint_gt(STATE(fast, NOT_SELECTED), 100);
+  run_clear(&run);
+  run_clear(&fast);
+}
+END_TEST
+
+/* Register-bank conflicts: two warps alternating (lrr) never reuse operands,
+ * so each FFMA holds dispatch a second cycle (dispatch_stall); without the
+ * conflict there is none; with a 2-cycle pipe the busy pipe wins
+ * (math_pipe_throttle comes before dispatch_stall). */
+START_TEST(test_priority_dispatch) {
+  const gchar *base = "launch.threads_per_block=64;stream.fma=32;stream.ilp=4;sched.policy=lrr";
+  g_autofree gchar *on = g_strconcat(base, ";operand.bank_conflict=true", NULL);
+  g_autofree gchar *piped = g_strconcat(on, ";fma.interval=2", NULL);
+  Run conflict = {0}, none = {0}, pipe = {0};
+  run_sets(&conflict, NULL, on);
+  run_sets(&none, NULL, base);
+  run_sets(&pipe, NULL, piped);
+  ck_assert_uint_ge(STATE(conflict, DISPATCH_STALL), 60);
+  ck_assert_uint_eq(STATE(none, DISPATCH_STALL), 0);
+  /* Only the EXITs (no pipe) can meet the held dispatch port there. */
+  ck_assert_uint_le(STATE(pipe, DISPATCH_STALL), 4);
+  ck_assert_uint_ge(STATE(pipe, MATH_PIPE_THROTTLE), 60);
+  run_clear(&conflict);
+  run_clear(&none);
+  run_clear(&pipe);
+}
+END_TEST
+
+/* 32-way bank-conflicted LDS keep the SM's shared-memory unit busy 32 cycles:
+ * the other ready LDS are mio_throttle. */
+START_TEST(test_priority_mio) {
+  Run lds = {0};
+  run_sets(&lds, NULL, "launch.threads_per_block=64;stream.lds=8;stream.ilp=8;stream.lds_ways=32");
+  ck_assert_uint_gt(STATE(lds, MIO_THROTTLE), 8 * STATE(lds, SELECTED));
+  run_clear(&lds);
+}
+END_TEST
+
+/* ---- rules at their thresholds ---------------------------------------------- */
+
+static const struct {
+  gdouble sm, mem, waves;
+  ProfileSolVerdict verdict;
+} sol_cases[] = {
+    {59.9, 59.9, 1.0, PROFILE_SOL_LATENCY},        {0.0, 0.0, 1.0, PROFILE_SOL_LATENCY},
+    {59.9, 10.0, 0.99, PROFILE_SOL_SMALL_GRID},    {60.0, 50.0, 1.0, PROFILE_SOL_HIGH_COMPUTE},
+    {60.0, 50.5, 1.0, PROFILE_SOL_BALANCED},       {50.0, 60.0, 1.0, PROFILE_SOL_HIGH_MEMORY},
+    {50.5, 60.0, 1.0, PROFILE_SOL_BALANCED},       {79.9, 79.9, 1.0, PROFILE_SOL_BALANCED},
+    {79.9, 30.0, 1.0, PROFILE_SOL_HIGH_COMPUTE},   {80.0, 0.0, 1.0, PROFILE_SOL_HIGH_THROUGHPUT},
+    {0.0, 80.0, 0.5, PROFILE_SOL_HIGH_THROUGHPUT},
+};
+
+START_TEST(test_sol_verdict) {
+  ck_assert_int_eq(profile_sol_verdict(sol_cases[_i].sm, sol_cases[_i].mem, sol_cases[_i].waves),
+                   sol_cases[_i].verdict);
+}
+END_TEST
+
+/* Fixture of the "thresholds" tests: the profile of a small real run (one
+ * warp, 32 dependent FFMAs) whose numbers each test then edits. */
+static Run tiny_run;
+static Profile *tiny;
+
+static void tiny_setup(void) {
+  run_sets(&tiny_run, NULL, "stream.fma=32");
+  tiny = profile_new(tiny_run.m, tiny_run.k, &tiny_run.r);
+}
+
+static void tiny_teardown(void) {
+  g_clear_pointer(&tiny, profile_free);
+  run_clear(&tiny_run);
+}
+
+static gboolean fired(const Profile *p, ProfileRuleId id) {
+  ck_assert(!p->rule[id].fired || p->rule[id].message != NULL);
+  return p->rule[id].fired;
+}
+
+START_TEST(test_rule_sol_suggests) {
+  tiny->sm_pct = 30;
+  tiny->mem_pct = 20;
+  tiny->waves_per_sm = 1;
+  profile_apply_rules(tiny);
+  ck_assert(fired(tiny, PROFILE_RULE_SOL));
+  ck_assert_int_eq(tiny->verdict, PROFILE_SOL_LATENCY);
+  ck_assert(tiny->what_if[PROFILE_WHAT_IF_OCCUPANCY].suggested);
+  ck_assert(tiny->what_if[PROFILE_WHAT_IF_ILP].suggested);
+  tiny->sm_pct = 95;
+  profile_apply_rules(tiny);
+  ck_assert_int_eq(tiny->verdict, PROFILE_SOL_HIGH_THROUGHPUT);
+  ck_assert_int_eq(tiny->rule[PROFILE_RULE_SOL].suggests, 0);
+}
+END_TEST
+
+START_TEST(test_rule_occupancy) {
+  tiny->theoretical_pct = 100;
+  tiny->achieved_pct = 89.9;
+  tiny->max_warps_per_sched = 16;
+  tiny->theoretical_warps_per_sched = 12.75;
+  profile_apply_rules(tiny);
+  ck_assert(fired(tiny, PROFILE_RULE_ACHIEVED_OCCUPANCY));
+  ck_assert(fired(tiny, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  ck_assert(tiny->rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].suggests & PROFILE_SUGGEST_OCCUPANCY);
+  ck_assert_int_eq(tiny->rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].next, PROFILE_SECTION_OCCUPANCY);
+  tiny->achieved_pct = 90.1;
+  tiny->theoretical_warps_per_sched = 12.8;
+  profile_apply_rules(tiny);
+  ck_assert(!fired(tiny, PROFILE_RULE_ACHIEVED_OCCUPANCY));
+  ck_assert(!fired(tiny, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+}
+END_TEST
+
+START_TEST(test_rule_issue_and_cpi) {
+  /* The tiny run itself: one warp, 93 of 126 cycles wait. */
+  ck_assert(fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(fired(tiny, PROFILE_RULE_CPI_STALL));
+  ck_assert_double_eq_tol(tiny->rule[PROFILE_RULE_CPI_STALL].value, 100.0 * 93 / 126, 1e-9);
+  ck_assert_ptr_nonnull(strstr(tiny->rule[PROFILE_RULE_CPI_STALL].message, "wait"));
+  tiny->issued_warps = 0.6;
+  tiny->issue_slot_pct = 79.9;
+  for (guint s = 0; s < STALL_MAX; s++)
+    tiny->state_pct[s] = 0;
+  tiny->state_pct[STALL_WAIT] = 30;
+  tiny->state_pct[STALL_NOT_SELECTED] = 50; /* not a stall reason */
+  profile_apply_rules(tiny);
+  ck_assert(!fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(fired(tiny, PROFILE_RULE_CPI_STALL));
+  tiny->issued_warps = 0.59;
+  tiny->state_pct[STALL_WAIT] = 29.9;
+  profile_apply_rules(tiny);
+  ck_assert(fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(!fired(tiny, PROFILE_RULE_CPI_STALL));
+  tiny->state_pct[STALL_WAIT] = 40;
+  tiny->issue_slot_pct = 80;
+  profile_apply_rules(tiny);
+  ck_assert(!fired(tiny, PROFILE_RULE_CPI_STALL));
+}
+END_TEST
+
+/* Launch rules on real launches of the tiny SM (../shared/cases/other.md:
+ * 108 SMs, 1 CTA each, 109 CTAs = 2 waves, the second may take 50 %). */
+static const struct {
+  const gchar *sets;
+  ProfileRuleId rule;
+  gboolean fires;
+  gdouble value;
+} launch_cases[] = {
+    {"sm.sms=108;launch.blocks=109", PROFILE_RULE_TAIL_EFFECT, TRUE, 50.0},
+    {"sm.sms=108;launch.blocks=454", PROFILE_RULE_TAIL_EFFECT, TRUE, 20.0},
+    {"sm.sms=108;launch.blocks=562", PROFILE_RULE_TAIL_EFFECT, FALSE, 100.0 / 6},
+    {"sm.sms=108;launch.blocks=216", PROFILE_RULE_TAIL_EFFECT, FALSE, 0.0},
+    {"sm.sms=108;launch.blocks=107", PROFILE_RULE_GRID_SIZE, TRUE, 107},
+    {"sm.sms=108;launch.blocks=108", PROFILE_RULE_GRID_SIZE, FALSE, 108},
+    {"launch.threads_per_block=48", PROFILE_RULE_BLOCK_SIZE, TRUE, 16},
+    {"launch.threads_per_block=64", PROFILE_RULE_BLOCK_SIZE, FALSE, 0},
+};
+
+START_TEST(test_rule_launch) {
+  Run run = {0};
+  g_autofree gchar *sets = g_strconcat(launch_cases[_i].sets, ";stream.fma=4", NULL);
+  run_sets(&run, NULL, sets);
+  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
+  ck_assert_int_eq(fired(p, launch_cases[_i].rule), launch_cases[_i].fires);
+  ck_assert_double_eq_tol(p->rule[launch_cases[_i].rule].value, launch_cases[_i].value, 1e-9);
+  run_clear(&run);
+}
+END_TEST
+
+/* ---- what-if changes ---------------------------------------------------------- */
+
+static const struct {
+  const gchar *trace, *sets;
+  ProfileWhatIfKind kind;
+  const gchar *change; /* expected change, or NULL for none possible */
+} what_if_cases[] = {
+    {"fma", "launch.blocks_per_sm=2;stream.iterations=4", PROFILE_WHAT_IF_OCCUPANCY,
+     "launch.blocks_per_sm=16"},
+    {"fma", "launch.regs_per_thread=128;stream.live_values=8;stream.iterations=4",
+     PROFILE_WHAT_IF_OCCUPANCY, "launch.max_regs=64"},
+    {"fma", "launch.smem_dynamic=100000;launch.optin=true;stream.iterations=4",
+     PROFILE_WHAT_IF_OCCUPANCY, "launch.smem_dynamic=57344"},
+    {"fma", "stream.iterations=4", PROFILE_WHAT_IF_OCCUPANCY, NULL},
+    {"fma", "stream.ilp=1;stream.fma=32;stream.iterations=8", PROFILE_WHAT_IF_ILP,
+     "stream.ilp=2 stream.fma=64 stream.iterations=4"},
+    {"chase", "stream.iterations=4", PROFILE_WHAT_IF_ILP,
+     "stream.ilp=2 stream.loads=2 stream.iterations=2"},
+};
+
+START_TEST(test_what_if_change) {
+  Run run = {0};
+  run_sets(&run, what_if_cases[_i].trace, what_if_cases[_i].sets);
+  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
+  ProfileWhatIf *wi = &p->what_if[what_if_cases[_i].kind];
+  wi->suggested = TRUE;
+  profile_what_if(p, run.m, run.k, NULL);
+  ck_assert_str_eq(wi->change ? wi->change : "(none)",
+                   what_if_cases[_i].change ? what_if_cases[_i].change : "(none)");
+  ck_assert_int_eq(wi->ran, what_if_cases[_i].change != NULL);
+  ck_assert(wi->ran || wi->note != NULL);
+  if (wi->ran && what_if_cases[_i].kind == PROFILE_WHAT_IF_OCCUPANCY)
+    ck_assert(wi->occupancy_pct > wi->base_occupancy_pct);
+  run_clear(&run);
+}
+END_TEST
+
+/* --no-whatif leaves a note and runs nothing; the JSON holds every rule. */
+START_TEST(test_skip_and_json) {
+  ck_assert(tiny->what_if[PROFILE_WHAT_IF_ILP].suggested);
+  profile_skip_what_if(tiny);
+  ck_assert(!tiny->what_if[PROFILE_WHAT_IF_ILP].ran);
+  ck_assert_str_eq(tiny->what_if[PROFILE_WHAT_IF_ILP].note, "skipped (--no-whatif)");
+  g_autoptr(JsonNode) node = profile_to_json(tiny);
+  JsonObject *o = json_node_get_object(node);
+  ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(o, "rules")),
+                    PROFILE_RULE_MAX);
+  JsonObject *ws = json_object_get_object_member(o, "warp_states");
+  JsonArray *states = json_object_get_array_member(ws, "states");
+  ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(states, 0), "state"),
+                   "wait");
+  GString *text = g_string_new(NULL);
+  profile_append_text(tiny, text);
+  ck_assert_ptr_nonnull(strstr(text->str, "Section: Warp State Statistics"));
+  ck_assert_ptr_nonnull(strstr(text->str, "cpi_stall: wait"));
+  g_string_free(text, TRUE);
+}
+END_TEST
+
+/* ---- the H200 checks of issue 5 -------------------------------------------- */
+
+/* fma ILP 4 at 64 warps: issue ~100 %, not_selected dominates. */
+static void check_fma_ilp4(Profile *p, const Run *run) {
+  ck_assert_uint_eq(run->r.warps_per_sm, 64);
+  ck_assert(p->issue_slot_pct > 97);
+  ck_assert_int_eq(p->state_order[0], STALL_NOT_SELECTED);
+  ck_assert(p->state_pct[STALL_NOT_SELECTED] > 75);
+  ck_assert_int_eq(p->verdict, PROFILE_SOL_HIGH_THROUGHPUT);
+  ck_assert(!fired(p, PROFILE_RULE_CPI_STALL));
+  ck_assert(!fired(p, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+}
+
+/* fma ILP 1: issue ~50 % with a visible dispatch_stall. */
+static void check_fma_ilp1(Profile *p, const Run *run) {
+  (void)run;
+  ck_assert(fabs(p->issue_slot_pct - 50) < 5);
+  ck_assert(p->state_pct[STALL_DISPATCH_STALL] > 20);
+  ck_assert(fired(p, PROFILE_RULE_ISSUE_SLOTS));
+}
+
+/* The DRAM chase at 64 warps: long_scoreboard dominates. */
+static void check_chase(Profile *p, const Run *run) {
+  (void)run;
+  ck_assert_int_eq(p->state_order[0], STALL_LONG_SCOREBOARD);
+  ck_assert(p->state_pct[STALL_LONG_SCOREBOARD] > 90);
+  ck_assert(fired(p, PROFILE_RULE_CPI_STALL));
+  ck_assert_ptr_nonnull(strstr(p->rule[PROFILE_RULE_CPI_STALL].message, "long_scoreboard"));
+}
+
+/* The textbook check: ILP 4 at 50 % theoretical occupancy is already at its
+ * peak; the theoretical-occupancy rule fires, its what-if gains < 2 %. */
+static void check_textbook(Profile *p, const Run *run) {
+  ck_assert_double_eq_tol(p->theoretical_pct, 50.0, 1e-9);
+  ck_assert(fired(p, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  ck_assert(p->what_if[PROFILE_WHAT_IF_OCCUPANCY].suggested);
+  profile_what_if(p, run->m, run->k, NULL);
+  const ProfileWhatIf *wi = &p->what_if[PROFILE_WHAT_IF_OCCUPANCY];
+  ck_assert(wi->ran);
+  ck_assert_str_eq(wi->change, "launch.blocks_per_sm=16");
+  ck_assert_double_eq_tol(wi->occupancy_pct, 100.0, 1e-9);
+  ck_assert_msg(fabs(wi->gain_pct) < PROFILE_WHAT_IF_NOISE_PCT, "gain %g %%", wi->gain_pct);
+}
+
+static const struct {
+  const gchar *trace, *sets;
+  void (*check)(Profile *p, const Run *run);
+} h200_cases[] = {
+    {"fma", "stream.ilp=4;stream.fma=128;launch.blocks_per_sm=16", check_fma_ilp4},
+    {"fma", "stream.ilp=1;stream.fma=32;launch.blocks_per_sm=4", check_fma_ilp1},
+    {"fma", "stream.ilp=1;stream.fma=32;launch.blocks_per_sm=16", check_fma_ilp1},
+    {"chase", "stream.iterations=32;launch.blocks_per_sm=16", check_chase},
+    {"fma", "stream.ilp=4;stream.fma=128;launch.blocks_per_sm=8", check_textbook},
+};
+
+START_TEST(test_h200) {
+  Run run = {0};
+  run_sets(&run, h200_cases[_i].trace, h200_cases[_i].sets);
+  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
+  h200_cases[_i].check(p, &run);
+  run_clear(&run);
+}
+END_TEST
+
+int main(void) {
+  const struct {
+    const gchar *tcase;
+    const TTest *test;
+    int n; /* loop iterations */
+  } tests[] = {
+      {"accounting", test_identities, G_N_ELEMENTS(identity_cases)},
+      {"accounting", test_priority_exact, G_N_ELEMENTS(exact_cases)},
+      {"accounting", test_priority_lg_over_mio, 1},
+      {"accounting", test_priority_pipe_not_selected, 1},
+      {"accounting", test_priority_dispatch, 1},
+      {"accounting", test_priority_mio, 1},
+      {"rules", test_sol_verdict, G_N_ELEMENTS(sol_cases)},
+      {"thresholds", test_rule_sol_suggests, 1},
+      {"thresholds", test_rule_occupancy, 1},
+      {"thresholds", test_rule_issue_and_cpi, 1},
+      {"thresholds", test_skip_and_json, 1},
+      {"rules", test_rule_launch, G_N_ELEMENTS(launch_cases)},
+      {"rules", test_what_if_change, G_N_ELEMENTS(what_if_cases)},
+      {"h200", test_h200, G_N_ELEMENTS(h200_cases)},
+  };
+  Suite *s = suite_create("profile");
+  TCase *tc = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS(tests); i++) {
+    if (tc == NULL || strcmp(tests[i].tcase, tests[i - 1].tcase) != 0) {
+      tc = tcase_create(tests[i].tcase);
+      tcase_set_timeout(tc, 60);
+      if (strcmp(tests[i].tcase, "thresholds") == 0)
+        tcase_add_checked_fixture(tc, tiny_setup, tiny_teardown);
+      suite_add_tcase(s, tc);
+    }
+    tcase_add_loop_test(tc, tests[i].test, 0, tests[i].n);
+  }
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_ENV);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
