@@ -12,8 +12,8 @@ int cli_fail(const gchar *message) {
   return 2;
 }
 
-gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets,
-                  SmModel **model, Kernel **kernel, GError **error) {
+gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
+                  Kernel **kernel, GError **error) {
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
     const gchar *dot = strchr(sets[i], '.');
     g_autofree gchar *group = dot ? g_strndup(sets[i], dot - sets[i]) : g_strdup(sets[i]);
@@ -140,13 +140,13 @@ static const GOptionEntry run_entries[] = {
  * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const SmModel *m, const Kernel *k, const SimResult *r,
                                 const Profile *p, GString *out) {
-  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION,
-                         k->name, m->name, r->policy);
+  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
+                         m->name, r->policy);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
-                         k->threads_per_block, r->regs_allocated, r->blocks_per_sm,
-                         r->warps_per_sm, r->occupancy_pct, r->sm_blocks);
+                         k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
+                         r->occupancy_pct, r->sm_blocks);
   g_string_append_printf(out,
                          "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
                          "%s %.4f %s, issue active %.1f %%\n\n",
@@ -197,8 +197,7 @@ int cli_run_main(int argc, char **argv) {
   g_autoptr(Kernel) k = NULL;
   SimResult r;
   SimOptions opt = {run_policy, FALSE};
-  if (!cli_load(run_model, run_kernel, run_sets, &m, &k, &err) ||
-      !sim_run(m, k, &opt, &r, &err)) {
+  if (!cli_load(run_model, run_kernel, run_sets, &m, &k, &err) || !sim_run(m, k, &opt, &r, &err)) {
     int rc = g_error_matches(err, SIM_ERROR, SIM_ERROR_INVARIANT) ? 1 : 2;
     fprintf(stderr, "warpsim: %s\n", err->message);
     g_error_free(err);
@@ -258,8 +257,8 @@ int cli_models_main(int argc, char **argv) {
       return rc;
     }
     if (models_csv)
-      g_string_append_printf(out, "%s,%s,%s,%s\n", m->name, m->cc,
-                             m->has_timing ? "yes" : "no", m->file);
+      g_string_append_printf(out, "%s,%s,%s,%s\n", m->name, m->cc, m->has_timing ? "yes" : "no",
+                             m->file);
     else
       g_string_append_printf(out, "%-10s %-6s %-8s %s\n", m->name, m->cc,
                              m->has_timing ? "yes" : "occupancy only", m->file);

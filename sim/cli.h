@@ -15,8 +15,8 @@ int cli_models_main(int argc, char **argv);
 
 /* Load model and kernel, routing each "--set group.key=value" to the one
  * whose group it names; an override naming neither is an error. */
-gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets,
-                  SmModel **model, Kernel **kernel, GError **error);
+gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
+                  Kernel **kernel, GError **error);
 
 /* The result row `warpsim run` prints (CSV column order). */
 ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r);

@@ -61,14 +61,14 @@ static gchar *range_text(const ConfigEntry *e) {
 static gboolean value_error(const ConfigEntry *e, const gchar *origin, const gchar *text,
                             const gchar *what, GError **error) {
   g_autofree gchar *range = range_text(e);
-  g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
-              "%s: [%s] %s: %s '%s' (allowed %s%s%s)", origin, e->group, e->key, what, text,
-              range, e->unit ? " " : "", e->unit ? e->unit : "");
+  g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE, "%s: [%s] %s: %s '%s' (allowed %s%s%s)",
+              origin, e->group, e->key, what, text, range, e->unit ? " " : "",
+              e->unit ? e->unit : "");
   return FALSE;
 }
 
-static gboolean parse_uint_in_range(const ConfigEntry *e, const gchar *origin,
-                                    const gchar *text, guint *out, GError **error) {
+static gboolean parse_uint_in_range(const ConfigEntry *e, const gchar *origin, const gchar *text,
+                                    guint *out, GError **error) {
   guint64 v;
   if (!config_parse_uint(text, &v))
     return value_error(e, origin, text, "not an unsigned integer", error);
@@ -127,8 +127,7 @@ static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar
         continue;
       if (count >= e->max_items)
         return value_error(e, origin, text, "too many items", error);
-      if (!parse_uint_in_range(e, origin, items[i], FIELD(target, e->offset, guint) + count,
-                               error))
+      if (!parse_uint_in_range(e, origin, items[i], FIELD(target, e->offset, guint) + count, error))
         return FALSE;
       count++;
     }
@@ -161,8 +160,8 @@ gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
     const gchar *eq = strchr(o, '=');
     const gchar *dot = strchr(o, '.');
     if (eq == NULL || dot == NULL || dot > eq || dot == o || eq == dot + 1) {
-      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
-                  "--set '%s': expected group.key=value", o);
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "--set '%s': expected group.key=value",
+                  o);
       return FALSE;
     }
     g_autofree gchar *group = g_strndup(o, dot - o);
@@ -205,8 +204,8 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
   for (guint g = 0; groups[g] != NULL; g++) {
     if (!config_has_group(table, n, groups[g])) {
       g_autofree gchar *allowed = allowed_names(table, n, NULL);
-      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
-                  "%s: [%s]: unknown group (allowed %s)", origin, groups[g], allowed);
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN, "%s: [%s]: unknown group (allowed %s)",
+                  origin, groups[g], allowed);
       return FALSE;
     }
     g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);

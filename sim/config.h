@@ -24,8 +24,8 @@ enum {
 };
 
 typedef struct {
-  const gchar *group;   /* GKeyFile group */
-  const gchar *key;     /* GKeyFile key */
+  const gchar *group; /* GKeyFile group */
+  const gchar *key;   /* GKeyFile key */
   ConfigType type;
   gsize offset;         /* offset of the field in the target struct */
   gsize offset2;        /* CONFIG_UINT_LIST: offset of the count field */
@@ -35,17 +35,17 @@ typedef struct {
   const gchar *choices; /* CONFIG_ENUM: "a;b;c" */
   guint max_items;      /* CONFIG_UINT_LIST: capacity */
   guint flags;
-  const gchar *unit;    /* e.g. "cycles", "bytes per cycle per SM" */
-  const gchar *desc;    /* one line, for --help and docs */
+  const gchar *unit; /* e.g. "cycles", "bytes per cycle per SM" */
+  const gchar *desc; /* one line, for --help and docs */
 } ConfigEntry;
 
 #define CONFIG_ERROR (config_error_quark())
 GQuark config_error_quark(void);
 typedef enum {
-  CONFIG_ERROR_PARSE,    /* file unreadable or malformed */
-  CONFIG_ERROR_UNKNOWN,  /* unknown group or key */
-  CONFIG_ERROR_VALUE,    /* non-numeric, out of range, not a choice */
-  CONFIG_ERROR_MISSING,  /* required key absent */
+  CONFIG_ERROR_PARSE,   /* file unreadable or malformed */
+  CONFIG_ERROR_UNKNOWN, /* unknown group or key */
+  CONFIG_ERROR_VALUE,   /* non-numeric, out of range, not a choice */
+  CONFIG_ERROR_MISSING, /* required key absent */
 } ConfigError;
 
 /* Set "group.key=value" overrides (NULL-terminated, may be NULL) into `kf`,

@@ -11,12 +11,12 @@ G_DEFINE_QUARK(warpsim_kernel_error, kernel_error)
 #define K(f) offsetof(Kernel, f)
 
 static const ConfigEntry kernel_table[] = {
-    {"launch", "threads_per_block", CONFIG_UINT, K(threads_per_block), 0, "128", 1, 1024, NULL,
-     0, 0, "threads", "threads per CTA"},
+    {"launch", "threads_per_block", CONFIG_UINT, K(threads_per_block), 0, "128", 1, 1024, NULL, 0,
+     0, "threads", "threads per CTA"},
     {"launch", "regs_per_thread", CONFIG_UINT, K(regs_per_thread), 0, "32", 1, 255, NULL, 0, 0,
      "registers", "registers the kernel needs per thread"},
-    {"launch", "smem_static", CONFIG_UINT, K(smem_static), 0, "0", 0, 16777216, NULL, 0, 0,
-     "bytes", "static shared memory per CTA"},
+    {"launch", "smem_static", CONFIG_UINT, K(smem_static), 0, "0", 0, 16777216, NULL, 0, 0, "bytes",
+     "static shared memory per CTA"},
     {"launch", "smem_dynamic", CONFIG_UINT, K(smem_dynamic), 0, "0", 0, 16777216, NULL, 0, 0,
      "bytes", "dynamic shared memory per CTA"},
     {"launch", "optin", CONFIG_BOOL, K(optin), 0, "false", 0, 0, NULL, 0, 0, NULL,
@@ -29,8 +29,8 @@ static const ConfigEntry kernel_table[] = {
      "register cap as -maxrregcount imposes (0 = none)"},
     {"stream", "iterations", CONFIG_UINT, K(iterations), 0, "64", 0, 1e8, NULL, 0, 0,
      "loop trips per warp", "loop iterations each warp runs"},
-    {"stream", "fma", CONFIG_UINT, K(fma), 0, "0", 0, 65536, NULL, 0, 0,
-     "FFMAs per iteration", "FP32 FMAs per iteration, spread over ilp chains"},
+    {"stream", "fma", CONFIG_UINT, K(fma), 0, "0", 0, 65536, NULL, 0, 0, "FFMAs per iteration",
+     "FP32 FMAs per iteration, spread over ilp chains"},
     {"stream", "ilp", CONFIG_UINT, K(ilp), 0, "1", 1, 64, NULL, 0, 0, "chains",
      "independent FFMA/MUFU/LDS dependency chains"},
     {"stream", "loads", CONFIG_UINT, K(loads), 0, "0", 0, 64, NULL, 0, 0,
@@ -41,22 +41,22 @@ static const ConfigEntry kernel_table[] = {
      "bytes per warp-load", "bytes one warp-load moves"},
     {"stream", "level", CONFIG_ENUM, K(level), 0, "dram", 0, 0, "l1;l2;dram", 0, 0, NULL,
      "memory level that serves the loads"},
-    {"stream", "fma_uses_load", CONFIG_BOOL, K(fma_uses_load), 0, "false", 0, 0, NULL, 0, 0,
-     NULL, "FFMA i consumes the value of load i"},
+    {"stream", "fma_uses_load", CONFIG_BOOL, K(fma_uses_load), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "FFMA i consumes the value of load i"},
     {"stream", "overhead", CONFIG_UINT, K(overhead), 0, "3", 0, 1024, NULL, 0, 0,
      "instructions per iteration", "integer loop-control instructions (last one branches)"},
-    {"stream", "sfu", CONFIG_UINT, K(sfu), 0, "0", 0, 65536, NULL, 0, 0,
-     "MUFU per iteration", "special-function instructions, over ilp chains"},
+    {"stream", "sfu", CONFIG_UINT, K(sfu), 0, "0", 0, 65536, NULL, 0, 0, "MUFU per iteration",
+     "special-function instructions, over ilp chains"},
     {"stream", "lds", CONFIG_UINT, K(lds), 0, "0", 0, 65536, NULL, 0, 0, "LDS per iteration",
      "shared-memory loads, over ilp chains"},
     {"stream", "lds_ways", CONFIG_UINT, K(lds_ways), 0, "1", 1, 32, NULL, 0, 0, "ways",
      "bank-conflict degree of each shared-memory load"},
     {"stream", "syncthreads", CONFIG_BOOL, K(syncthreads), 0, "false", 0, 0, NULL, 0, 0, NULL,
      "one __syncthreads() per iteration"},
-    {"stream", "live_values", CONFIG_UINT, K(live_values), 0, "0", 0, 255, NULL, 0, 0,
-     "registers", "live values touched per iteration (spill model)"},
-    {"stream", "early_exit", CONFIG_UINT, K(early_exit), 0, "0", 0, 32, NULL, 0, 0,
-     "warps per CTA", "the CTA's last N warps exit at once (divergent early return)"},
+    {"stream", "live_values", CONFIG_UINT, K(live_values), 0, "0", 0, 255, NULL, 0, 0, "registers",
+     "live values touched per iteration (spill model)"},
+    {"stream", "early_exit", CONFIG_UINT, K(early_exit), 0, "0", 0, 32, NULL, 0, 0, "warps per CTA",
+     "the CTA's last N warps exit at once (divergent early return)"},
     {"stream", "seed", CONFIG_UINT, K(seed), 0, "1", 0, 4294967295.0, NULL, 0, 0, NULL,
      "seed of the run's random numbers"},
 };
@@ -106,7 +106,8 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **e
     g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
     path = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
   }
-  g_autoptr(GKeyFile) kf = config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);
+  g_autoptr(GKeyFile) kf =
+      config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);
   if (kf == NULL)
     return NULL;
   g_autofree gchar *stem = config_file_stem(path);
@@ -123,7 +124,9 @@ void kernel_dump(const Kernel *k, GString *out, const gchar *prefix) {
   config_dump(kernel_table, N_KERNEL_KEYS, k, out, prefix);
 }
 
-void kernel_describe(GString *out) { config_describe(kernel_table, N_KERNEL_KEYS, out); }
+void kernel_describe(GString *out) {
+  config_describe(kernel_table, N_KERNEL_KEYS, out);
+}
 
 const gchar *kernel_pattern_name(guint pattern) {
   return pattern == KERNEL_PATTERN_CHASE ? "chase" : "stream";

@@ -23,22 +23,22 @@ typedef struct {
   guint blocks_per_sm;     /* resident CTA cap; 0 = as many as occupancy allows */
   guint max_regs;          /* register cap (-maxrregcount); 0 = none */
   /* [stream], per warp, per loop iteration unless said */
-  guint iterations;     /* loop trips per warp */
-  guint fma;            /* FP32 FFMAs per iteration, spread over `ilp` dependent chains */
-  guint ilp;            /* independent FFMA/MUFU/LDS chains */
-  guint loads;          /* global warp-loads per iteration, each its own chain */
-  guint pattern;        /* KernelPattern: chase (address depends on the chain's last load) */
-  guint load_bytes;     /* bytes per warp-load */
-  guint level;          /* KernelLevel the loads are served from */
+  guint iterations;       /* loop trips per warp */
+  guint fma;              /* FP32 FFMAs per iteration, spread over `ilp` dependent chains */
+  guint ilp;              /* independent FFMA/MUFU/LDS chains */
+  guint loads;            /* global warp-loads per iteration, each its own chain */
+  guint pattern;          /* KernelPattern: chase (address depends on the chain's last load) */
+  guint load_bytes;       /* bytes per warp-load */
+  guint level;            /* KernelLevel the loads are served from */
   gboolean fma_uses_load; /* FFMA i consumes load i (i < loads) */
-  guint overhead;       /* integer instructions per iteration (last one: the loop branch) */
-  guint sfu;            /* MUFU instructions per iteration, over `ilp` chains */
-  guint lds;            /* shared-memory loads per iteration, over `ilp` chains */
-  guint lds_ways;       /* bank-conflict degree of each shared-memory load (1 = none) */
-  gboolean syncthreads; /* one __syncthreads() per iteration */
-  guint live_values;    /* live values touched per iteration (spill model) */
-  guint early_exit;     /* warps per CTA (the last ones) that exit at once */
-  guint seed;           /* seed of the run's GRand */
+  guint overhead;         /* integer instructions per iteration (last one: the loop branch) */
+  guint sfu;              /* MUFU instructions per iteration, over `ilp` chains */
+  guint lds;              /* shared-memory loads per iteration, over `ilp` chains */
+  guint lds_ways;         /* bank-conflict degree of each shared-memory load (1 = none) */
+  gboolean syncthreads;   /* one __syncthreads() per iteration */
+  guint live_values;      /* live values touched per iteration (spill model) */
+  guint early_exit;       /* warps per CTA (the last ones) that exit at once */
+  guint seed;             /* seed of the run's GRand */
 } Kernel;
 
 #define KERNEL_ERROR (kernel_error_quark())

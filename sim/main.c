@@ -16,8 +16,9 @@ static const struct {
 };
 
 static void usage(FILE *f) {
-  fprintf(f, "Usage: warpsim COMMAND [OPTIONS]\n\nwarpsim %s - a warp-scheduler cycle "
-             "simulator of one GPU SM.\n\nCommands:\n",
+  fprintf(f,
+          "Usage: warpsim COMMAND [OPTIONS]\n\nwarpsim %s - a warp-scheduler cycle "
+          "simulator of one GPU SM.\n\nCommands:\n",
           WARPSIM_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS(commands); i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].desc);

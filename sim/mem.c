@@ -10,11 +10,11 @@ typedef struct {
 } Pool;
 
 typedef struct {
-  gdouble fixed;           /* cycles, latency less its exponential part (random lines) */
-  gdouble fixed_stream;    /* cycles, same for sequential loads */
-  gdouble spread;          /* cycles, mean of the exponential part */
-  Pool random;             /* servers of random-line loads */
-  Pool stream;             /* servers of sequential loads */
+  gdouble fixed;        /* cycles, latency less its exponential part (random lines) */
+  gdouble fixed_stream; /* cycles, same for sequential loads */
+  gdouble spread;       /* cycles, mean of the exponential part */
+  Pool random;          /* servers of random-line loads */
+  Pool stream;          /* servers of sequential loads */
 } Level;
 
 struct Mem {
@@ -35,8 +35,7 @@ static void level_init(Level *l, const MemLevelModel *m) {
   l->fixed = (gdouble)m->latency - l->spread;
   l->fixed_stream = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
   pool_init(&l->random, m->channels, m->bytes_per_cycle);
-  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels,
-            m->bytes_per_cycle);
+  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle);
 }
 
 Mem *mem_new(const SmModel *model, GRand *rng) {

@@ -17,18 +17,75 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
 
 /* The six keys of one memory level ([l1], [l2], [dram]). */
 #define LEVEL_KEYS(lv, NAME)                                                                       \
-  {#lv, "latency", CONFIG_UINT, M(lv.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",           \
+  {#lv,                                                                                            \
+   "latency",                                                                                      \
+   CONFIG_UINT,                                                                                    \
+   M(lv.latency),                                                                                  \
+   0,                                                                                              \
+   NULL,                                                                                           \
+   1,                                                                                              \
+   100000,                                                                                         \
+   NULL,                                                                                           \
+   0,                                                                                              \
+   T,                                                                                              \
+   "cycles",                                                                                       \
    NAME " latency of a random-line warp-load (mean, unloaded)"},                                   \
-      {#lv, "stream_latency", CONFIG_UINT, M(lv.stream_latency), 0, "0", 0, 100000, NULL, 0, 0,    \
-       "cycles", NAME " latency of sequential (streaming) loads (0 = latency)"},                   \
-      {#lv, "latency_spread", CONFIG_UINT, M(lv.latency_spread), 0, "0", 0, 100000, NULL, 0, 0,    \
-       "cycles", "mean of the exponentially distributed part of the " NAME " latency"},            \
-      {#lv, "bytes_per_cycle", CONFIG_DOUBLE, M(lv.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL, 0, \
-       T, "bytes per cycle per SM", NAME " bandwidth share of one SM"},                            \
-      {#lv, "channels", CONFIG_UINT, M(lv.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",      \
+      {#lv,                                                                                        \
+       "stream_latency",                                                                           \
+       CONFIG_UINT,                                                                                \
+       M(lv.stream_latency),                                                                       \
+       0,                                                                                          \
+       "0",                                                                                        \
+       0,                                                                                          \
+       100000,                                                                                     \
+       NULL,                                                                                       \
+       0,                                                                                          \
+       0,                                                                                          \
+       "cycles",                                                                                   \
+       NAME " latency of sequential (streaming) loads (0 = latency)"},                             \
+      {#lv,                                                                                        \
+       "latency_spread",                                                                           \
+       CONFIG_UINT,                                                                                \
+       M(lv.latency_spread),                                                                       \
+       0,                                                                                          \
+       "0",                                                                                        \
+       0,                                                                                          \
+       100000,                                                                                     \
+       NULL,                                                                                       \
+       0,                                                                                          \
+       0,                                                                                          \
+       "cycles",                                                                                   \
+       "mean of the exponentially distributed part of the " NAME " latency"},                      \
+      {#lv,                                                                                        \
+       "bytes_per_cycle",                                                                          \
+       CONFIG_DOUBLE,                                                                              \
+       M(lv.bytes_per_cycle),                                                                      \
+       0,                                                                                          \
+       NULL,                                                                                       \
+       0.001,                                                                                      \
+       1e6,                                                                                        \
+       NULL,                                                                                       \
+       0,                                                                                          \
+       T,                                                                                          \
+       "bytes per cycle per SM",                                                                   \
+       NAME " bandwidth share of one SM"},                                                         \
+      {#lv,                                                                                        \
+       "channels",                                                                                 \
+       CONFIG_UINT,                                                                                \
+       M(lv.channels),                                                                             \
+       0,                                                                                          \
+       NULL,                                                                                       \
+       1,                                                                                          \
+       1024,                                                                                       \
+       NULL,                                                                                       \
+       0,                                                                                          \
+       T,                                                                                          \
+       "servers",                                                                                  \
        "independent " NAME " servers random-line loads spread over"},                              \
-      {#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,    \
-       "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"}
+  {                                                                                                \
+#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,       \
+        "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"      \
+  }
 
 /* The one table of model keys.  Entries flagged T are timing keys: a model
  * without them serves the occupancy calculator only. */
@@ -42,32 +99,32 @@ static const ConfigEntry model_table[] = {
     {"sm", "sms", CONFIG_UINT, SM(sms), 0, NULL, 1, 1024, NULL, 0, 0, "SMs", "SMs per device"},
     {"sm", "warp_size", CONFIG_UINT, SM(warp_size), 0, "32", 32, 32, NULL, 0, 0, "threads",
      "threads per warp"},
-    {"sm", "max_warps", CONFIG_UINT, SM(max_warps), 0, NULL, 1, 256, NULL, 0, 0,
-     "warps per SM", "resident warps per SM"},
-    {"sm", "max_blocks", CONFIG_UINT, SM(max_blocks), 0, NULL, 1, 256, NULL, 0, 0,
-     "CTAs per SM", "resident CTAs per SM"},
+    {"sm", "max_warps", CONFIG_UINT, SM(max_warps), 0, NULL, 1, 256, NULL, 0, 0, "warps per SM",
+     "resident warps per SM"},
+    {"sm", "max_blocks", CONFIG_UINT, SM(max_blocks), 0, NULL, 1, 256, NULL, 0, 0, "CTAs per SM",
+     "resident CTAs per SM"},
     {"sm", "max_threads_per_block", CONFIG_UINT, SM(max_threads_per_block), 0, "1024", 32, 4096,
      NULL, 0, 0, "threads", "threads per CTA"},
-    {"sm", "regs", CONFIG_UINT, SM(regs), 0, NULL, 1024, 1048576, NULL, 0, 0,
-     "registers per SM", "32-bit registers per SM"},
-    {"sm", "max_regs_per_block", CONFIG_UINT, SM(max_regs_per_block), 0, NULL, 1024, 1048576,
-     NULL, 0, 0, "registers", "32-bit registers per CTA"},
-    {"sm", "max_regs_per_thread", CONFIG_UINT, SM(max_regs_per_thread), 0, "255", 16, 255, NULL,
-     0, 0, "registers", "registers per thread"},
+    {"sm", "regs", CONFIG_UINT, SM(regs), 0, NULL, 1024, 1048576, NULL, 0, 0, "registers per SM",
+     "32-bit registers per SM"},
+    {"sm", "max_regs_per_block", CONFIG_UINT, SM(max_regs_per_block), 0, NULL, 1024, 1048576, NULL,
+     0, 0, "registers", "32-bit registers per CTA"},
+    {"sm", "max_regs_per_thread", CONFIG_UINT, SM(max_regs_per_thread), 0, "255", 16, 255, NULL, 0,
+     0, "registers", "registers per thread"},
     {"sm", "reg_alloc_unit", CONFIG_UINT, SM(reg_alloc_unit), 0, "256", 1, 4096, NULL, 0, 0,
      "registers", "per-warp register allocation unit (1 = none)"},
-    {"sm", "smem_per_sm", CONFIG_UINT, SM(smem_per_sm), 0, NULL, 0, 16777216, NULL, 0, 0,
-     "bytes", "largest shared-memory carveout per SM"},
-    {"sm", "smem_per_block", CONFIG_UINT, SM(smem_per_block), 0, "49152", 0, 16777216, NULL, 0,
-     0, "bytes", "shared memory per CTA without opt-in"},
+    {"sm", "smem_per_sm", CONFIG_UINT, SM(smem_per_sm), 0, NULL, 0, 16777216, NULL, 0, 0, "bytes",
+     "largest shared-memory carveout per SM"},
+    {"sm", "smem_per_block", CONFIG_UINT, SM(smem_per_block), 0, "49152", 0, 16777216, NULL, 0, 0,
+     "bytes", "shared memory per CTA without opt-in"},
     {"sm", "smem_per_block_optin", CONFIG_UINT, SM(smem_per_block_optin), 0, NULL, 0, 16777216,
      NULL, 0, 0, "bytes", "shared memory per CTA with opt-in"},
-    {"sm", "smem_reserved", CONFIG_UINT, SM(smem_reserved), 0, "0", 0, 65536, NULL, 0, 0,
-     "bytes", "shared memory the system reserves per CTA"},
+    {"sm", "smem_reserved", CONFIG_UINT, SM(smem_reserved), 0, "0", 0, 65536, NULL, 0, 0, "bytes",
+     "shared memory the system reserves per CTA"},
     {"sm", "smem_alloc_unit", CONFIG_UINT, SM(smem_alloc_unit), 0, "256", 1, 65536, NULL, 0, 0,
      "bytes", "shared-memory allocation unit (1 = none)"},
-    {"sm", "smem_configs", CONFIG_UINT_LIST, SM(smem_configs), SM(n_smem_configs), "", 0,
-     16777216, NULL, MODEL_MAX_SMEM_CONFIGS, 0, "bytes",
+    {"sm", "smem_configs", CONFIG_UINT_LIST, SM(smem_configs), SM(n_smem_configs), "", 0, 16777216,
+     NULL, MODEL_MAX_SMEM_CONFIGS, 0, "bytes",
      "supported shared-memory carveouts, ascending (empty = smem_per_sm only)"},
     {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
      "SM clock under load"},
@@ -94,10 +151,10 @@ static const ConfigEntry model_table[] = {
      "shared-memory unit initiation interval (whole SM)"},
     {"lsu", "interval", CONFIG_UINT, M(lsu.interval), 0, NULL, 1, 64, NULL, 0, T,
      "cycles per warp-load per SMSP", "LSU/MIO issue interval to L1TEX"},
-    {"branch", "latency", CONFIG_UINT, M(branch_latency), 0, NULL, 1, 1000, NULL, 0, T,
-     "cycles", "loop-back branch: cycles before the warp issues again"},
-    {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T,
-     NULL, "FFMA register-bank conflict unless operands come from the reuse cache"},
+    {"branch", "latency", CONFIG_UINT, M(branch_latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "loop-back branch: cycles before the warp issues again"},
+    {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T, NULL,
+     "FFMA register-bank conflict unless operands come from the reuse cache"},
     LEVEL_KEYS(l1, "L1"),
     {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
      "unified L1 + shared memory per SM (spills hit in what shared memory leaves)"},
@@ -105,8 +162,8 @@ static const ConfigEntry model_table[] = {
     LEVEL_KEYS(dram, "DRAM"),
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
      "warp-loads per SM", "loads in flight per SM (0 = no cap)"},
-    {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T,
-     "bytes", "sector size"},
+    {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
+     "sector size"},
     {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
      "cache-line size"},
 };
@@ -149,8 +206,7 @@ static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
   const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
   const gchar *lv_name[] = {"l1", "l2", "dram"};
   for (guint i = 0; m->has_timing && i < G_N_ELEMENTS(lv); i++) {
-    guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency)
-                                      : lv[i]->latency;
+    guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency) : lv[i]->latency;
     if (lv[i]->latency_spread > lat) {
       g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
                   "%s: [%s] latency_spread: %u exceeds the level's latency %u (allowed 0..%u "
@@ -191,8 +247,8 @@ static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
   return g_steal_pointer(&m);
 }
 
-SmModel *model_load_data(const gchar *data, const gchar *origin,
-                         const gchar *const *overrides, GError **error) {
+SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error) {
   g_autoptr(GKeyFile) kf = g_key_file_new();
   GError *err = NULL;
   if (!g_key_file_load_from_data(kf, data, (gsize)-1, G_KEY_FILE_NONE, &err)) {
@@ -263,7 +319,8 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
       return NULL;
     }
   }
-  g_autoptr(GKeyFile) kf = config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
+  g_autoptr(GKeyFile) kf =
+      config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
   if (kf == NULL)
     return NULL;
   g_autofree gchar *stem = config_file_stem(path);
@@ -288,7 +345,9 @@ void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
   config_dump(model_table, N_MODEL_KEYS, model, out, prefix);
 }
 
-void model_describe(GString *out) { config_describe(model_table, N_MODEL_KEYS, out); }
+void model_describe(GString *out) {
+  config_describe(model_table, N_MODEL_KEYS, out);
+}
 
 static gint compare_paths(gconstpointer a, gconstpointer b) {
   return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);

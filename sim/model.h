@@ -16,24 +16,24 @@
 /* Occupancy-relevant limits of one SM (CUDA C Programming Guide, "Compute
  * Capabilities" tables; DESIGN.md section 8). */
 typedef struct {
-  guint cc_major;              /* compute capability, major */
-  guint cc_minor;              /* compute capability, minor */
-  guint smsps;                 /* sub-partitions (schedulers) per SM */
-  guint sms;                   /* SMs per device (for waves per SM) */
-  guint warp_size;             /* threads per warp */
-  guint max_warps;             /* resident warps per SM */
-  guint max_blocks;            /* resident CTAs per SM */
-  guint max_threads_per_block; /* threads */
-  guint regs;                  /* 32-bit registers per SM */
-  guint max_regs_per_block;    /* 32-bit registers per CTA */
-  guint max_regs_per_thread;   /* registers */
-  guint reg_alloc_unit;        /* registers per warp allocation unit; 1 = none */
-  guint smem_per_sm;           /* bytes, largest shared-memory carveout */
-  guint smem_per_block;        /* bytes a CTA may use without opt-in */
-  guint smem_per_block_optin;  /* bytes a CTA may use with opt-in */
-  guint smem_reserved;         /* bytes the system reserves per CTA */
-  guint smem_alloc_unit;       /* bytes; 1 = none */
-  guint n_smem_configs;        /* entries in smem_configs */
+  guint cc_major;                             /* compute capability, major */
+  guint cc_minor;                             /* compute capability, minor */
+  guint smsps;                                /* sub-partitions (schedulers) per SM */
+  guint sms;                                  /* SMs per device (for waves per SM) */
+  guint warp_size;                            /* threads per warp */
+  guint max_warps;                            /* resident warps per SM */
+  guint max_blocks;                           /* resident CTAs per SM */
+  guint max_threads_per_block;                /* threads */
+  guint regs;                                 /* 32-bit registers per SM */
+  guint max_regs_per_block;                   /* 32-bit registers per CTA */
+  guint max_regs_per_thread;                  /* registers */
+  guint reg_alloc_unit;                       /* registers per warp allocation unit; 1 = none */
+  guint smem_per_sm;                          /* bytes, largest shared-memory carveout */
+  guint smem_per_block;                       /* bytes a CTA may use without opt-in */
+  guint smem_per_block_optin;                 /* bytes a CTA may use with opt-in */
+  guint smem_reserved;                        /* bytes the system reserves per CTA */
+  guint smem_alloc_unit;                      /* bytes; 1 = none */
+  guint n_smem_configs;                       /* entries in smem_configs */
   guint smem_configs[MODEL_MAX_SMEM_CONFIGS]; /* bytes, supported carveouts, ascending */
 } SmLimits;
 
@@ -59,24 +59,24 @@ typedef struct {
   gchar *description; /* one line, owned */
   gchar *cc;          /* "9.0", owned */
   SmLimits sm;
-  gdouble clock_mhz;  /* SM clock under load, MHz (informational) */
+  gdouble clock_mhz; /* SM clock under load, MHz (informational) */
 
-  gboolean has_timing; /* TRUE when every timing group is present */
-  gchar *policy;       /* default scheduler policy name, owned */
-  guint sched_group;   /* two_level: warps per fetch group, per SMSP */
-  PipeModel fma;       /* FP32 pipe, per SMSP */
-  PipeModel alu;       /* INT32 pipe, per SMSP */
-  PipeModel sfu;       /* MUFU pipe, per SMSP */
-  PipeModel smem;      /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
-  PipeModel lsu;       /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
-  guint branch_latency;       /* cycles after a loop branch before the warp issues again */
-  gboolean operand_conflict;  /* model the FFMA register-bank conflict */
+  gboolean has_timing;       /* TRUE when every timing group is present */
+  gchar *policy;             /* default scheduler policy name, owned */
+  guint sched_group;         /* two_level: warps per fetch group, per SMSP */
+  PipeModel fma;             /* FP32 pipe, per SMSP */
+  PipeModel alu;             /* INT32 pipe, per SMSP */
+  PipeModel sfu;             /* MUFU pipe, per SMSP */
+  PipeModel smem;            /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  PipeModel lsu;             /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
+  guint branch_latency;      /* cycles after a loop branch before the warp issues again */
+  gboolean operand_conflict; /* model the FFMA register-bank conflict */
   MemLevelModel l1, l2, dram;
-  guint l1_bytes;      /* bytes of unified L1 + shared memory per SM; local memory
-                          (spills) hits in what shared memory leaves free */
-  guint max_inflight;  /* warp-loads in flight per SM (0 = no cap) */
-  guint sector_bytes;  /* bytes per sector */
-  guint line_bytes;    /* bytes per cache line */
+  guint l1_bytes;     /* bytes of unified L1 + shared memory per SM; local memory
+                         (spills) hits in what shared memory leaves free */
+  guint max_inflight; /* warp-loads in flight per SM (0 = no cap) */
+  guint sector_bytes; /* bytes per sector */
+  guint line_bytes;   /* bytes per cache line */
 } SmModel;
 
 #define MODEL_ERROR (model_error_quark())
@@ -101,8 +101,8 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
 
 /* Like model_load but from an in-memory GKeyFile text; `origin` names it in
  * messages. */
-SmModel *model_load_data(const gchar *data, const gchar *origin,
-                         const gchar *const *overrides, GError **error);
+SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error);
 
 /* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
 gboolean model_check_timing(const SmModel *model, GError **error);

@@ -27,7 +27,9 @@ static const gchar *const vary_names[OCC_VARY_MAX] = {"regs", "threads", "smem"}
 #define REASON_STATIC_SHARE                                                                        \
   "shared memory: the static part and the per-block reserve alone exceed each block's share"
 
-static guint64 round_up(guint64 x, guint64 unit) { return (x + unit - 1) / unit * unit; }
+static guint64 round_up(guint64 x, guint64 unit) {
+  return (x + unit - 1) / unit * unit;
+}
 
 void occupancy_launch_init(OccLaunch *launch) {
   g_return_if_fail(launch != NULL);

@@ -1,7 +1,9 @@
 /* sched.c - the scheduler policies. */
 #include "sched.h"
 
-static guint lowest(guint64 m) { return (guint)__builtin_ctzll(m); }
+static guint lowest(guint64 m) {
+  return (guint)__builtin_ctzll(m);
+}
 
 static guint oldest_of(guint64 cand, const guint64 *ages) {
   guint best = lowest(cand);
@@ -24,7 +26,9 @@ static guint next_after(guint64 cand, gint last) {
 }
 
 /* Oldest first: always the oldest candidate. */
-static guint pick_oldest(const SchedView *v) { return oldest_of(v->cand, v->ages); }
+static guint pick_oldest(const SchedView *v) {
+  return oldest_of(v->cand, v->ages);
+}
 
 /* Greedy then oldest: keep the last warp while it can issue, else the oldest
  * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
@@ -33,7 +37,9 @@ static guint pick_gto(const SchedView *v) {
 }
 
 /* Loose round robin: the next candidate slot after the last one selected. */
-static guint pick_lrr(const SchedView *v) { return next_after(v->cand, v->last); }
+static guint pick_lrr(const SchedView *v) {
+  return next_after(v->cand, v->last);
+}
 
 /* Greedy then round robin: keep the last warp while it can issue, else the
  * next candidate after it; unlike gto it never starves the youngest warps
@@ -72,4 +78,6 @@ const SchedPolicy *sched_lookup(const gchar *name) {
   return NULL;
 }
 
-const gchar *sched_names(void) { return "gto|lrr|oldest|grr|two_level"; }
+const gchar *sched_names(void) {
+  return "gto|lrr|oldest|grr|two_level";
+}

@@ -22,8 +22,8 @@ typedef struct {
 } SchedView;
 
 typedef struct {
-  const gchar *name; /* "gto", "lrr", "oldest", "grr", "two_level" */
-  const gchar *desc; /* one line for --help */
+  const gchar *name;                 /* "gto", "lrr", "oldest", "grr", "two_level" */
+  const gchar *desc;                 /* one line for --help */
   guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
 } SchedPolicy;
 

@@ -11,33 +11,42 @@ G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
 /* Issue classes: warps whose next instruction shares a class are blocked or
  * free together in a cycle (same pipe, same throttle). */
-typedef enum { CLS_FMA, CLS_ALU, CLS_SFU, CLS_SMEM, CLS_LOAD, CLS_STORE, CLS_NONE, CLS_MAX } IssueClass;
+typedef enum {
+  CLS_FMA,
+  CLS_ALU,
+  CLS_SFU,
+  CLS_SMEM,
+  CLS_LOAD,
+  CLS_STORE,
+  CLS_NONE,
+  CLS_MAX
+} IssueClass;
 
 static const guint8 op_class[OP_MAX] = {
-    [OP_FFMA] = CLS_FMA, [OP_IALU] = CLS_ALU, [OP_BRA] = CLS_ALU,    [OP_MUFU] = CLS_SFU,
-    [OP_LDS] = CLS_SMEM, [OP_LDG] = CLS_LOAD, [OP_LDL] = CLS_LOAD,   [OP_STL] = CLS_STORE,
+    [OP_FFMA] = CLS_FMA, [OP_IALU] = CLS_ALU,  [OP_BRA] = CLS_ALU,  [OP_MUFU] = CLS_SFU,
+    [OP_LDS] = CLS_SMEM, [OP_LDG] = CLS_LOAD,  [OP_LDL] = CLS_LOAD, [OP_STL] = CLS_STORE,
     [OP_BAR] = CLS_NONE, [OP_EXIT] = CLS_NONE,
 };
 
 typedef struct {
-  SimCycle eligible_at; /* earliest cycle the next instruction may issue */
-  SimCycle dep_at;      /* when its operands are ready (kept across a barrier) */
-  SimCycle last_mem;    /* cycle its last memory access completes */
-  SimCycle charged;     /* warp states are charged for every cycle before this */
-  guint64 age;          /* launch order: lower is older */
-  guint32 pc;           /* index into the body */
-  guint32 iter;         /* iterations completed */
-  guint8 dep_reason;    /* StallState of dep_at */
-  guint8 done;          /* EXIT issued */
-  guint8 at_barrier;    /* waiting at __syncthreads */
-  guint8 cls;           /* IssueClass of the next instruction */
+  SimCycle eligible_at;  /* earliest cycle the next instruction may issue */
+  SimCycle dep_at;       /* when its operands are ready (kept across a barrier) */
+  SimCycle last_mem;     /* cycle its last memory access completes */
+  SimCycle charged;      /* warp states are charged for every cycle before this */
+  guint64 age;           /* launch order: lower is older */
+  guint32 pc;            /* index into the body */
+  guint32 iter;          /* iterations completed */
+  guint8 dep_reason;     /* StallState of dep_at */
+  guint8 done;           /* EXIT issued */
+  guint8 at_barrier;     /* waiting at __syncthreads */
+  guint8 cls;            /* IssueClass of the next instruction */
   const StreamInstr *in; /* the next instruction (body[pc], or EXIT) */
-  guint cta;            /* CTA slot */
-  guint smsp;           /* SMSP index */
-  guint slot;           /* slot within the SMSP (< 64) */
-  guint lanes;          /* active threads of this warp */
-  SimCycle *ready;      /* per value slot: cycle the value is ready */
-  guint8 *ready_reason; /* per value slot: StallState of waiting on it */
+  guint cta;             /* CTA slot */
+  guint smsp;            /* SMSP index */
+  guint slot;            /* slot within the SMSP (< 64) */
+  guint lanes;           /* active threads of this warp */
+  SimCycle *ready;       /* per value slot: cycle the value is ready */
+  guint8 *ready_reason;  /* per value slot: StallState of waiting on it */
 } Warp;
 
 typedef struct {
@@ -72,21 +81,21 @@ typedef struct {
   GRand *rng;
   const SchedPolicy *policy;
   Smsp *smsp;
-  Warp *warp;      /* warp slots: CTA slot x warps per block */
+  Warp *warp; /* warp slots: CTA slot x warps per block */
   Cta *cta;
-  guint n_cta;     /* resident CTA slots */
-  guint wpb;       /* warps per block */
+  guint n_cta; /* resident CTA slots */
+  guint wpb;   /* warps per block */
   guint blocks_total, blocks_launched, blocks_done;
   guint64 next_age;
-  SimCycle smem_free;      /* SM-wide shared-memory unit */
-  GArray *inflight;        /* min-heap of load completion cycles */
-  GArray *wake;            /* min-heap of Wake: stalled warps, by cycle */
-  gdouble spill_l1_hit;     /* probability a spill access hits in L1 */
-  Warp **soon;             /* warps that wake next cycle (the common case, kept off the heap) */
+  SimCycle smem_free;   /* SM-wide shared-memory unit */
+  GArray *inflight;     /* min-heap of load completion cycles */
+  GArray *wake;         /* min-heap of Wake: stalled warps, by cycle */
+  gdouble spill_l1_hit; /* probability a spill access hits in L1 */
+  Warp **soon;          /* warps that wake next cycle (the common case, kept off the heap) */
   guint n_soon;
   guint64 cyc_blocked[STALL_MAX]; /* this cycle's blocked eligible warps, by state */
   gboolean any_blocked;           /* some cyc_blocked entry is non-zero */
-  guint latency[PIPE_MAX]; /* fixed latencies per pipe */
+  guint latency[PIPE_MAX];        /* fixed latencies per pipe */
   guint interval[PIPE_MAX];
   SimStats st;
 } Sm;
@@ -171,8 +180,7 @@ static void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle
  * (`hold_reason`: a branch resolving) and for the operands of its next
  * instruction: each cycle goes to the cause still pending that comes first
  * in the StallState priority (e.g. branch_resolving, then long_scoreboard). */
-static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reason,
-                               SimCycle until) {
+static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reason, SimCycle until) {
   const StreamInstr *in = warp_instr(sm, w);
   while (w->charged < until) {
     guint8 state = STALL_MAX;
@@ -354,9 +362,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, S
   case OP_STL:
     /* A spilled 4 B value per thread; it misses L1 when the SM's spill
      * footprint outgrows the L1 shared memory leaves (README "Register spills"). */
-    ready = mem_load(sm->mem,
-                     g_rand_double(sm->rng) < sm->spill_l1_hit ? MEM_L1 : MEM_L2, w->lanes * 4,
-                     TRUE, now);
+    ready = mem_load(sm->mem, g_rand_double(sm->rng) < sm->spill_l1_hit ? MEM_L1 : MEM_L2,
+                     w->lanes * 4, TRUE, now);
     sm->st.spill_insts++;
     *reason = STALL_LONG_SCOREBOARD;
     if (in->op == OP_LDL)
@@ -503,15 +510,15 @@ static gboolean sm_loop(Sm *sm, const SimOptions *opt, GError **error) {
   for (guint slot = 0; slot < sm->n_cta && sm->blocks_launched < sm->blocks_total; slot++)
     cta_launch(sm, slot, now);
   while (sm->blocks_done < sm->blocks_total) {
-    wake_due(sm, now);                      /* writeback: stalled warps wake */
+    wake_due(sm, now); /* writeback: stalled warps wake */
     if (sm->blocks_done >= sm->blocks_total)
       break;
-    while (heap_top(sm->inflight) <= now)   /* memory: loads complete */
+    while (heap_top(sm->inflight) <= now) /* memory: loads complete */
       heap_pop(sm->inflight);
 
     SimCycle next = sm->n_soon ? now + 1 : heap_top(sm->wake);
     guint issued = 0, eligible = 0, active = 0;
-    for (guint p = 0; p < smsps; p++) {     /* issue: each SMSP's scheduler */
+    for (guint p = 0; p < smsps; p++) { /* issue: each SMSP's scheduler */
       active += sm->smsp[p].n_active;
       issued += smsp_cycle(sm, &sm->smsp[p], now, &next, &eligible);
     }
@@ -687,8 +694,8 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
   if (k->loads > 0) {
     const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
     const MemLevelModel *l = lv[k->level];
-    guint latency = (k->pattern == KERNEL_PATTERN_STREAM && l->stream_latency) ? l->stream_latency
-                                                                                : l->latency;
+    guint latency =
+        (k->pattern == KERNEL_PATTERN_STREAM && l->stream_latency) ? l->stream_latency : l->latency;
     guint req = (k->load_bytes + m->sector_bytes - 1) / m->sector_bytes * m->sector_bytes;
     *bytes = MIN(l->bytes_per_cycle, (gdouble)r->warps_per_sm * k->loads * req / latency);
   }
@@ -700,10 +707,18 @@ static gdouble per_cycle(const SimResult *r, guint64 count) {
   return r->st.cycles ? (gdouble)count / (gdouble)r->st.cycles : 0.0;
 }
 
-gdouble sim_ipc(const SimResult *r) { return per_cycle(r, r->st.issued); }
-gdouble sim_fma_per_cycle(const SimResult *r) { return per_cycle(r, r->st.ffma); }
-gdouble sim_loads_per_cycle(const SimResult *r) { return per_cycle(r, r->st.loads); }
-gdouble sim_bytes_per_cycle(const SimResult *r) { return per_cycle(r, r->st.load_bytes); }
+gdouble sim_ipc(const SimResult *r) {
+  return per_cycle(r, r->st.issued);
+}
+gdouble sim_fma_per_cycle(const SimResult *r) {
+  return per_cycle(r, r->st.ffma);
+}
+gdouble sim_loads_per_cycle(const SimResult *r) {
+  return per_cycle(r, r->st.loads);
+}
+gdouble sim_bytes_per_cycle(const SimResult *r) {
+  return per_cycle(r, r->st.load_bytes);
+}
 
 gdouble sim_issue_active(const SimResult *r, const SmModel *m) {
   return per_cycle(r, r->st.issue_cycles) / m->sm.smsps;

@@ -22,21 +22,21 @@ typedef struct {
 } SimOptions;
 
 typedef struct {
-  OccResult occ;          /* occupancy calculator's answer for the launch */
-  guint regs_allocated;   /* registers per thread after the max_regs cap */
-  guint spill_values;     /* registers per thread spilled to local memory */
-  guint blocks_per_sm;    /* resident CTAs per SM (after the blocks_per_sm cap) */
-  guint warps_per_block;  /* warps per CTA */
-  guint warps_per_sm;     /* resident warps per SM */
-  gdouble occupancy_pct;  /* theoretical: warps_per_sm / max warps, percent */
-  guint grid_blocks;      /* CTAs in the whole grid */
-  guint sm_blocks;        /* CTAs this SM runs */
-  gdouble waves_per_sm;   /* grid_blocks / (blocks_per_sm x sms) */
-  const gchar *policy;    /* policy used (static string) */
+  OccResult occ;               /* occupancy calculator's answer for the launch */
+  guint regs_allocated;        /* registers per thread after the max_regs cap */
+  guint spill_values;          /* registers per thread spilled to local memory */
+  guint blocks_per_sm;         /* resident CTAs per SM (after the blocks_per_sm cap) */
+  guint warps_per_block;       /* warps per CTA */
+  guint warps_per_sm;          /* resident warps per SM */
+  gdouble occupancy_pct;       /* theoretical: warps_per_sm / max warps, percent */
+  guint grid_blocks;           /* CTAs in the whole grid */
+  guint sm_blocks;             /* CTAs this SM runs */
+  gdouble waves_per_sm;        /* grid_blocks / (blocks_per_sm x sms) */
+  const gchar *policy;         /* policy used (static string) */
   guint64 warp_insts_per_warp; /* warp instructions each warp issues */
-  guint spilled_per_iter; /* spilled values each warp reloads and stores per iteration */
-  gdouble spill_l1_hit;   /* fraction of spill accesses that hit in L1 */
-  SimStats st;            /* counters */
+  guint spilled_per_iter;      /* spilled values each warp reloads and stores per iteration */
+  gdouble spill_l1_hit;        /* fraction of spill accesses that hit in L1 */
+  SimStats st;                 /* counters */
 } SimResult;
 
 #define SIM_ERROR (sim_error_quark())
@@ -63,10 +63,10 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
                       gdouble *bytes);
 
 /* Derived rates of a result, per SM per cycle unless said. */
-gdouble sim_ipc(const SimResult *r);            /* warp instructions per cycle */
-gdouble sim_fma_per_cycle(const SimResult *r);  /* kernel warp-FFMAs per cycle */
-gdouble sim_loads_per_cycle(const SimResult *r); /* global warp-loads per cycle */
-gdouble sim_bytes_per_cycle(const SimResult *r); /* global bytes per cycle */
+gdouble sim_ipc(const SimResult *r);                            /* warp instructions per cycle */
+gdouble sim_fma_per_cycle(const SimResult *r);                  /* kernel warp-FFMAs per cycle */
+gdouble sim_loads_per_cycle(const SimResult *r);                /* global warp-loads per cycle */
+gdouble sim_bytes_per_cycle(const SimResult *r);                /* global bytes per cycle */
 gdouble sim_issue_active(const SimResult *r, const SmModel *m); /* fraction, per SMSP avg */
 gdouble sim_achieved_occupancy_pct(const SimResult *r, const SmModel *m);
 gdouble sim_avg_load_latency(const SimResult *r); /* cycles, issue to data */

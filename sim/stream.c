@@ -6,7 +6,9 @@ typedef struct {
   guint n_slots;
 } Builder;
 
-static guint16 slot_new(Builder *b) { return (guint16)b->n_slots++; }
+static guint16 slot_new(Builder *b) {
+  return (guint16)b->n_slots++;
+}
 
 static void emit(Builder *b, StreamOp op, StreamPipe pipe, guint16 dst, guint n_src,
                  const guint16 *src) {
@@ -18,8 +20,8 @@ static void emit(Builder *b, StreamOp op, StreamPipe pipe, guint16 dst, guint n_
 
 /* `count` instructions of `op` spread round-robin over `ilp` dependent chains
  * (slots chain[0..ilp-1]); instruction i also reads extra[i] when given. */
-static void emit_chains(Builder *b, StreamOp op, StreamPipe pipe, guint count,
-                        const guint16 *chain, guint ilp, const guint16 *extra, guint n_extra) {
+static void emit_chains(Builder *b, StreamOp op, StreamPipe pipe, guint count, const guint16 *chain,
+                        guint ilp, const guint16 *extra, guint n_extra) {
   for (guint i = 0; i < count; i++) {
     guint16 src[2] = {chain[i % ilp], 0};
     guint n = 1;
@@ -105,7 +107,9 @@ Stream *stream_new(const Kernel *k, guint spill_values) {
   return s;
 }
 
-guint64 stream_warp_insts(const Stream *s) { return (guint64)s->n_body * s->iterations + 1; }
+guint64 stream_warp_insts(const Stream *s) {
+  return (guint64)s->n_body * s->iterations + 1;
+}
 
 const gchar *stream_op_name(StreamOp op) {
   static const gchar *const names[OP_MAX] = {"FFMA", "IALU", "BRA", "MUFU", "LDS",

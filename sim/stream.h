@@ -39,14 +39,14 @@ typedef struct {
   guint8 conflict; /* FFMA reading two operands from one register bank */
   guint16 dst;     /* slot written, or STREAM_NO_SLOT */
   guint16 src[STREAM_MAX_SRC];
-  guint16 ways;    /* LDS: bank-conflict degree */
+  guint16 ways; /* LDS: bank-conflict degree */
 } StreamInstr;
 
 typedef struct {
-  StreamInstr *body; /* one loop iteration, owned */
-  guint n_body;      /* instructions per iteration */
-  guint n_slots;     /* value slots a warp needs */
-  guint iterations;  /* loop trips */
+  StreamInstr *body;  /* one loop iteration, owned */
+  guint n_body;       /* instructions per iteration */
+  guint n_slots;      /* value slots a warp needs */
+  guint iterations;   /* loop trips */
   guint spill_values; /* registers spilled (0 when under the cap) */
 } Stream;
 
