@@ -112,6 +112,14 @@ static void speed_of_light(Profile *p, const SmModel *m, const Kernel *k, const 
   p->mem_bytes_per_cycle = sim_bytes_per_cycle(r);
   p->mem_peak_bytes_per_cycle = mem_level_model(m, k->level)->bytes_per_cycle;
   p->mem_pct = 100.0 * ratio(p->mem_bytes_per_cycle, p->mem_peak_bytes_per_cycle);
+  {
+    const MemLevelModel *lv = mem_level_model(m, k->level);
+    p->load_latency = sim_avg_load_latency(r);
+    p->load_latency_unloaded = (k->pattern == KERNEL_PATTERN_STREAM && lv->stream_latency)
+                                   ? lv->stream_latency
+                                   : lv->latency;
+    p->loads_in_flight = sim_loads_per_cycle(r) * p->load_latency;
+  }
   p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(k->level) : unit_names[p->sm_unit];
 }
 
@@ -257,8 +265,10 @@ static void rule_sol(Profile *p) {
   case PROFILE_SOL_MAX:
     fire(p, PROFILE_RULE_SOL, PROFILE_SECTION_WARP_STATE, 0,
          "High Throughput: %s at %.1f %% of its peak (>= 80 %%; busiest pipe %s %.1f %%): more "
-         "warps or ILP cannot help, only moving work off this unit",
-         p->busiest, MAX(sm, mem), unit_names[p->busiest_pipe], p->unit_pct[p->busiest_pipe]);
+         "warps or ILP can gain at most the remaining %.1f %%; beyond that only moving work off "
+         "this unit helps",
+         p->busiest, MAX(sm, mem), unit_names[p->busiest_pipe], p->unit_pct[p->busiest_pipe],
+         MAX(0.0, 100.0 - MAX(sm, mem)));
     break;
   }
 }
@@ -660,6 +670,12 @@ static const struct {
      D(mem_bytes_per_cycle), 3},
     {PROFILE_SECTION_SOL, "Memory Bandwidth Peak", "B/cycle/SM", "memory_peak_bytes_per_cycle",
      D(mem_peak_bytes_per_cycle), 3},
+    {PROFILE_SECTION_SOL, "Avg. Global Load Latency", "cycle", "load_latency_cycles",
+     D(load_latency), 1},
+    {PROFILE_SECTION_SOL, "Unloaded Load Latency (model)", "cycle", "load_latency_unloaded_cycles",
+     D(load_latency_unloaded), 1},
+    {PROFILE_SECTION_SOL, "Global Loads In Flight (avg)", "warp-load", "loads_in_flight",
+     D(loads_in_flight), 1},
     {PROFILE_SECTION_SOL, "Issue Slots Busy", "%", "issue_pct", UNIT_PCT(PROFILE_UNIT_ISSUE), 2},
     {PROFILE_SECTION_SOL, "FMA Pipe Busy", "%", "fma_pct", UNIT_PCT(PROFILE_UNIT_FMA), 2},
     {PROFILE_SECTION_SOL, "ALU Pipe Busy", "%", "alu_pct", UNIT_PCT(PROFILE_UNIT_ALU), 2},

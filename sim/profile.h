@@ -154,6 +154,10 @@ typedef struct {
   guint mem_level;                    /* KernelLevel of the kernel's loads */
   gdouble mem_bytes_per_cycle;        /* global bytes per cycle per SM */
   gdouble mem_peak_bytes_per_cycle;   /* the level's bytes per cycle per SM */
+  gdouble load_latency;               /* cycles, issue to data, average over global loads */
+  gdouble load_latency_unloaded;      /* cycles, the level's latency for the kernel's pattern */
+  gdouble loads_in_flight;            /* warp-loads in flight per SM, average (Little's law:
+                                         loads per cycle x average latency) */
   const gchar *busiest;               /* busiest unit overall: a unit or the memory level name */
   ProfileSolVerdict verdict;
 
