@@ -2,19 +2,20 @@
 # bench.sh - simulator speed, wall clock, one thread: simulated warp
 # instructions per second and SM cycles per second on a compute-bound case
 # (fma ILP 4, 64 resident warps) and a memory-bound case (DRAM chase ILP 4,
-# 64 warps).  Target (issue 2): >= 50 million warp-instructions per second on
+# 64 warps).  Target: >= 50 million warp-instructions per second on
 # the compute-bound case.  Prints a table; exit status 1 when the target is
 # missed and --check is given.
 # Usage: scripts/bench.sh [--check] [--repeat N]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 check=0 repeat=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
     --repeat) repeat=${2:?}; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

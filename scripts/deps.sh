@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # deps.sh - install what warpsim needs to build, test and plot, when missing.
-# Debian packages via apt-get (run as root, or with sudo available). Sourced
-# by scripts/run.sh and scripts/test.sh; safe to run again (does nothing when
-# everything is there).
+# Debian packages via apt-get (run as root, or with sudo available). Run
+# by scripts/build.sh (so by run.sh and test.sh); safe to run again (does
+# nothing when everything is there).
+# Usage: scripts/deps.sh
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
 
 warpsim_need_packages() {
   local missing=()

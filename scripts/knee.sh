@@ -4,6 +4,12 @@
 # of the plateau).
 # Usage: scripts/knee.sh FILE.csv METRIC [FILE.csv METRIC ...] > summary.csv
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
+if [ $# -lt 2 ] || [ $(($# % 2)) -ne 0 ]; then
+  echo "knee.sh: expected FILE.csv METRIC pairs (see --help)" >&2
+  exit 2
+fi
 echo "kernel,ilp,metric,plateau,knee_warps_per_sm,knee_occupancy_pct,throughput_at_64_warps"
 while [ $# -ge 2 ]; do
   awk -F, -v metric="$2" '

@@ -7,12 +7,20 @@
 # write results/{fma,chase,stream}.csv, draw results/occupancy_ipc.png, and
 # print each curve's plateau and the smallest occupancy reaching 90 % of it
 # (also in results/summary.csv).
-# Usage: scripts/run.sh [--model M]      (any extra args go to every warpsim run)
+# Usage: scripts/run.sh [--model M]
+#   M: a model with timing groups (warpsim models); the validation against the
+#   real H200 runs only for the default h200.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
 cd "$root"
 model=h200
 if [ "${1:-}" = "--model" ]; then model=${2:?}; shift 2; fi
+if [ $# -gt 0 ]; then
+  echo "run.sh: unknown argument '$1' (see --help)" >&2
+  exit 2
+fi
 
 echo "== building (scripts/build.sh)"
 scripts/build.sh

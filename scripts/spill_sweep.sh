@@ -8,6 +8,9 @@
 # Usage: scripts/spill_sweep.sh [OUTDIR]   (default results/)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
+case "${1:-}" in -*) echo "spill_sweep.sh: unknown option '$1' (see --help)" >&2; exit 2 ;; esac
 outdir=${1:-$root/results}
 export WARPSIM=${WARPSIM:-$root/build/sim/warpsim}
 [ -x "$WARPSIM" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"

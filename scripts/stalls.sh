@@ -22,7 +22,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 
-usage() { sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+. "$root/scripts/lib.sh"
+usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { echo "stalls.sh: $*" >&2; exit 2; }
 
 model="h200" kernel="fma" name="" outdir=""

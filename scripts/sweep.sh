@@ -26,7 +26,8 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 
-usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
+. "$root/scripts/lib.sh"
+usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { echo "sweep.sh: $*" >&2; exit 2; }
 
 out="" model="h200" kernel="" jobs="" resume=0 quiet=0
@@ -56,8 +57,9 @@ command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps
 grid=("")
 for a in "${axes[@]}"; do
   keys=${a%%=*} vals=${a#*=}
-  [ "$keys" != "$a" ] && [ -n "$vals" ] && [ -n "$keys" ] ||
+  if [ "$keys" = "$a" ] || [ -z "$vals" ] || [ -z "$keys" ]; then
     die "--axis '$a': expected group.key=V1,V2 or group.key=A..B (see --help)"
+  fi
   [[ $a =~ [[:space:]] ]] && die "--axis '$a': values may not contain spaces"
   IFS=',' read -r -a klist <<<"$keys"
   IFS=',' read -r -a vlist <<<"$vals"

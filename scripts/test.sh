@@ -2,8 +2,11 @@
 # test.sh - install what is missing, build (warnings are errors), run every
 # test through CTest.  A second pass runs the Check suites under ASan/UBSan
 # unless WARPSIM_NO_SANITIZE=1.
+# Usage: scripts/test.sh      (CI: .ci/run calls it)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
 "$root/scripts/deps.sh"
 BUILD_DIR=$root/build "$root/scripts/build.sh"
 ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# validate.sh - simulate every shared H200 experiment on the default model and
+# validate.sh - simulate every H200 experiment in results/reference/h200/ on the default model and
 # compare with the measurements in results/reference/h200/ (fma, chase at L2
 # and DRAM, stream).  Writes results/validation/<experiment>.csv (measured,
 # simulated, relative error and the Little's-law bound per point),
@@ -13,9 +13,10 @@
 #   --set    a model override for every run (e.g. --set dram.latency=800), to
 #            see how a calibration choice moves the error.
 #   --check  exit 1 unless every curve has MAPE <= 10 % and its knee within
-#            one step (4 warps) of the measured knee (the issue's thresholds).
+#            one step (4 warps) of the measured knee.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 ref=$root/results/reference/h200
 out=$root/results/validation
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
     --model) model=${2:?}; shift 2 ;;
     --set) sets+=" --set ${2:?}"; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done

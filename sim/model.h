@@ -14,7 +14,7 @@
 #define MODEL_MAX_SMEM_CONFIGS 16
 
 /* Occupancy-relevant limits of one SM (CUDA C Programming Guide, "Compute
- * Capabilities" tables; DESIGN.md section 8). */
+ * Capabilities" tables; NVIDIA's cuda_occupancy.h). */
 typedef struct {
   guint cc_major;                             /* compute capability, major */
   guint cc_minor;                             /* compute capability, minor */

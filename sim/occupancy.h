@@ -4,7 +4,7 @@
  * Given the SM limits of a model and a launch (threads per block, registers
  * per thread, shared memory, opt-in, carveout), the calculator returns the
  * resident blocks per SM, the block limit of each of the four limiters and
- * what is allocated per block.  The rules (DESIGN.md section 8):
+ * what is allocated per block.  The rules (CUDA C Programming Guide, cuda_occupancy.h):
  *   - warps per block = ceil(threads / warp_size);
  *   - registers are allocated per warp in units of reg_alloc_unit and split
  *     over the SMSPs: warps allowed = floor(regs / smsps / regs_per_warp) x
@@ -88,7 +88,7 @@ typedef enum {
  * (in whole allocation units) when the range would need more. */
 #define OCC_VARY_MAX_POINTS 2048
 
-/* Waves of a grid over the device (DESIGN.md: waves per SM). */
+/* Waves of a grid over the device: grid / (blocks per SM x SMs). */
 typedef struct {
   guint64 wave_blocks;      /* blocks one full wave holds: blocks_per_sm x sms */
   gdouble waves_per_sm;     /* grid / wave_blocks */

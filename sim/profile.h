@@ -37,7 +37,7 @@
  * SMSP's own pipe and then its dispatch port; `not_selected` is left for a
  * warp that could have issued.  NVIDIA does not publish its own order.
  *
- * Rules (DESIGN.md "Nsight Compute's rule thresholds"): the Speed Of Light
+ * Rules (Nsight Compute's rules scripts, 2026.2.1, thresholds): the Speed Of Light
  * verdict, achieved vs theoretical occupancy, theoretical occupancy, issue
  * slot utilization, CPI stall, tail effect, block size, grid size.  A fired
  * rule carries its numbers, a one-line message and the section to read next.
@@ -220,7 +220,7 @@ Profile *profile_new(const SmModel *m, const Kernel *k, const SimResult *r);
 void profile_apply_rules(Profile *p);
 
 /* The Speed Of Light verdict for SM% `sm_pct`, memory% `mem_pct` and
- * `waves_per_sm` (DESIGN.md thresholds). */
+ * `waves_per_sm` (Nsight Compute's thresholds). */
 ProfileSolVerdict profile_sol_verdict(gdouble sm_pct, gdouble mem_pct, gdouble waves_per_sm);
 
 /* For each what-if a fired rule suggests, simulate `k` (borrowed; a modified

@@ -85,7 +85,7 @@ static void run_clear(Run *run) {
   kernel_free(run->k);
 }
 
-/* Every SimStats identity DESIGN.md states, over the whole run (sim.c checks
+/* Every SimStats identity the README states, over the whole run (sim.c checks
  * them per cycle with check_invariants). */
 static void check_identities(const SimResult *r) {
   guint64 sum = 0;

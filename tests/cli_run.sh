@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cli_run.sh - `warpsim run` and friends from the outside (issue 2): every bad
+# cli_run.sh - `warpsim run` and friends from the outside: every bad
 # input exits 2 with exactly one line on stderr naming the file, group and key
 # (and the allowed range where there is one) and nothing on stdout; the CSV
 # has the required columns; output is byte-identical across runs; --help,
