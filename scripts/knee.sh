@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # knee.sh - per curve (kernel, ilp) of warpsim CSVs: the plateau (largest
-# throughput) and the knee (smallest resident warps / occupancy reaching 90 %
-# of the plateau).
+# throughput), the knee (smallest resident warps / occupancy reaching 90 %
+# of the plateau), the throughput at the most resident warps, and whether the
+# curve is still rising there (last step > 2 %: no plateau reached yet, so the
+# "plateau" is only the largest value seen).  Rows of one curve in order of
+# resident warps.
 # Usage: scripts/knee.sh FILE.csv METRIC [FILE.csv METRIC ...] > summary.csv
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -10,7 +13,7 @@ if [ $# -lt 2 ] || [ $(($# % 2)) -ne 0 ]; then
   echo "knee.sh: expected FILE.csv METRIC pairs (see --help)" >&2
   exit 2
 fi
-echo "kernel,ilp,metric,plateau,knee_warps_per_sm,knee_occupancy_pct,throughput_at_64_warps"
+echo "kernel,ilp,metric,plateau,knee_warps_per_sm,knee_occupancy_pct,at_most_warps,still_rising"
 while [ $# -ge 2 ]; do
   awk -F, -v metric="$2" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -24,12 +27,14 @@ while [ $# -ge 2 ]; do
     }
     END {
       for (j = 1; j <= n; j++) {
-        key = order[j]; kw = ""; ko = ""; last = ""
+        key = order[j]; kw = ""; ko = ""; last = ""; prev = ""
         for (i = 1; i <= cnt[key]; i++) {
           if (kw == "" && v[key, i] >= 0.9 * best[key]) { kw = w[key, i]; ko = o[key, i] }
-          last = v[key, i]
+          prev = last; last = v[key, i]
         }
-        printf "%s,%s,%s,%s,%s,%s\n", key, metric, best[key], kw, ko, last
+        # still rising: the last step (by resident warps) added more than 2 %
+        rising = (prev != "" && last > 1.02 * prev) ? "yes" : "no"
+        printf "%s,%s,%s,%s,%s,%s,%s\n", key, metric, best[key], kw, ko, last, rising
       }
     }' "$1"
   shift 2

@@ -64,13 +64,18 @@ set key
 plot for [i = 1:n] in using "warps_per_sm":(share(i - 1)):(share(i)) with filledcurves \
      fc rgb word(shown_colors, i) fs solid 0.9 title word(shown, i)
 
-set title "issue slot utilization vs occupancy"
-set xlabel "theoretical occupancy (% of the SM's resident warps)"
+set title "issue slot utilization vs resident warps"
 set ylabel "issue slot utilization (% of cycles an SMSP issues)"
-set xrange [0:105]
-set yrange [0:105]
-set key inside center right noreverse noinvert box opaque
-plot 100 with lines dt 2 lc "gray" title "issue peak", \
-     in using "occupancy_pct":(100.0 * column("issue_active")) with linespoints pt 7 ps 0.7 \
-     lc rgb "#1f77b4" title "issue_active"
+set yrange [0:110]
+# Second x axis: theoretical occupancy, linked to resident warps through the
+# rows' own ratio (occupancy_pct / warps_per_sm = 100 / the model's max warps).
+stats in using (column("occupancy_pct") / column("warps_per_sm")) nooutput
+pct_per_warp = STATS_mean
+set link x2 via x * pct_per_warp inverse x / pct_per_warp
+set x2label "theoretical occupancy (%)"
+set x2tics 0,25,100
+set key inside bottom right noreverse noinvert box opaque width -4
+plot 100 with lines dt 2 lc "gray" title "issue peak (1 per SMSP per cycle)", \
+     in using "warps_per_sm":(100.0 * column("issue_active")) with linespoints pt 7 ps 0.7 \
+     lc rgb "#1f77b4" title "issue active"
 unset multiplot

@@ -79,6 +79,8 @@ for b in $(seq 1 16); do
 done
 mv "$tmp" "$csv"
 trap - EXIT
-gnuplot -c "$root/scripts/plot_stalls.gp" "$csv" "$png" "$name ($model)"
+title="$(basename "$kernel" .ini)"
+for s in "${sets[@]+"${sets[@]}"}"; do title+=" $s"; done
+gnuplot -c "$root/scripts/plot_stalls.gp" "$csv" "$png" "$title, model $model"
 echo "$csv"
 echo "$png"

@@ -56,7 +56,7 @@ run_point() { # $8.. = warpsim args; prints "sim<TAB>bound"
 }
 export -f run_point
 export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets
-parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point {1} {2} {3} {4} {5} {6} {7} {8} \
+parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' \
   :::: "$tmp/jobs" >"$tmp/sims"
 paste "$tmp/jobs" "$tmp/sims" >"$tmp/all"
 

@@ -3,6 +3,7 @@
 
 #include "profile.h"
 #include "sched.h"
+#include "stream.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -38,7 +39,12 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
   return TRUE;
 }
 
-ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r) {
+static gdouble per_cycle_of(const SimResult *r, guint64 count) {
+  return r->st.cycles ? (gdouble)count / (gdouble)r->st.cycles : 0.0;
+}
+
+ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
+                          const gchar *const *sets) {
   ReportRow *row = report_row_new();
   report_add_str(row, "model", m->name);
   report_add_str(row, "kernel", k->name);
@@ -100,6 +106,27 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r)
   report_add_double(row, "sm_throughput_pct", p->sm_pct, 3);
   report_add_double(row, "mem_throughput_pct", p->mem_pct, 3);
   report_add_double(row, "warp_cycles_per_issued", p->total_cpi, 4);
+  /* The remaining kernel keys and rates, so every row is self-describing. */
+  report_add_uint(row, "smem_static", k->smem_static);
+  report_add_uint(row, "smem_dynamic", k->smem_dynamic);
+  report_add_uint(row, "blocks", k->blocks);
+  report_add_uint(row, "sfu", k->sfu);
+  report_add_uint(row, "lds", k->lds);
+  report_add_uint(row, "lds_ways", k->lds_ways);
+  report_add_bool(row, "syncthreads", k->syncthreads);
+  report_add_uint(row, "early_exit", k->early_exit);
+  report_add_double(row, "mufu_per_cycle", per_cycle_of(r, r->st.ops[OP_MUFU]), 4);
+  report_add_double(row, "lds_per_cycle", per_cycle_of(r, r->st.ops[OP_LDS]), 4);
+  /* Model overrides of this run ("dram.latency=800;..."), empty when none. */
+  GString *ov = g_string_new(NULL);
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
+    const gchar *dot = strchr(sets[i], '.');
+    g_autofree gchar *group = dot ? g_strndup(sets[i], dot - sets[i]) : g_strdup(sets[i]);
+    if (model_override_group(group))
+      g_string_append_printf(ov, "%s%s", ov->len ? ";" : "", sets[i]);
+  }
+  report_add_str(row, "model_overrides", ov->str);
+  g_string_free(ov, TRUE);
   return row;
 }
 
@@ -203,7 +230,7 @@ int cli_run_main(int argc, char **argv) {
     g_error_free(err);
     return rc;
   }
-  g_autoptr(ReportRow) row = cli_result_row(m, k, &r);
+  g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)run_sets);
   GString *out = g_string_new(NULL);
   if (g_strcmp0(run_format, "csv") == 0) {
     if (run_comments) {

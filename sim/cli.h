@@ -18,8 +18,11 @@ int cli_models_main(int argc, char **argv);
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 
-/* The result row `warpsim run` prints (CSV column order). */
-ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r);
+/* The result row `warpsim run` prints (CSV column order); `sets` are the
+ * run's "--set" strings (NULL-terminated, may be NULL): those naming a model
+ * group fill the model_overrides column. */
+ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
+                          const gchar *const *sets);
 
 /* Print "warpsim: MESSAGE" on stderr and return 2. */
 int cli_fail(const gchar *message);

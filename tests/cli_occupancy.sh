@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2086 # $L is a list of options, split on purpose
 # cli_occupancy.sh - `warpsim occupancy` as a user runs it: bad input (exit 2,
 # one line on stderr, nothing on stdout), impossible launches (exit 0, 0 blocks
 # and the reason), the exact CSV header, --batch, --vary, the helpers and the
