@@ -15,8 +15,14 @@ if [ $# -lt 2 ] || [ $(($# % 2)) -ne 0 ]; then
 fi
 echo "kernel,ilp,metric,plateau,knee_warps_per_sm,knee_occupancy_pct,at_most_warps,still_rising"
 while [ $# -ge 2 ]; do
-  awk -F, -v metric="$2" '
-    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+  [ -f "$1" ] || { echo "knee.sh: $1: no such file" >&2; exit 2; }
+  awk -F, -v metric="$2" -v file="$1" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i
+              split("kernel ilp warps_per_sm occupancy_pct", need, " ")
+              need[5] = metric
+              for (k = 1; k <= 5; k++)
+                if (!(need[k] in col)) { print "knee.sh: " file ": no column " need[k] > "/dev/stderr"; bad = 1; exit 2 }
+              next }
     {
       key = $col["kernel"] "," $col["ilp"]
       if (!(key in seen)) { seen[key] = 1; order[++n] = key }
@@ -26,6 +32,8 @@ while [ $# -ge 2 ]; do
       if (v[key, i] > best[key]) best[key] = v[key, i]
     }
     END {
+      if (bad) exit 2
+      if (n == 0) { print "knee.sh: " file ": no rows" > "/dev/stderr"; exit 2 }
       for (j = 1; j <= n; j++) {
         key = order[j]; kw = ""; ko = ""; last = ""; prev = ""
         for (i = 1; i <= cnt[key]; i++) {

@@ -34,13 +34,15 @@ out="" model="h200" kernel="" jobs="" resume=0 quiet=0
 sets=() axes=() logins=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    -o|--output) out=${2:?}; shift 2 ;;
-    --model) model=${2:?}; shift 2 ;;
-    --kernel) kernel=${2:?}; shift 2 ;;
-    --set) sets+=("${2:?}"); shift 2 ;;
-    --axis) axes+=("${2:?}"); shift 2 ;;
-    --jobs|-j) jobs=${2:?}; shift 2 ;;
-    --sshlogin|-S) logins+=(--sshlogin "${2:?}"); shift 2 ;;
+    -o|--output|--model|--kernel|--set|--axis|--jobs|-j|--sshlogin|-S)
+      [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
+    -o|--output) out=$2; shift 2 ;;
+    --model) model=$2; shift 2 ;;
+    --kernel) kernel=$2; shift 2 ;;
+    --set) sets+=("$2"); shift 2 ;;
+    --axis) axes+=("$2"); shift 2 ;;
+    --jobs|-j) jobs=$2; shift 2 ;;
+    --sshlogin|-S) logins+=(--sshlogin "$2"); shift 2 ;;
     --resume) resume=1; shift ;;
     --quiet|-q) quiet=1; shift ;;
     -h|--help) usage; exit 0 ;;
@@ -50,6 +52,8 @@ done
 [ -n "$out" ] || die "-o OUT.csv is required (see --help)"
 [ -n "$kernel" ] || die "--kernel is required (see --help)"
 [ ${#axes[@]} -gt 0 ] || die "at least one --axis group.key=values is required (see --help)"
+[ -d "$out" ] && die "-o $out is a directory (a file name is expected)"
+[ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
 
@@ -66,6 +70,8 @@ for a in "${axes[@]}"; do
   values=()
   for v in "${vlist[@]}"; do
     if [[ $v =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
+      [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+        die "--axis '$a': empty range $v (write the smaller bound first)"
       for ((n = BASH_REMATCH[1]; n <= BASH_REMATCH[2]; n++)); do values+=("$n"); done
     elif [ -n "$v" ]; then
       values+=("$v")

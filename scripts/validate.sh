@@ -24,17 +24,21 @@ model=h200 check=0 sets=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
-    --model) model=${2:?}; shift 2 ;;
-    --set) sets+=" --set ${2:?}"; shift 2 ;;
-    --out) out=${2:?}; shift 2 ;;
+    --model|--set|--out) [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
+    --model) model=$2; shift 2 ;;
+    --set) sets+=" --set $2"; shift 2 ;;
+    --out) out=$2; shift 2 ;;
     -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
-mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Results go to $tmp/out first and replace $out only when every run succeeded.
+final=$out
+out=$tmp/out
+mkdir -p "$out"
 
 # jobs: experiment, curve, ilp, warps, measured, sim metric, bound column, warpsim args
 awk -F, 'NR > 1 { sub(/\r$/, ""); printf "fma\tfma ilp %s\t%s\t%s\t%s\tfma_per_cycle\tbound_fma_per_cycle\t--kernel fma --set stream.ilp=%s --set stream.fma=%d --set launch.blocks_per_sm=%s\n", $1, $1, $3, $5, $1, 32 * $1, $2 }' \
@@ -47,17 +51,24 @@ awk -F, 'NR > 1 { sub(/\r$/, ""); printf "stream\tstream ilp %s\t%s\t%s\t%s\tbyt
 # Run every point (GNU parallel, job order kept) and pick the two columns.
 n=$(wc -l <"$tmp/jobs")
 echo "validate.sh: simulating $n measured points on model $model ..." >&2
-run_point() { # $8.. = warpsim args; prints "sim<TAB>bound"
+run_point() { # $6 metric, $7 bound column, $8 warpsim args; prints "sim<TAB>bound"
+  set -o pipefail
   local metric=$6 bound=$7
   # shellcheck disable=SC2086 # word splitting of the option list is intended
   "$WARPSIM_BIN" run --model "$MODEL" --format csv ${8} $SETS |
-    awk -F, -v a="$metric" -v b="$bound" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    awk -F, -v a="$metric" -v b="$bound" '
+      NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                if (!(a in c) || !(b in c)) { print "no column " a " or " b > "/dev/stderr"; exit 1 }
+                next }
       { printf "%s\t%s\n", $c[a], $c[b] }'
 }
 export -f run_point
 export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets
-parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' \
-  :::: "$tmp/jobs" >"$tmp/sims"
+if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' \
+  :::: "$tmp/jobs" >"$tmp/sims"; then
+  echo "validate.sh: a simulation failed (see the message above); nothing written" >&2
+  exit 2
+fi
 paste "$tmp/jobs" "$tmp/sims" >"$tmp/all"
 
 # Per experiment CSV: curve,ilp,warps_per_sm,measured,simulated,rel_error_pct,bound
@@ -89,11 +100,14 @@ awk -F'\t' '
   }' "$tmp/all" >"$out/summary.csv"
 
 if command -v gnuplot >/dev/null 2>&1; then
-  gnuplot -c "$root/scripts/plot_validation.gp" "$out" "$out/overlay.png"
+  gnuplot -c "$root/scripts/plot_validation.gp" "$out" "$out/overlay.png" ||
+    { echo "validate.sh: gnuplot failed" >&2; exit 1; }
 fi
-column -s, -t "$out/summary.csv"
-echo "wrote $out/{fma,chase_l2,chase_dram,stream,summary}.csv and $out/overlay.png" >&2
-if [ $check -eq 1 ] && grep -q ',NO$' "$out/summary.csv"; then
+mkdir -p "$final"
+cp "$out"/* "$final"/
+column -s, -t "$final/summary.csv"
+echo "wrote $final/{fma,chase_l2,chase_dram,stream,summary}.csv and $final/overlay.png" >&2
+if [ $check -eq 1 ] && grep -q ',NO$' "$final/summary.csv"; then
   echo "validate.sh: some curves miss the thresholds (MAPE <= 10 %, knee within 4 warps)" >&2
   exit 1
 fi

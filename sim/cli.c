@@ -141,10 +141,10 @@ static gboolean run_comments;
 static gboolean run_no_whatif;
 
 static const GOptionEntry run_entries[] = {
-    {"model", 'm', 0, G_OPTION_ARG_STRING, &run_model,
+    {"model", 'm', 0, G_OPTION_ARG_FILENAME, &run_model,
      "SM model: a name (see 'warpsim models'), a compute capability, or a path (default h200)",
      "M"},
-    {"kernel", 'k', 0, G_OPTION_ARG_STRING, &run_kernel,
+    {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &run_kernel,
      "kernel file: a path, or a name in traces/ (fma, chase, stream, ...)", "K"},
     {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &run_sets,
      "override a kernel or model key, e.g. stream.ilp=4 or dram.latency=800 (repeatable)",
@@ -224,7 +224,18 @@ int cli_run_main(int argc, char **argv) {
   g_autoptr(Kernel) k = NULL;
   SimResult r;
   SimOptions opt = {run_policy, FALSE};
-  if (!cli_load(run_model, run_kernel, run_sets, &m, &k, &err) || !sim_run(m, k, &opt, &r, &err)) {
+  gboolean loaded = cli_load(run_model, run_kernel, run_sets, &m, &k, &err);
+  if (loaded && m->has_timing) {
+    /* About 50 M warp instructions per second (scripts/bench.sh): say so
+     * before a run that takes minutes, so a typo is not mistaken for a hang. */
+    guint64 insts = sim_estimate_insts(m, k);
+    if (insts > 1500000000ull)
+      fprintf(stderr,
+              "warpsim: note: this run simulates %.2g warp instructions (a minute or more "
+              "at ~50 million per second)\n",
+              (gdouble)insts);
+  }
+  if (!loaded || !sim_run(m, k, &opt, &r, &err)) {
     int rc = g_error_matches(err, SIM_ERROR, SIM_ERROR_INVARIANT) ? 1 : 2;
     fprintf(stderr, "warpsim: %s\n", err->message);
     g_error_free(err);
@@ -270,6 +281,10 @@ int cli_models_main(int argc, char **argv) {
     int rc = cli_fail(err->message);
     g_error_free(err);
     return rc;
+  }
+  if (argc > 1) {
+    g_autofree gchar *message = g_strdup_printf("models: unexpected argument '%s'", argv[1]);
+    return cli_fail(message);
   }
   g_auto(GStrv) paths = model_list();
   GString *out = g_string_new(models_csv ? "name,cc,timing,file\n" : NULL);

@@ -41,7 +41,7 @@ static void options_clear(Options *o) {
 
 static GOptionContext *options_context(Options *o) {
   const GOptionEntry entries[] = {
-      {"model", 'm', 0, G_OPTION_ARG_STRING, &o->model,
+      {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
        "SM model: a name (see 'warpsim models'), a compute capability such as 8.6, or a path", "M"},
       {"threads", 't', 0, G_OPTION_ARG_STRING, &o->threads, "threads per block (1..1024)", "T"},
       {"regs", 'r', 0, G_OPTION_ARG_STRING, &o->regs, "registers per thread (1..255)", "R"},
@@ -595,11 +595,12 @@ static gboolean batch_row(const gchar *file, guint lineno, gchar **fields, guint
 }
 
 static gboolean run_batch(const Command *c, const gchar *file, GString *out, GError **error) {
-  g_autofree gchar *text = NULL;
   GError *err = NULL;
-  if (!g_file_get_contents(file, &text, NULL, &err)) {
-    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE, "--batch %s: %s", file,
-                err->message);
+  gboolean missing = FALSE;
+  /* A regular text file of at most 256 MiB (about 10 million rows). */
+  g_autofree gchar *text = config_read_text(file, 256u << 20, &missing, &err);
+  if (text == NULL) {
+    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE, "--batch %s", err->message);
     g_error_free(err);
     return FALSE;
   }

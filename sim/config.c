@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 G_DEFINE_QUARK(warpsim_config_error, config_error)
 
@@ -153,6 +155,23 @@ gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group)
   return FALSE;
 }
 
+/* A group or key name: letters, digits and '_'. */
+static gboolean is_name(const gchar *s) {
+  if (*s == '\0')
+    return FALSE;
+  for (; *s; s++)
+    if (!g_ascii_isalnum(*s) && *s != '_')
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean has_control(const gchar *s) {
+  for (; *s; s++)
+    if ((guchar)*s < 0x20 || *s == 0x7f)
+      return TRUE;
+  return FALSE;
+}
+
 gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
                                 const gchar *const *overrides, GError **error) {
   for (guint i = 0; overrides != NULL && overrides[i] != NULL; i++) {
@@ -166,6 +185,14 @@ gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
     }
     g_autofree gchar *group = g_strndup(o, dot - o);
     g_autofree gchar *key = g_strndup(dot + 1, eq - dot - 1);
+    if (!is_name(group) || !is_name(key) || has_control(eq + 1)) {
+      g_autofree gchar *shown = g_strescape(o, NULL);
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
+                  "--set '%s': expected group.key=value (group and key of letters, digits and "
+                  "'_'; no control characters)",
+                  shown);
+      return FALSE;
+    }
     if (!config_has_group(table, n, group))
       continue;
     g_key_file_set_value(kf, group, key, eq + 1);
@@ -198,7 +225,7 @@ static gchar *origin_of(GKeyFile *kf, const gchar *origin, const gchar *group, c
 }
 
 gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
-                     gpointer target, gboolean *missing_optional, GError **error) {
+                     gpointer target, gchar **missing_optional, GError **error) {
   /* Unknown groups and keys first: a typo must never pass silently. */
   g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
   for (guint g = 0; groups[g] != NULL; g++) {
@@ -220,7 +247,7 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
     }
   }
   if (missing_optional)
-    *missing_optional = FALSE;
+    *missing_optional = NULL;
   for (guint i = 0; i < n; i++) {
     const ConfigEntry *e = &table[i];
     g_autofree gchar *text = g_key_file_get_value(kf, e->group, e->key, NULL);
@@ -231,8 +258,8 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
         continue;
       }
       if (e->flags & CONFIG_OPTIONAL_GROUP) {
-        if (missing_optional)
-          *missing_optional = TRUE;
+        if (missing_optional && *missing_optional == NULL)
+          *missing_optional = g_strdup_printf("[%s] %s", e->group, e->key);
         continue;
       }
       g_autofree gchar *range = range_text(e);
@@ -314,15 +341,54 @@ void config_describe(const ConfigEntry *table, guint n, GString *out) {
   }
 }
 
+gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found, GError **error) {
+  *not_found = FALSE;
+  /* Only regular files: a FIFO would block in open(), a device never end. */
+  if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+    *not_found = TRUE;
+    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: no such file", path);
+    return NULL;
+  }
+  GStatBuf st;
+  if (g_stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: not a regular file", path);
+    return NULL;
+  }
+  if ((guint64)st.st_size > max_bytes) {
+    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
+                "%s: %" G_GUINT64_FORMAT " bytes is too large (allowed 0..%" G_GSIZE_FORMAT
+                " bytes)",
+                path, (guint64)st.st_size, max_bytes);
+    return NULL;
+  }
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *err = NULL;
+  if (!g_file_get_contents(path, &text, &len, &err)) {
+    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: %s", path, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  const gchar *nul = memchr(text, '\0', len);
+  if (nul != NULL) {
+    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
+                "%s: a NUL byte at offset %" G_GSIZE_FORMAT " (a text file is expected)", path,
+                (gsize)(nul - text));
+    g_free(text);
+    return NULL;
+  }
+  return text;
+}
+
 GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,
                               gint parse_code, GError **error) {
-  g_autoptr(GKeyFile) kf = g_key_file_new();
+  gboolean not_found = FALSE;
   GError *err = NULL;
-  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &err)) {
-    g_set_error(error, domain,
-                g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT) ? not_found_code
-                                                                       : parse_code,
-                "%s: %s", path, err->message);
+  g_autofree gchar *text = config_read_text(path, CONFIG_MAX_FILE_BYTES, &not_found, &err);
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  if (text == NULL || !g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, domain, not_found ? not_found_code : parse_code, "%s%s%s", text ? path : "",
+                text ? ": " : "", err->message);
     g_error_free(err);
     return NULL;
   }

@@ -64,7 +64,7 @@ gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group)
  * optional group was absent.  `origin` (a file name) starts every message:
  * "FILE: [group] key: problem (allowed RANGE)". */
 gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
-                     gpointer target, gboolean *missing_optional, GError **error);
+                     gpointer target, gchar **missing_optional, GError **error);
 
 /* Free the strings the table owns in `target`. */
 void config_clear(const ConfigEntry *table, guint n, gpointer target);
@@ -77,7 +77,16 @@ void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GStrin
  * description), one per line, for --help. */
 void config_describe(const ConfigEntry *table, guint n, GString *out);
 
-/* Read the GKeyFile at `path`.  Returns it, or NULL with an error "PATH:
+/* Largest model or kernel file read, bytes. */
+#define CONFIG_MAX_FILE_BYTES (16u << 20)
+
+/* Read the text file at `path` (a regular file of at most `max_bytes` bytes,
+ * without NUL bytes).  Returns the contents (g_free) or NULL with
+ * CONFIG_ERROR_PARSE ("PATH: reason"); *not_found is set when the file does
+ * not exist.  Never blocks on a FIFO. */
+gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found, GError **error);
+
+/* Read the GKeyFile at `path` (through config_read_text).  Returns it, or NULL with an error "PATH:
  * reason" in the caller's `domain`: `not_found_code` when the file does not
  * exist, `parse_code` when it is unreadable or malformed. */
 GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,

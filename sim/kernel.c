@@ -99,13 +99,16 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **e
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, "--kernel: empty kernel name");
     return NULL;
   }
-  if (strchr(spec, '/') != NULL || g_str_has_suffix(spec, ".ini") ||
-      g_file_test(spec, G_FILE_TEST_EXISTS)) {
+  /* A bare name is a shipped kernel (traces/NAME.ini) when one exists, so a
+   * stray file called "fma" in the working directory cannot shadow it. */
+  gboolean bare = strchr(spec, '/') == NULL && !g_str_has_suffix(spec, ".ini");
+  g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
+  g_autofree gchar *shipped = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
+  if (bare &&
+      (g_file_test(shipped, G_FILE_TEST_IS_REGULAR) || !g_file_test(spec, G_FILE_TEST_EXISTS)))
+    path = g_strdup(shipped); /* a missing one is reported under traces/ */
+  else
     path = g_strdup(spec);
-  } else {
-    g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
-    path = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
-  }
   g_autoptr(GKeyFile) kf =
       config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);
   if (kf == NULL)

@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "cli_occupancy.h"
 
+#include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,9 +28,19 @@ static void usage(FILE *f) {
   fprintf(f, "\nRun 'warpsim COMMAND --help' for a command's options.\n");
 }
 
-int main(int argc, char **argv) {
+/* Everything is on stdout once a command returns: report a failed write
+ * (a full disk, a closed pipe) instead of exiting 0 with output missing. */
+static int finish(int rc) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "warpsim: error writing the output: %s\n", g_strerror(errno));
+    return rc == 0 ? 1 : rc;
+  }
+  return rc;
+}
+
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
-    usage(stderr);
+    fprintf(stderr, "warpsim: a command is needed (run 'warpsim --help')\n");
     return 2;
   }
   const gchar *cmd = argv[1];
@@ -37,6 +49,10 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    if (argc > 2) {
+      fprintf(stderr, "warpsim: version: unexpected argument '%s'\n", argv[2]);
+      return 2;
+    }
     printf("warpsim %s\n", WARPSIM_VERSION);
     return 0;
   }
@@ -49,4 +65,11 @@ int main(int argc, char **argv) {
   }
   fprintf(stderr, "warpsim: unknown command '%s' (run 'warpsim --help')\n", cmd);
   return 2;
+}
+
+int main(int argc, char **argv) {
+  /* The character set only (so option values in UTF-8 convert); numbers are
+   * always written with g_ascii_* or in the C locale. */
+  setlocale(LC_CTYPE, "");
+  return finish(dispatch(argc, argv));
 }

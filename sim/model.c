@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 G_DEFINE_QUARK(warpsim_model_error, model_error)
@@ -174,10 +175,22 @@ const gchar *model_dir(void) {
   return (env != NULL && *env != '\0') ? env : WARPSIM_MODELS_DIR;
 }
 
+/* "MAJOR.MINOR", each 1-2 decimal digits. */
+static gboolean parse_cc(const gchar *cc, guint *major, guint *minor) {
+  const gchar *dot = strchr(cc, '.');
+  if (dot == NULL || dot == cc || dot - cc > 2 || dot[1] == '\0' || strlen(dot + 1) > 2)
+    return FALSE;
+  for (const gchar *p = cc; *p; p++)
+    if (p != dot && !g_ascii_isdigit(*p))
+      return FALSE;
+  *major = (guint)atoi(cc);
+  *minor = (guint)atoi(dot + 1);
+  return TRUE;
+}
+
 static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
   guint major = 0, minor = 0;
-  gchar tail = 0;
-  if (sscanf(m->cc, "%u.%u%c", &major, &minor, &tail) != 2) {
+  if (!parse_cc(m->cc, &major, &minor)) {
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
                 "%s: [sm] cc: '%s' is not a compute capability (allowed major.minor)", origin,
                 m->cc);
@@ -196,6 +209,28 @@ static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
                   origin);
       return FALSE;
     }
+  }
+  for (guint i = 0; i < m->sm.n_smem_configs; i++) {
+    if (m->sm.smem_configs[i] > m->sm.smem_per_sm) {
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_configs: %u exceeds smem_per_sm (allowed 0..%u bytes)", origin,
+                  m->sm.smem_configs[i], m->sm.smem_per_sm);
+      return FALSE;
+    }
+  }
+  if (m->sm.smem_per_block > m->sm.smem_per_block_optin ||
+      m->sm.smem_per_block_optin > m->sm.smem_per_sm) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] smem_per_block, smem_per_block_optin: %u and %u (allowed "
+                "smem_per_block <= smem_per_block_optin <= smem_per_sm = %u bytes)",
+                origin, m->sm.smem_per_block, m->sm.smem_per_block_optin, m->sm.smem_per_sm);
+    return FALSE;
+  }
+  if (m->sm.max_warps / m->sm.smsps > 64) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] max_warps: %u warps over %u SMSPs (allowed at most 64 warps per SMSP)",
+                origin, m->sm.max_warps, m->sm.smsps);
+    return FALSE;
   }
   if (m->sm.max_warps % m->sm.smsps != 0) {
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
@@ -235,13 +270,14 @@ static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     g_error_free(err);
     return NULL;
   }
-  gboolean missing = FALSE;
+  g_autofree gchar *missing = NULL;
   if (!config_read(model_table, N_MODEL_KEYS, kf, file, m, &missing, &err)) {
     g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
     g_error_free(err);
     return NULL;
   }
-  m->has_timing = !missing;
+  m->has_timing = missing == NULL;
+  m->missing_timing = g_steal_pointer(&missing);
   if (!validate(m, file, error))
     return NULL;
   return g_steal_pointer(&m);
@@ -261,8 +297,9 @@ SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *co
 
 /* Read only [sm] cc of a model file; NULL when unreadable. */
 static gchar *peek_cc(const gchar *path) {
-  g_autoptr(GKeyFile) kf = g_key_file_new();
-  if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL))
+  g_autoptr(GKeyFile) kf =
+      config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, NULL);
+  if (kf == NULL)
     return NULL;
   gchar *cc = g_key_file_get_value(kf, "sm", "cc", NULL);
   return cc ? g_strstrip(cc) : NULL;
@@ -289,8 +326,7 @@ static gchar *find_by_cc(const gchar *cc) {
 
 static gboolean looks_like_cc(const gchar *spec) {
   guint a, b;
-  gchar tail;
-  return sscanf(spec, "%u.%u%c", &a, &b, &tail) == 2;
+  return parse_cc(spec, &a, &b);
 }
 
 SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error) {
@@ -331,9 +367,10 @@ gboolean model_check_timing(const SmModel *model, GError **error) {
   if (model->has_timing)
     return TRUE;
   g_set_error(error, MODEL_ERROR, MODEL_ERROR_NO_TIMING,
-              "%s: model '%s' has occupancy limits only (no [fma], [l2], [dram], ... timing "
-              "groups): it cannot be simulated",
-              model->file, model->name);
+              "%s: %s: missing, so model '%s' has occupancy limits only and cannot be "
+              "simulated (the timing groups [sched] [fma] [alu] [sfu] [smem] [lsu] [branch] "
+              "[operand] [l1] [l2] [dram] [mem] are needed; see models/h200.ini)",
+              model->file, model->missing_timing, model->name);
   return FALSE;
 }
 
@@ -358,8 +395,11 @@ gchar **model_list(void) {
   g_autoptr(GDir) dir = g_dir_open(model_dir(), 0, NULL);
   const gchar *name;
   while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
-    if (g_str_has_suffix(name, ".ini"))
-      g_ptr_array_add(paths, g_build_filename(model_dir(), name, NULL));
+    gchar *path = g_build_filename(model_dir(), name, NULL);
+    if (g_str_has_suffix(name, ".ini") && g_file_test(path, G_FILE_TEST_IS_REGULAR))
+      g_ptr_array_add(paths, path);
+    else
+      g_free(path);
   }
   g_ptr_array_sort(paths, compare_paths);
   g_ptr_array_add(paths, NULL);
@@ -370,6 +410,7 @@ void model_free(SmModel *model) {
   if (model == NULL)
     return;
   config_clear(model_table, N_MODEL_KEYS, model);
+  g_free(model->missing_timing);
   g_free(model->name);
   g_free(model->file);
   g_free(model);

@@ -62,6 +62,7 @@ typedef struct {
   gdouble clock_mhz; /* SM clock under load, MHz (informational) */
 
   gboolean has_timing;       /* TRUE when every timing group is present */
+  gchar *missing_timing;     /* "[group] key" of the first absent timing key, owned; or NULL */
   gchar *policy;             /* default scheduler policy name, owned */
   guint sched_group;         /* two_level: warps per fetch group, per SMSP */
   PipeModel fma;             /* FP32 pipe, per SMSP */

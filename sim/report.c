@@ -10,7 +10,8 @@ typedef struct {
   gchar *name;
   gchar *text; /* formatted value */
   ColType type;
-  gdouble number;
+  gdouble number;  /* COL_DOUBLE, COL_BOOL */
+  guint64 integer; /* COL_UINT, exact */
 } Column;
 
 struct ReportRow {
@@ -38,7 +39,7 @@ void report_row_free(ReportRow *row) {
 }
 
 static void add(ReportRow *row, const gchar *name, gchar *text, ColType type, gdouble number) {
-  Column c = {g_strdup(name), text, type, number};
+  Column c = {g_strdup(name), text, type, number, 0};
   g_array_append_val(row->cols, c);
 }
 
@@ -48,6 +49,7 @@ void report_add_str(ReportRow *row, const gchar *name, const gchar *value) {
 
 void report_add_uint(ReportRow *row, const gchar *name, guint64 value) {
   add(row, name, g_strdup_printf("%" G_GUINT64_FORMAT, value), COL_UINT, (gdouble)value);
+  g_array_index(row->cols, Column, row->cols->len - 1).integer = value;
 }
 
 void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals) {
@@ -104,7 +106,11 @@ void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, 
       json_builder_add_string_value(b, c->text);
       break;
     case COL_UINT:
-      json_builder_add_int_value(b, (gint64)c->number);
+      /* json-glib integers are gint64; a larger value keeps its digits as a string. */
+      if (c->integer <= (guint64)G_MAXINT64)
+        json_builder_add_int_value(b, (gint64)c->integer);
+      else
+        json_builder_add_string_value(b, c->text);
       break;
     case COL_DOUBLE:
       json_builder_add_double_value(b, c->number);

@@ -684,6 +684,16 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   return ok;
 }
 
+guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
+  SimResult r;
+  memset(&r, 0, sizeof r);
+  if (!plan_launch(model, k, &r, NULL))
+    return 0;
+  g_autoptr(Stream) s = stream_new(k, r.spill_values);
+  guint64 warps = (guint64)r.sm_blocks * r.warps_per_block;
+  return warps * stream_warp_insts(s);
+}
+
 void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdouble *fma,
                       gdouble *bytes) {
   *fma = 0.0;

@@ -52,6 +52,11 @@ typedef enum {
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error);
 
+/* Warp instructions a run of `k` on `model` will issue (its CTAs on this SM x
+ * warps per CTA x instructions per warp), without simulating; 0 when the
+ * launch cannot run.  Lets a caller warn before a very long run. */
+guint64 sim_estimate_insts(const SmModel *model, const Kernel *k);
+
 /* Little's-law bounds with the model's own numbers (Volkov 2016): throughput
  * = min(peak, resident warps x independent work per warp / latency).
  * FFMA per cycle per SM: min(smsps / fma.interval, warps x ilp / fma.latency)

@@ -7,6 +7,7 @@
 set -u
 
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") # absolute: some cases cd
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -170,6 +171,32 @@ for format in text csv json; do
 done
 [[ "$(head -c 1 "$tmp/first")" == "{" ]] || fail "json: does not start with '{'"
 ok
+
+# ---- inputs that once hung, truncated or passed silently ------------------
+mkfifo "$tmp/fifo.ini"
+printf '[launch]\nthreads_per_block=12\0008\n' >"$tmp/nul.ini"
+bad "FIFO kernel (must not block)" "$tmp/fifo.ini" "regular file" -- run --kernel "$tmp/fifo.ini"
+bad "FIFO model (must not block)" "$tmp/fifo.ini" "regular file" -- "${k[@]}" --model "$tmp/fifo.ini"
+bad "NUL byte in a kernel file" "$tmp/nul.ini" "NUL" -- run --kernel "$tmp/nul.ini"
+bad "--set key with a space" "stream.ilp =1" -- "${k[@]}" --set "stream.ilp =1"
+bad "--set value with a newline" "--set" -- "${k[@]}" --set $'stream.ilp=3\n[evil]'
+bad "--set value names --set" "--set" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
+bad "unknown key lists the allowed ones" "[stream] ilpx" "iterations|fma|ilp" -- "${k[@]}" --set stream.ilpx=1
+bad "version with an argument" "extra" -- version extra
+bad "models with an argument" "extra" -- models extra
+# A stray file or folder named like a shipped kernel does not shadow it.
+mkdir "$tmp/cwd" "$tmp/cwd/fma"
+(cd "$tmp/cwd" && "$bin" run --kernel fma --set stream.iterations=2 --format csv >/dev/null 2>&1) ||
+  fail "a folder ./fma shadows the shipped fma kernel"
+ok
+# A failed write is an error, not exit 0 with output missing.
+if [ -w /dev/full ]; then
+  "$bin" run --kernel fma --set stream.iterations=2 --format csv >/dev/full 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -ne 0 ] || fail "writing to /dev/full exited 0"
+  grep -q "error writing" "$tmp/err" || fail "writing to /dev/full: $(cat "$tmp/err")"
+  ok
+fi
 
 # ---- help, models, version -----------------------------------------------
 good "--help" --help
