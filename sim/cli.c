@@ -13,11 +13,16 @@ int cli_fail(const gchar *message) {
   return 2;
 }
 
+/* The group an override "group.key=value" names (newly allocated). */
+static gchar *set_group(const gchar *set) {
+  const gchar *dot = strchr(set, '.');
+  return dot ? g_strndup(set, dot - set) : g_strdup(set);
+}
+
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error) {
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
-    const gchar *dot = strchr(sets[i], '.');
-    g_autofree gchar *group = dot ? g_strndup(sets[i], dot - sets[i]) : g_strdup(sets[i]);
+    g_autofree gchar *group = set_group(sets[i]);
     if (!model_override_group(group) && !kernel_override_group(group)) {
       g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                   "--set '%s': unknown group [%s] (kernel groups: launch, stream; model groups: "
@@ -120,8 +125,7 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
   /* Model overrides of this run ("dram.latency=800;..."), empty when none. */
   GString *ov = g_string_new(NULL);
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
-    const gchar *dot = strchr(sets[i], '.');
-    g_autofree gchar *group = dot ? g_strndup(sets[i], dot - sets[i]) : g_strdup(sets[i]);
+    g_autofree gchar *group = set_group(sets[i]);
     if (model_override_group(group))
       g_string_append_printf(ov, "%s%s", ov->len ? ";" : "", sets[i]);
   }

@@ -17,76 +17,21 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
 #define U32 4294967295.0
 
 /* The six keys of one memory level ([l1], [l2], [dram]). */
-#define LEVEL_KEYS(lv, NAME)                                                                       \
-  {#lv,                                                                                            \
-   "latency",                                                                                      \
-   CONFIG_UINT,                                                                                    \
-   M(lv.latency),                                                                                  \
-   0,                                                                                              \
-   NULL,                                                                                           \
-   1,                                                                                              \
-   100000,                                                                                         \
-   NULL,                                                                                           \
-   0,                                                                                              \
-   T,                                                                                              \
-   "cycles",                                                                                       \
-   NAME " latency of a random-line warp-load (mean, unloaded)"},                                   \
-      {#lv,                                                                                        \
-       "stream_latency",                                                                           \
-       CONFIG_UINT,                                                                                \
-       M(lv.stream_latency),                                                                       \
-       0,                                                                                          \
-       "0",                                                                                        \
-       0,                                                                                          \
-       100000,                                                                                     \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       0,                                                                                          \
-       "cycles",                                                                                   \
-       NAME " latency of sequential (streaming) loads (0 = latency)"},                             \
-      {#lv,                                                                                        \
-       "latency_spread",                                                                           \
-       CONFIG_UINT,                                                                                \
-       M(lv.latency_spread),                                                                       \
-       0,                                                                                          \
-       "0",                                                                                        \
-       0,                                                                                          \
-       100000,                                                                                     \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       0,                                                                                          \
-       "cycles",                                                                                   \
-       "mean of the exponentially distributed part of the " NAME " latency"},                      \
-      {#lv,                                                                                        \
-       "bytes_per_cycle",                                                                          \
-       CONFIG_DOUBLE,                                                                              \
-       M(lv.bytes_per_cycle),                                                                      \
-       0,                                                                                          \
-       NULL,                                                                                       \
-       0.001,                                                                                      \
-       1e6,                                                                                        \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       T,                                                                                          \
-       "bytes per cycle per SM",                                                                   \
-       NAME " bandwidth share of one SM"},                                                         \
-      {#lv,                                                                                        \
-       "channels",                                                                                 \
-       CONFIG_UINT,                                                                                \
-       M(lv.channels),                                                                             \
-       0,                                                                                          \
-       NULL,                                                                                       \
-       1,                                                                                          \
-       1024,                                                                                       \
-       NULL,                                                                                       \
-       0,                                                                                          \
-       T,                                                                                          \
-       "servers",                                                                                  \
-       "independent " NAME " servers random-line loads spread over"},                              \
-  {                                                                                                \
-#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,       \
-        "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"      \
-  }
+/* clang-format off */
+#define LEVEL_KEYS(lv, NAME)                                                                      \
+  {#lv, "latency", CONFIG_UINT, M(lv.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",          \
+   NAME " latency of a random-line warp-load (mean, unloaded)"},                                  \
+  {#lv, "stream_latency", CONFIG_UINT, M(lv.stream_latency), 0, "0", 0, 100000, NULL, 0, 0,       \
+   "cycles", NAME " latency of sequential (streaming) loads (0 = latency)"},                      \
+  {#lv, "latency_spread", CONFIG_UINT, M(lv.latency_spread), 0, "0", 0, 100000, NULL, 0, 0,       \
+   "cycles", "mean of the exponentially distributed part of the " NAME " latency"},               \
+  {#lv, "bytes_per_cycle", CONFIG_DOUBLE, M(lv.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL, 0, T, \
+   "bytes per cycle per SM", NAME " bandwidth share of one SM"},                                  \
+  {#lv, "channels", CONFIG_UINT, M(lv.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",         \
+   "independent " NAME " servers random-line loads spread over"},                                 \
+  {#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,       \
+   "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"}
+/* clang-format on */
 
 /* The one table of model keys.  Entries flagged T are timing keys: a model
  * without them serves the occupancy calculator only. */
