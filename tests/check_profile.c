@@ -459,9 +459,8 @@ static const struct {
      PROFILE_WHAT_IF_OCCUPANCY, "launch.smem_dynamic=57344"},
     {"fma", "stream.iterations=4", PROFILE_WHAT_IF_OCCUPANCY, NULL},
     {"fma", "stream.ilp=1;stream.fma=32;stream.iterations=8", PROFILE_WHAT_IF_ILP,
-     "stream.ilp=2 stream.fma=64 stream.iterations=4"},
-    {"chase", "stream.iterations=4", PROFILE_WHAT_IF_ILP,
-     "stream.ilp=2 stream.loads=2 stream.iterations=2"},
+     "stream.ilp=2 stream.fma=64"},
+    {"chase", "stream.iterations=4", PROFILE_WHAT_IF_ILP, "stream.ilp=2 stream.loads=2"},
 };
 
 START_TEST(test_what_if_change) {
