@@ -66,6 +66,14 @@ gnuplot -c scripts/plot_occupancy_ipc.gp results/fma.csv results/chase.csv resul
 echo "== register-cap sweep (scripts/spill_sweep.sh)" >&2
 scripts/spill_sweep.sh results
 
+echo "== occupancy what-if curves (warpsim occupancy --vary all)" >&2
+# The fma kernel's launch (128 threads, 32 registers) plus 20000 B of dynamic
+# shared memory, so every limiter shows on one of the three graphs.
+"$WARPSIM" occupancy --model "$model" --threads 128 --regs 32 --smem-dynamic 20000 \
+  --vary all --format csv >results/occupancy_whatif.csv
+gnuplot -e "in='results/occupancy_whatif.csv'; out='results/occupancy_whatif.png'" \
+  scripts/plot_occupancy_whatif.gp
+
 echo "== warp-state breakdowns (scripts/stalls.sh)" >&2
 scripts/stalls.sh --kernel fma --set stream.ilp=1 --set stream.fma=32 results/stalls >/dev/null
 scripts/stalls.sh --kernel fma --set stream.ilp=4 --set stream.fma=128 results/stalls >/dev/null
@@ -84,11 +92,13 @@ echo "Plateaus and knees ($model model; throughput per SM per cycle):"
 column -s, -t results/summary.csv
 echo
 if [ "$model" = h200 ]; then
-  echo "Simulated vs measured on a real H200 (MAPE %, knee in resident warps):"
-  cut -d, -f1,3,6,7,9 results/validation/summary.csv | column -s, -t
+  echo "Simulated vs measured on a real H200 (MAPE % of the simulation and of the"
+  echo "Little's-law bound; knee = resident warps reaching 90 % of the plateau):"
+  cut -d, -f1,3,4,7,8,10 results/validation/summary.csv | column -s, -t
   echo
 fi
 echo "Wrote results/fma.csv results/chase.csv results/stream.csv results/summary.csv"
 echo "      results/occupancy_ipc.png (and .svg), results/spill.csv, results/spill.png,
+      results/occupancy_whatif.{csv,png} (occupancy vs registers, block size, shared memory),
       results/validation/ (summary.csv, overlay.png, per-experiment CSVs),
       results/stalls/ (warp-state breakdowns of fma ILP 1, fma ILP 4 and the DRAM chase)"
