@@ -64,11 +64,11 @@ static guint pick_two_level(const SchedView *v) {
 }
 
 static const SchedPolicy policies[] = {
-    {"gto", "greedy then oldest", pick_gto},
-    {"lrr", "loose round robin", pick_lrr},
-    {"oldest", "oldest eligible warp first", pick_oldest},
-    {"grr", "greedy then loose round robin", pick_grr},
-    {"two_level", "round robin within a fetch group, then the next group", pick_two_level},
+    {"gto", "greedy then oldest", pick_gto, TRUE},
+    {"lrr", "loose round robin", pick_lrr, FALSE},
+    {"oldest", "oldest eligible warp first", pick_oldest, FALSE},
+    {"grr", "greedy then loose round robin", pick_grr, TRUE},
+    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {

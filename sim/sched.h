@@ -25,6 +25,7 @@ typedef struct {
   const gchar *name;                 /* "gto", "lrr", "oldest", "grr", "two_level" */
   const gchar *desc;                 /* one line for --help */
   guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
+  gboolean greedy; /* picks v->last whenever it is a candidate (lets the caller skip pick) */
 } SchedPolicy;
 
 /* The policy called `name`, or NULL. */

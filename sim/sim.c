@@ -83,8 +83,9 @@ typedef struct {
   Smsp *smsp;
   Warp *warp; /* warp slots: CTA slot x warps per block */
   Cta *cta;
-  guint n_cta; /* resident CTA slots */
-  guint wpb;   /* warps per block */
+  guint n_cta;    /* resident CTA slots */
+  guint n_active; /* resident, not yet drained warps, all SMSPs */
+  guint wpb;      /* warps per block */
   guint blocks_total, blocks_launched, blocks_done;
   guint64 next_age;
   SimCycle smem_free;   /* SM-wide shared-memory unit */
@@ -152,11 +153,6 @@ static inline const StreamInstr *warp_instr_at(const Sm *sm, const Warp *w) {
   return w->iter >= sm->s->iterations ? &exit_instr : &sm->s->body[w->pc];
 }
 
-static inline const StreamInstr *warp_instr(const Sm *sm, const Warp *w) {
-  (void)sm;
-  return w->in;
-}
-
 /* Charge the warp's cycles [charged, until) to `state`. */
 static inline void warp_charge(Sm *sm, Warp *w, SimCycle until, StallState state) {
   if (until > w->charged) {
@@ -181,7 +177,7 @@ static void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle
  * instruction: each cycle goes to the cause still pending that comes first
  * in the StallState priority (e.g. branch_resolving, then long_scoreboard). */
 static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reason, SimCycle until) {
-  const StreamInstr *in = warp_instr(sm, w);
+  const StreamInstr *in = w->in;
   while (w->charged < until) {
     guint8 state = STALL_MAX;
     SimCycle end = until;
@@ -207,7 +203,7 @@ static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reaso
  * warp sleeps until then (or until `not_before`), unless at a barrier. */
 static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason,
                        SimCycle now) {
-  const StreamInstr *in = warp_instr(sm, w);
+  const StreamInstr *in = w->in;
   SimCycle at = not_before;
   guint8 reason = not_before_reason;
   for (guint i = 0; i < in->n_src; i++) {
@@ -250,6 +246,7 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
     s->n_active++;
+    sm->n_active++;
     warp_fetch(sm, w, now, STALL_WAIT, now);
   }
   sm->blocks_launched++;
@@ -275,6 +272,7 @@ static void warp_retire(Sm *sm, Warp *w, SimCycle now) {
   Smsp *s = &sm->smsp[w->smsp];
   s->slot[w->slot] = NULL;
   s->n_active--;
+  sm->n_active--;
   if (s->last_warp == w)
     s->last_warp = NULL;
   Cta *c = &sm->cta[w->cta];
@@ -299,24 +297,22 @@ static void warp_wake(Sm *sm, Warp *w, SimCycle now) {
 }
 
 static void wake_due(Sm *sm, SimCycle now) {
-  /* A CTA launched by a retirement below adds its warps for `now` to soon. */
+  /* Warps due this cycle that were kept off the heap (the common case).  A
+   * wake can retire a CTA and launch the next one; its warps, due at `now`,
+   * go through the heap below, and anything appended to soon stays for the
+   * next cycle. */
   guint n = sm->n_soon;
-  sm->n_soon = 0;
   for (guint i = 0; i < n; i++) {
-    Warp *w = sm->soon[i];
-    if (w->eligible_at <= now)
-      warp_wake(sm, w, now);
-    else
-      heap_push(sm->wake, w->eligible_at, w);
+    g_assert(sm->soon[i]->eligible_at == now);
+    warp_wake(sm, sm->soon[i], now);
   }
+  memmove(sm->soon, sm->soon + n, (sm->n_soon - n) * sizeof(Warp *));
+  sm->n_soon -= n;
   while (heap_top(sm->wake) <= now) {
     Warp *w = g_array_index(sm->wake, Wake, 0).w;
     heap_pop(sm->wake);
     warp_wake(sm, w, now);
   }
-  for (guint i = 0; i < sm->n_soon; i++)
-    warp_wake(sm, sm->soon[i], now);
-  sm->n_soon = 0;
 }
 
 /* ---- issue ---------------------------------------------------------------- */
@@ -385,7 +381,7 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, S
 }
 
 static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
-  const StreamInstr *in = warp_instr(sm, w);
+  const StreamInstr *in = w->in;
   if ((s->ready[w->cls] &= ~(1ULL << w->slot)) == 0)
     s->classes &= ~(1u << w->cls);
   w->charged = now + 1; /* this cycle: selected, counted by the caller */
@@ -476,8 +472,13 @@ static gboolean smsp_cycle(Sm *sm, Smsp *s, SimCycle now, SimCycle *next, guint 
   }
   if (cand == 0)
     return FALSE;
-  SchedView view = {cand, s->ages, s->last_slot, sm->m->sched_group};
-  guint slot = sm->policy->pick(&view);
+  guint slot;
+  if (sm->policy->greedy && s->last_slot != SCHED_NO_SLOT && ((cand >> s->last_slot) & 1u)) {
+    slot = (guint)s->last_slot; /* what a greedy policy's pick returns, without the call */
+  } else {
+    SchedView view = {cand, s->ages, s->last_slot, sm->m->sched_group};
+    slot = sm->policy->pick(&view);
+  }
   sm->st.state[STALL_SELECTED]++;
   sm->st.state[STALL_NOT_SELECTED] += (guint)__builtin_popcountll(cand) - 1;
   warp_issue(sm, s, s->slot[slot], now);
@@ -517,11 +518,9 @@ static gboolean sm_loop(Sm *sm, const SimOptions *opt, GError **error) {
       heap_pop(sm->inflight);
 
     SimCycle next = sm->n_soon ? now + 1 : heap_top(sm->wake);
-    guint issued = 0, eligible = 0, active = 0;
-    for (guint p = 0; p < smsps; p++) { /* issue: each SMSP's scheduler */
-      active += sm->smsp[p].n_active;
+    guint issued = 0, eligible = 0, active = sm->n_active; /* EXIT this cycle drains later */
+    for (guint p = 0; p < smsps; p++)                      /* issue: each SMSP's scheduler */
       issued += smsp_cycle(sm, &sm->smsp[p], now, &next, &eligible);
-    }
     if (opt->check_invariants &&
         (issued > smsps || eligible < issued || active > sm->m->sm.max_warps)) {
       g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
