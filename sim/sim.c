@@ -161,12 +161,19 @@ static inline void warp_charge(Sm *sm, Warp *w, SimCycle until, StallState state
   }
 }
 
+static inline void warp_wake(Sm *sm, Warp *w, SimCycle now);
+
 /* The warp waits until `at` (charged to `reason` at once: nothing can change
- * it), then becomes eligible. */
-static void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle now) {
+ * it), then becomes eligible.  `issued_now`: the warp has just issued, so its
+ * SMSP is done for this cycle and a warp due next cycle can join the eligible
+ * set at once (the common back-to-back case, kept off the queues). */
+static inline void warp_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle now,
+                              gboolean issued_now) {
   warp_charge(sm, w, at, reason);
   w->eligible_at = at;
-  if (at == now + 1)
+  if (at == now + 1 && issued_now && !w->done)
+    warp_wake(sm, w, at);
+  else if (at == now + 1)
     sm->soon[sm->n_soon++] = w;
   else
     heap_push(sm->wake, at, w);
@@ -201,8 +208,8 @@ static void warp_charge_causes(Sm *sm, Warp *w, SimCycle hold, guint8 hold_reaso
 
 /* Operand readiness of the warp's next instruction, from its scoreboard; the
  * warp sleeps until then (or until `not_before`), unless at a barrier. */
-static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason,
-                       SimCycle now) {
+static inline void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_reason,
+                              SimCycle now, gboolean issued_now) {
   const StreamInstr *in = w->in;
   SimCycle at = not_before;
   guint8 reason = not_before_reason;
@@ -219,7 +226,7 @@ static void warp_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 not_before_r
   if (!w->at_barrier) {
     if (at > w->charged) /* else nothing to charge: the common back-to-back case */
       warp_charge_causes(sm, w, not_before, not_before_reason, at);
-    warp_sleep(sm, w, at, reason, now);
+    warp_sleep(sm, w, at, reason, now, issued_now);
   }
 }
 
@@ -247,7 +254,7 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     s->ages[w->slot] = w->age;
     s->n_active++;
     sm->n_active++;
-    warp_fetch(sm, w, now, STALL_WAIT, now);
+    warp_fetch(sm, w, now, STALL_WAIT, now, FALSE);
   }
   sm->blocks_launched++;
 }
@@ -260,7 +267,7 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
       w->at_barrier = 0;
       warp_charge(sm, w, now + 1, STALL_BARRIER);
       warp_charge_causes(sm, w, 0, STALL_WAIT, MAX(w->dep_at, now + 1));
-      warp_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now);
+      warp_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now, FALSE);
     }
   }
   c->arrived = 0;
@@ -286,7 +293,7 @@ static void warp_retire(Sm *sm, Warp *w, SimCycle now) {
 
 /* Wake every warp whose wait ends by `now`: drained warps retire, the others
  * join their SMSP's eligible set. */
-static void warp_wake(Sm *sm, Warp *w, SimCycle now) {
+static inline void warp_wake(Sm *sm, Warp *w, SimCycle now) {
   if (w->done) {
     warp_retire(sm, w, now);
     return;
@@ -404,7 +411,7 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
-    warp_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now);
+    warp_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now, FALSE);
     c->live--;
     if (c->arrived > 0 && c->arrived == c->live)
       barrier_release(sm, c, now);
@@ -416,9 +423,9 @@ static void warp_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   }
   w->in = warp_instr_at(sm, w);
   if (in->op == OP_BRA)
-    warp_fetch(sm, w, now + sm->m->branch_latency, STALL_BRANCH_RESOLVING, now);
+    warp_fetch(sm, w, now + sm->m->branch_latency, STALL_BRANCH_RESOLVING, now, TRUE);
   else
-    warp_fetch(sm, w, now + 1, STALL_WAIT, now);
+    warp_fetch(sm, w, now + 1, STALL_WAIT, now, TRUE);
   if (w->at_barrier && ++c->arrived == c->live)
     barrier_release(sm, c, now);
 }
