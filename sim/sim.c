@@ -313,8 +313,10 @@ static void wake_due(Sm *sm, SimCycle now) {
     g_assert(sm->soon[i]->eligible_at == now);
     warp_wake(sm, sm->soon[i], now);
   }
-  memmove(sm->soon, sm->soon + n, (sm->n_soon - n) * sizeof(Warp *));
-  sm->n_soon -= n;
+  if (n > 0) {
+    memmove(sm->soon, sm->soon + n, (sm->n_soon - n) * sizeof(Warp *));
+    sm->n_soon -= n;
+  }
   while (heap_top(sm->wake) <= now) {
     Warp *w = g_array_index(sm->wake, Wake, 0).w;
     heap_pop(sm->wake);
@@ -437,18 +439,36 @@ static StallState class_blocked(const Sm *sm, const Smsp *s, IssueClass cls, Sim
                                 SimCycle *free_at) {
   static const guint8 pipe_of[CLS_MAX] = {PIPE_FMA, PIPE_ALU, PIPE_SFU, PIPE_SMEM,
                                           PIPE_LSU, PIPE_LSU, PIPE_NONE};
-  guint pipe = pipe_of[cls];
-  if (cls == CLS_LOAD && sm->m->max_inflight > 0 && sm->inflight->len >= sm->m->max_inflight) {
-    *free_at = heap_top(sm->inflight);
-    return STALL_LG_THROTTLE;
-  }
-  if (pipe == PIPE_SMEM && sm->smem_free > now) {
-    *free_at = sm->smem_free;
-    return STALL_MIO_THROTTLE;
-  }
-  if (pipe != PIPE_NONE && pipe != PIPE_SMEM && s->pipe_free[pipe] > now) {
-    *free_at = s->pipe_free[pipe];
-    return pipe == PIPE_LSU ? STALL_MIO_THROTTLE : STALL_MATH_PIPE_THROTTLE;
+  switch (cls) {
+  case CLS_LOAD:
+    if (sm->m->max_inflight > 0 && sm->inflight->len >= sm->m->max_inflight) {
+      *free_at = heap_top(sm->inflight);
+      return STALL_LG_THROTTLE;
+    }
+    G_GNUC_FALLTHROUGH; /* loads also need the LSU */
+  case CLS_STORE:
+    if (s->pipe_free[PIPE_LSU] > now) {
+      *free_at = s->pipe_free[PIPE_LSU];
+      return STALL_MIO_THROTTLE;
+    }
+    break;
+  case CLS_SMEM:
+    if (sm->smem_free > now) {
+      *free_at = sm->smem_free;
+      return STALL_MIO_THROTTLE;
+    }
+    break;
+  case CLS_FMA:
+  case CLS_ALU:
+  case CLS_SFU:
+    if (s->pipe_free[pipe_of[cls]] > now) {
+      *free_at = s->pipe_free[pipe_of[cls]];
+      return STALL_MATH_PIPE_THROTTLE;
+    }
+    break;
+  case CLS_NONE:
+  case CLS_MAX:
+    break;
   }
   if (s->dispatch_free > now) {
     *free_at = s->dispatch_free;
