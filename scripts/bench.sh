@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
-check=0 repeat=3
+check=0 repeat=5
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
