@@ -178,6 +178,12 @@ printf '[launch]\nthreads_per_block=12\0008\n' >"$tmp/nul.ini"
 bad "FIFO kernel (must not block)" "$tmp/fifo.ini" "regular file" -- run --kernel "$tmp/fifo.ini"
 bad "FIFO model (must not block)" "$tmp/fifo.ini" "regular file" -- "${k[@]}" --model "$tmp/fifo.ini"
 bad "NUL byte in a kernel file" "$tmp/nul.ini" "NUL" -- run --kernel "$tmp/nul.ini"
+printf '[launch]\nthreads_per_block=128\nthreads_per_block=256\n' >"$tmp/dupkey.ini"
+printf '[launch]\nthreads_per_block=64\n[stream]\nilp=2\n[launch]\nregs_per_thread=40\n' >"$tmp/dupgroup.ini"
+printf '[launch]\nthreads_per_block[de]=64\n' >"$tmp/localized.ini"
+bad "key set twice" "$tmp/dupkey.ini" "line 3" "[launch] threads_per_block" -- run --kernel "$tmp/dupkey.ini"
+bad "group twice" "$tmp/dupgroup.ini" "line 5" "[launch]" -- run --kernel "$tmp/dupgroup.ini"
+bad "localized key" "$tmp/localized.ini" "threads_per_block[de]" -- run --kernel "$tmp/localized.ini"
 bad "--set key with a space" "stream.ilp =1" -- "${k[@]}" --set "stream.ilp =1"
 bad "--set value with a newline" "--set" -- "${k[@]}" --set $'stream.ilp=3\n[evil]'
 bad "--set value names --set" "--set" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
