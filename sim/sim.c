@@ -365,10 +365,12 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const StreamInstr *in, S
     break;
   case OP_LDL:
   case OP_STL:
-    /* A spilled 4 B value per thread; it misses L1 when the SM's spill
-     * footprint outgrows the L1 shared memory leaves (README "Register spills"). */
-    ready = mem_load(sm->mem, g_rand_double(sm->rng) < sm->spill_l1_hit ? MEM_L1 : MEM_L2,
-                     w->lanes * 4, TRUE, now);
+    /* A spilled 4 B value per thread, through L1; it also goes to L2 when it
+     * misses, which happens when the SM's spill footprint outgrows the L1 that
+     * shared memory leaves (README "Register spills"). */
+    ready = mem_load(sm->mem, MEM_L1, w->lanes * 4, TRUE, now);
+    if (g_rand_double(sm->rng) >= sm->spill_l1_hit)
+      ready = MAX(ready, mem_load(sm->mem, MEM_L2, w->lanes * 4, TRUE, now));
     sm->st.spill_insts++;
     *reason = STALL_LONG_SCOREBOARD;
     if (in->op == OP_LDL)
