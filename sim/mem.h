@@ -5,8 +5,11 @@
  * line goes to a channel chosen at random (addresses hash over channels),
  * waits until that channel is free, occupies it for bytes / (bandwidth /
  * channels) cycles, and returns `latency` cycles after its service starts.
- * Latency therefore rises as a level fills (queueing) and throughput can
- * never exceed the level's bandwidth.
+ * Latency therefore rises as a level fills (queueing) and the throughput of
+ * one access pattern can never exceed the level's bandwidth.  Random-line and
+ * sequential loads have separate server pools (`channels`, `stream_channels`),
+ * each with the whole bandwidth: a kernel that mixes both patterns at one
+ * level (a chase through L2 whose spills also miss to L2) can exceed it.
  */
 #ifndef WARPSIM_MEM_H
 #define WARPSIM_MEM_H

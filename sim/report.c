@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 typedef enum { COL_STR, COL_UINT, COL_DOUBLE, COL_BOOL } ColType;
@@ -53,10 +54,11 @@ void report_add_uint(ReportRow *row, const gchar *name, guint64 value) {
 }
 
 void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals) {
-  gchar fmt[8], buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_snprintf(fmt, sizeof fmt, "%%.%uf", decimals);
+  /* %f of the largest double takes 309 digits; decimals beyond 20 add nothing. */
+  gchar fmt[16], buf[G_ASCII_DTOSTR_BUF_SIZE + 320];
+  g_snprintf(fmt, sizeof fmt, "%%.%uf", MIN(decimals, 20u));
   g_ascii_formatd(buf, sizeof buf, fmt, value);
-  add(row, name, g_strdup(buf), COL_DOUBLE, g_ascii_strtod(buf, NULL));
+  add(row, name, g_strdup(buf), COL_DOUBLE, value);
 }
 
 void report_add_bool(ReportRow *row, const gchar *name, gboolean value) {
@@ -64,7 +66,7 @@ void report_add_bool(ReportRow *row, const gchar *name, gboolean value) {
 }
 
 static void csv_field(GString *out, const gchar *s) {
-  if (strpbrk(s, ",\"\n") == NULL) {
+  if (strpbrk(s, ",\"\r\n") == NULL) {
     g_string_append(out, s);
     return;
   }
@@ -113,7 +115,10 @@ void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, 
         json_builder_add_string_value(b, c->text);
       break;
     case COL_DOUBLE:
-      json_builder_add_double_value(b, c->number);
+      if (isfinite(c->number)) /* JSON has no NaN or infinity */
+        json_builder_add_double_value(b, g_ascii_strtod(c->text, NULL));
+      else
+        json_builder_add_null_value(b);
       break;
     case COL_BOOL:
       json_builder_add_boolean_value(b, c->number != 0);
@@ -123,6 +128,8 @@ void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, 
   if (extra_name != NULL && extra != NULL) {
     json_builder_set_member_name(b, extra_name);
     json_builder_add_value(b, (JsonNode *)extra);
+  } else if (extra != NULL) {
+    json_node_unref((JsonNode *)extra); /* consumed, as documented */
   }
   json_builder_end_object(b);
   g_autoptr(JsonGenerator) gen = json_generator_new();
