@@ -15,3 +15,9 @@ warpsim_help() {
     esac
   done
 }
+
+# warpsim_die MESSAGE...: "SCRIPT: MESSAGE" on stderr, exit 2 (bad input).
+warpsim_die() {
+  echo "$(basename "$0"): $*" >&2
+  exit 2
+}

@@ -24,7 +24,7 @@ warpsim=${WARPSIM:-$root/build/sim/warpsim}
 
 . "$root/scripts/lib.sh"
 usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
-die() { echo "stalls.sh: $*" >&2; exit 2; }
+die() { warpsim_die "$@"; }
 
 model="h200" kernel="fma" name="" outdir=""
 sets=()

@@ -28,7 +28,7 @@ warpsim=${WARPSIM:-$root/build/sim/warpsim}
 
 . "$root/scripts/lib.sh"
 usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
-die() { echo "sweep.sh: $*" >&2; exit 2; }
+die() { warpsim_die "$@"; }
 
 out="" model="h200" kernel="" jobs="" resume=0 quiet=0
 sets=() axes=() logins=()

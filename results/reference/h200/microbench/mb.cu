@@ -33,6 +33,24 @@ __global__ void k_mufu(float *out, long long *cycles, int n) {
     cycles[0] = t1 - t0;
 }
 
+// End of an L1 kernel: wait for the CTA, keep the sums alive, and record the
+// CTA's start, end and SM (clock64 is per SM: compare only within an SM).
+__device__ void finish_block(const float *s, long long t0, float *out, long long *cycles) {
+  __syncthreads();
+  long long t1 = clock64();
+  float t = 0;
+  for (int j = 0; j < 8; j++)
+    t += s[j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = t;
+  if (threadIdx.x == 0) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    cycles[3 * blockIdx.x] = t0;
+    cycles[3 * blockIdx.x + 1] = t1;
+    cycles[3 * blockIdx.x + 2] = smid;
+  }
+}
+
 // Every warp issues `iters` x 8 independent L1-hit loads (ld.global.ca, one
 // 128 B line per warp-load, a 16 KiB array that stays in L1), summed.
 __global__ void __launch_bounds__(1024, 2) k_l1(const float *__restrict__ a, float *out, long long *cycles, int iters) {
@@ -50,19 +68,7 @@ __global__ void __launch_bounds__(1024, 2) k_l1(const float *__restrict__ a, flo
       s[j] += v;
     }
   }
-  __syncthreads();
-  long long t1 = clock64();
-  float t = 0;
-  for (int j = 0; j < 8; j++)
-    t += s[j];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = t;
-  if (threadIdx.x == 0) {
-    unsigned smid;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    cycles[3 * blockIdx.x] = t0; /* clock64 is per SM: compare only within an SM */
-    cycles[3 * blockIdx.x + 1] = t1;
-    cycles[3 * blockIdx.x + 2] = smid;
-  }
+  finish_block(s, t0, out, cycles);
 }
 
 // Same with float4 loads: 16 B per thread, one 512 B warp-load (4 lines).
@@ -83,19 +89,7 @@ __global__ void __launch_bounds__(1024, 2) k_l1_v4(const float4 *__restrict__ a,
       s[j] += v.x + v.y + v.z + v.w;
     }
   }
-  __syncthreads();
-  long long t1 = clock64();
-  float t = 0;
-  for (int j = 0; j < 8; j++)
-    t += s[j];
-  out[blockIdx.x * blockDim.x + threadIdx.x] = t;
-  if (threadIdx.x == 0) {
-    unsigned smid;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
-    cycles[3 * blockIdx.x] = t0; /* clock64 is per SM: compare only within an SM */
-    cycles[3 * blockIdx.x + 1] = t1;
-    cycles[3 * blockIdx.x + 2] = smid;
-  }
+  finish_block(s, t0, out, cycles);
 }
 
 int main() {
