@@ -2,8 +2,8 @@
 #include "cli.h"
 
 #include "profile.h"
+#include "program.h"
 #include "sched.h"
-#include "stream.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>

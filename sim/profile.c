@@ -1,7 +1,7 @@
 /* profile.c - the Nsight Compute-style report: sections, rules, what-ifs. */
 #include "profile.h"
 
-#include "stream.h"
+#include "program.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -10,8 +10,8 @@
 
 static const gchar *const unit_names[PROFILE_UNIT_MAX] = {"issue", "fma",  "alu",
                                                           "sfu",   "smem", "lsu"};
-static const StreamPipe unit_pipe[PROFILE_UNIT_MAX] = {PIPE_NONE, PIPE_FMA,  PIPE_ALU,
-                                                       PIPE_SFU,  PIPE_SMEM, PIPE_LSU};
+static const InstrPipe unit_pipe[PROFILE_UNIT_MAX] = {PIPE_NONE, PIPE_FMA,  PIPE_ALU,
+                                                      PIPE_SFU,  PIPE_SMEM, PIPE_LSU};
 
 static const gchar *const sol_names[PROFILE_SOL_MAX] = {
     "Latency Issue",          "Small Grid", "High Compute Throughput",

@@ -8,8 +8,8 @@
  * hand in the comments. */
 #include "kernel.h"
 #include "model.h"
+#include "program.h"
 #include "sim.h"
-#include "stream.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* check_stream.c - tests of sim/stream.[ch]: the instructions of one loop
+/* check_synth.c - tests of sim/synth.[ch]: the instructions of one loop
  * iteration counted by op for combinations of the kernel's [stream] keys,
  * the exact order of a body that uses every op, the dependency chains
  * (FFMA, loads, spills, loop control), slots, pipes and flags of every
@@ -6,7 +6,7 @@
  * string literal below with "group.key=value" overrides per case;
  * expected counts are worked out by hand in the comments. */
 #include "kernel.h"
-#include "stream.h"
+#include "synth.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -27,24 +27,28 @@ static Kernel *kernel_with(const gchar *sets) {
 }
 
 /* The pipe each op goes to (stream.h). */
-static const StreamPipe op_pipe[OP_MAX] = {
+static const InstrPipe op_pipe[OP_MAX] = {
     [OP_FFMA] = PIPE_FMA, [OP_IALU] = PIPE_ALU, [OP_BRA] = PIPE_ALU, [OP_MUFU] = PIPE_SFU,
     [OP_LDS] = PIPE_SMEM, [OP_LDG] = PIPE_LSU,  [OP_LDL] = PIPE_LSU, [OP_STL] = PIPE_LSU,
     [OP_BAR] = PIPE_NONE, [OP_EXIT] = PIPE_NONE};
 
 /* Checks every instruction of `s` obeys, whatever the kernel: a known op on
  * its pipe, the slots it reads and writes below n_slots, unused sources
- * STREAM_NO_SLOT, the bank-conflict flag on FFMAs only, `ways` = lds_ways
+ * INSTR_NO_SLOT, the bank-conflict flag on FFMAs only, `ways` = lds_ways
  * on LDS and 1 elsewhere. */
-static void assert_well_formed(const Stream *s, const Kernel *k) {
-  for (guint i = 0; i < s->n_body; i++) {
-    const StreamInstr *in = &s->body[i];
+static void assert_well_formed(const Program *s, const Kernel *k) {
+  const gchar *why = NULL;
+  ck_assert_msg(program_check(s, &why), "program_check: %s", why);
+  ck_assert_uint_eq(s->code[s->n - 1].op, OP_EXIT);
+  ck_assert_uint_eq(s->exit_pc, s->n - 1);
+  for (guint i = 0; i < synth_body_len(s); i++) {
+    const Instr *in = &s->code[i];
     ck_assert_uint_lt(in->op, OP_EXIT);
     ck_assert_uint_eq(in->pipe, op_pipe[in->op]);
-    ck_assert_uint_le(in->n_src, STREAM_MAX_SRC);
-    ck_assert(in->dst == STREAM_NO_SLOT || in->dst < s->n_slots);
-    for (guint j = 0; j < STREAM_MAX_SRC; j++)
-      ck_assert(j < in->n_src ? in->src[j] < s->n_slots : in->src[j] == STREAM_NO_SLOT);
+    ck_assert_uint_le(in->n_src, INSTR_MAX_SRC);
+    ck_assert(in->dst == INSTR_NO_SLOT || in->dst < s->n_slots);
+    for (guint j = 0; j < INSTR_MAX_SRC; j++)
+      ck_assert(j < in->n_src ? in->src[j] < s->n_slots : in->src[j] == INSTR_NO_SLOT);
     ck_assert_uint_eq(in->conflict, in->op == OP_FFMA);
     ck_assert_uint_eq(in->ways, in->op == OP_LDS ? k->lds_ways : 1);
   }
@@ -54,7 +58,7 @@ static void assert_well_formed(const Stream *s, const Kernel *k) {
 
 typedef struct {
   const gchar *sets;
-  guint spill_values;  /* registers above the cap, stream_new's argument */
+  guint spill_values;  /* registers above the cap, synth_program_new's argument */
   guint count[OP_MAX]; /* instructions of each op per iteration */
   guint n_slots;       /* loads + 3 x ilp (FFMA, MUFU, LDS chains) + 3 + spilled */
   guint64 warp_insts;  /* body x iterations + EXIT */
@@ -121,20 +125,19 @@ static const CountCase counts[] = {
 START_TEST(test_counts) {
   const CountCase *c = &counts[_i];
   g_autoptr(Kernel) k = kernel_with(c->sets);
-  g_autoptr(Stream) s = stream_new(k, c->spill_values);
+  g_autoptr(Program) s = synth_program_new(k, c->spill_values);
   assert_well_formed(s, k);
   guint got[OP_MAX] = {0}, want_body = 0;
-  for (guint i = 0; i < s->n_body; i++)
-    got[s->body[i].op]++;
+  for (guint i = 0; i < synth_body_len(s); i++)
+    got[s->code[i].op]++;
   for (guint op = 0; op < OP_MAX; op++) {
     ck_assert_msg(got[op] == c->count[op], "'%s' spill %u: %u %s, expected %u", c->sets,
-                  c->spill_values, got[op], stream_op_name(op), c->count[op]);
+                  c->spill_values, got[op], program_op_name(op), c->count[op]);
     want_body += c->count[op];
   }
-  ck_assert_uint_eq(s->n_body, want_body);
+  ck_assert_uint_eq(synth_body_len(s), want_body);
   ck_assert_uint_eq(s->n_slots, c->n_slots);
-  ck_assert_uint_eq(s->spill_values, c->spill_values);
-  ck_assert_uint_eq(stream_warp_insts(s), c->warp_insts);
+  ck_assert_uint_eq(s->warp_insts, c->warp_insts);
 }
 END_TEST
 
@@ -153,8 +156,8 @@ static const struct {
 
 START_TEST(test_iterations) {
   g_autoptr(Kernel) k = kernel_with(trips[_i].sets);
-  g_autoptr(Stream) s = stream_new(k, 0);
-  ck_assert_uint_eq(s->iterations, trips[_i].iterations);
+  g_autoptr(Program) s = synth_program_new(k, 0);
+  ck_assert_uint_eq(synth_iterations(s), trips[_i].iterations);
 }
 END_TEST
 
@@ -182,16 +185,16 @@ static const struct {
 
 START_TEST(test_order) {
   g_autoptr(Kernel) k = kernel_with(orders[_i].sets);
-  g_autoptr(Stream) s = stream_new(k, orders[_i].spill_values);
+  g_autoptr(Program) s = synth_program_new(k, orders[_i].spill_values);
   g_autoptr(GString) got = g_string_new(NULL);
-  for (guint i = 0; i < s->n_body; i++)
-    g_string_append_printf(got, "%s%s", i ? " " : "", stream_op_name(s->body[i].op));
+  for (guint i = 0; i < synth_body_len(s); i++)
+    g_string_append_printf(got, "%s%s", i ? " " : "", program_op_name(s->code[i].op));
   ck_assert_str_eq(got->str, orders[_i].ops);
 }
 END_TEST
 
 static const struct {
-  StreamOp op;
+  InstrOp op;
   const gchar *name;
 } names[] = {
     {OP_FFMA, "FFMA"}, {OP_IALU, "IALU"}, {OP_BRA, "BRA"}, {OP_MUFU, "MUFU"},
@@ -200,18 +203,18 @@ static const struct {
 };
 
 START_TEST(test_op_name) {
-  ck_assert_str_eq(stream_op_name(names[_i].op), names[_i].name);
+  ck_assert_str_eq(program_op_name(names[_i].op), names[_i].name);
 }
 END_TEST
 
 /* ---- dependencies ------------------------------------------------------ */
 
 /* The instructions of `op` in body order (at most `max`); returns how many. */
-static guint find_ops(const Stream *s, StreamOp op, const StreamInstr **out, guint max) {
+static guint find_ops(const Program *s, InstrOp op, const Instr **out, guint max) {
   guint n = 0;
-  for (guint i = 0; i < s->n_body && n < max; i++)
-    if (s->body[i].op == op)
-      out[n++] = &s->body[i];
+  for (guint i = 0; i < synth_body_len(s) && n < max; i++)
+    if (s->code[i].op == op)
+      out[n++] = &s->code[i];
   return n;
 }
 
@@ -234,8 +237,8 @@ static const struct {
 
 START_TEST(test_fma_chains) {
   g_autoptr(Kernel) k = kernel_with(chains[_i].sets);
-  g_autoptr(Stream) s = stream_new(k, 0);
-  const StreamInstr *ffma[MAX_FOUND], *ldg[MAX_FOUND];
+  g_autoptr(Program) s = synth_program_new(k, 0);
+  const Instr *ffma[MAX_FOUND], *ldg[MAX_FOUND];
   guint ilp = chains[_i].ilp, loads = chains[_i].loads;
   ck_assert_uint_eq(find_ops(s, OP_FFMA, ffma, MAX_FOUND), chains[_i].fma);
   ck_assert_uint_eq(find_ops(s, OP_LDG, ldg, MAX_FOUND), loads);
@@ -259,11 +262,11 @@ START_TEST(test_load_chains) {
   const gchar *pattern = _i ? "stream" : "chase";
   g_autofree gchar *sets = g_strdup_printf("stream.loads=4 stream.load_pattern=%s", pattern);
   g_autoptr(Kernel) k = kernel_with(sets);
-  g_autoptr(Stream) s = stream_new(k, 0);
-  const StreamInstr *ldg[4];
+  g_autoptr(Program) s = synth_program_new(k, 0);
+  const Instr *ldg[4];
   ck_assert_uint_eq(find_ops(s, OP_LDG, ldg, 4), 4);
   for (guint i = 0; i < 4; i++) {
-    ck_assert_uint_ne(ldg[i]->dst, STREAM_NO_SLOT);
+    ck_assert_uint_ne(ldg[i]->dst, INSTR_NO_SLOT);
     for (guint j = 0; j < i; j++)
       ck_assert_uint_ne(ldg[i]->dst, ldg[j]->dst);
     ck_assert_uint_eq(ldg[i]->n_src, _i ? 0 : 1);
@@ -277,8 +280,8 @@ END_TEST
  * reads it and writes nothing; the values use distinct slots. */
 START_TEST(test_spill_chains) {
   g_autoptr(Kernel) k = kernel_with("stream.fma=2 stream.live_values=6");
-  g_autoptr(Stream) s = stream_new(k, 4);
-  const StreamInstr *ldl[MAX_FOUND], *stl[MAX_FOUND], *ialu[MAX_FOUND];
+  g_autoptr(Program) s = synth_program_new(k, 4);
+  const Instr *ldl[MAX_FOUND], *stl[MAX_FOUND], *ialu[MAX_FOUND];
   ck_assert_uint_eq(find_ops(s, OP_LDL, ldl, MAX_FOUND), 4);
   ck_assert_uint_eq(find_ops(s, OP_STL, stl, MAX_FOUND), 4);
   /* overhead=0: every IALU is spill code. */
@@ -290,7 +293,7 @@ START_TEST(test_spill_chains) {
     ck_assert_uint_eq(ialu[i]->dst, ldl[i]->dst);
     ck_assert_uint_eq(stl[i]->n_src, 1);
     ck_assert_uint_eq(stl[i]->src[0], ldl[i]->dst);
-    ck_assert_uint_eq(stl[i]->dst, STREAM_NO_SLOT);
+    ck_assert_uint_eq(stl[i]->dst, INSTR_NO_SLOT);
     for (guint j = 0; j < i; j++)
       ck_assert_uint_ne(ldl[i]->dst, ldl[j]->dst);
   }
@@ -303,8 +306,8 @@ END_TEST
  * overhead 2 the branch reads nothing (no compare was emitted). */
 START_TEST(test_loop_control) {
   g_autoptr(Kernel) k = kernel_with("stream.fma=4 stream.overhead=4");
-  g_autoptr(Stream) s = stream_new(k, 0);
-  const StreamInstr *ialu[3], *bra[1], *ffma[4];
+  g_autoptr(Program) s = synth_program_new(k, 0);
+  const Instr *ialu[3], *bra[1] = {NULL}, *ffma[4];
   ck_assert_uint_eq(find_ops(s, OP_IALU, ialu, 3), 3);
   ck_assert_uint_eq(find_ops(s, OP_BRA, bra, 1), 1);
   ck_assert_uint_eq(find_ops(s, OP_FFMA, ffma, 4), 4);
@@ -317,19 +320,19 @@ START_TEST(test_loop_control) {
   ck_assert_uint_ne(ialu[2]->dst, pred);
   ck_assert_uint_eq(bra[0]->n_src, 1);
   ck_assert_uint_eq(bra[0]->src[0], pred);
-  ck_assert_uint_eq(bra[0]->dst, STREAM_NO_SLOT);
+  ck_assert_uint_eq(bra[0]->dst, INSTR_NO_SLOT);
   ck_assert_uint_ne(counter, ffma[0]->dst);
-  ck_assert(&s->body[s->n_body - 1] == bra[0]);
+  ck_assert(&s->code[synth_body_len(s) - 1] == bra[0]);
 
   g_autoptr(Kernel) k2 = kernel_with("stream.fma=4 stream.overhead=2");
-  g_autoptr(Stream) s2 = stream_new(k2, 0);
+  g_autoptr(Program) s2 = synth_program_new(k2, 0);
   ck_assert_uint_eq(find_ops(s2, OP_BRA, bra, 1), 1);
   ck_assert_uint_eq(bra[0]->n_src, 0);
 }
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("stream");
+  Suite *s = suite_create("synth");
   TCase *tc = tcase_create("dependencies");
   suite_add_tcase(s, tc);
   tcase_add_test(tc, test_spill_chains);

@@ -1,5 +1,7 @@
-/* stream.c - expanding a kernel's loop body into an instruction template. */
-#include "stream.h"
+/* synth.c - expanding a kernel's loop body into a loop program. */
+#include "synth.h"
+
+#include "mem.h"
 
 typedef struct {
   GArray *body;
@@ -10,17 +12,22 @@ static guint16 slot_new(Builder *b) {
   return (guint16)b->n_slots++;
 }
 
-static void emit(Builder *b, StreamOp op, StreamPipe pipe, guint16 dst, guint n_src,
+static void emit(Builder *b, InstrOp op, InstrPipe pipe, guint16 dst, guint n_src,
                  const guint16 *src) {
-  StreamInstr in = {.op = op, .pipe = pipe, .n_src = (guint8)n_src, .dst = dst, .ways = 1};
-  for (guint i = 0; i < STREAM_MAX_SRC; i++)
-    in.src[i] = i < n_src ? src[i] : STREAM_NO_SLOT;
+  Instr in = {.op = op,
+              .pipe = pipe,
+              .n_src = (guint8)n_src,
+              .dst = dst,
+              .ways = 1,
+              .sb_write = INSTR_NO_SB};
+  for (guint i = 0; i < INSTR_MAX_SRC; i++)
+    in.src[i] = i < n_src ? src[i] : INSTR_NO_SLOT;
   g_array_append_val(b->body, in);
 }
 
 /* `count` instructions of `op` spread round-robin over `ilp` dependent chains
  * (slots chain[0..ilp-1]); instruction i also reads extra[i] when given. */
-static void emit_chains(Builder *b, StreamOp op, StreamPipe pipe, guint count, const guint16 *chain,
+static void emit_chains(Builder *b, InstrOp op, InstrPipe pipe, guint count, const guint16 *chain,
                         guint ilp, const guint16 *extra, guint n_extra) {
   for (guint i = 0; i < count; i++) {
     guint16 src[2] = {chain[i % ilp], 0};
@@ -31,8 +38,48 @@ static void emit_chains(Builder *b, StreamOp op, StreamPipe pipe, guint count, c
   }
 }
 
-Stream *stream_new(const Kernel *k, guint spill_values) {
-  Builder b = {g_array_new(FALSE, FALSE, sizeof(StreamInstr)), 0};
+/* Memory behaviour of the body's loads and spill accesses. */
+static void set_memory(const Kernel *k, Instr *in) {
+  if (in->op == OP_LDG) {
+    in->level = (guint8)k->level;
+    in->bytes = k->load_bytes;
+    in->sequential = k->pattern == KERNEL_PATTERN_STREAM;
+  } else if (in->op == OP_LDL || in->op == OP_STL) {
+    in->level = MEM_L1; /* a spilled 4 B value per thread */
+    in->lane_bytes = 4;
+    in->sequential = TRUE;
+  }
+}
+
+/* The body (consumed) closed into a loop: its last instruction branches back
+ * to pc 0 until `iterations` trips are done, then EXIT. */
+static Program *program_from_body(const Kernel *k, GArray *body, guint n_slots) {
+  guint n_body = body->len;
+  Instr exit_instr = {
+      .op = OP_EXIT, .pipe = PIPE_NONE, .dst = INSTR_NO_SLOT, .ways = 1, .sb_write = INSTR_NO_SB};
+  g_array_append_val(body, exit_instr);
+  for (guint i = 0; i < n_body; i++)
+    set_memory(k, &g_array_index(body, Instr, i));
+  guint iterations = n_body > 0 ? k->iterations : 0;
+  if (n_body > 0) {
+    Instr *last = &g_array_index(body, Instr, n_body - 1);
+    last->has_branch = 1;
+    last->target = 0;
+    last->trips = iterations;
+    last->counter = 0;
+  }
+  Program *p = g_new0(Program, 1);
+  p->n = body->len;
+  p->code = (Instr *)g_array_free(body, FALSE);
+  p->n_slots = n_slots;
+  p->exit_pc = n_body;
+  p->entry = iterations > 0 ? 0 : n_body;
+  p->warp_insts = (guint64)n_body * iterations + 1;
+  return p;
+}
+
+Program *synth_program_new(const Kernel *k, guint spill_values) {
+  Builder b = {g_array_new(FALSE, FALSE, sizeof(Instr)), 0};
   g_autofree guint16 *load = g_new(guint16, MAX(k->loads, 1));
   g_autofree guint16 *fma = g_new(guint16, k->ilp);
   g_autofree guint16 *sfu = g_new(guint16, k->ilp);
@@ -58,17 +105,17 @@ Stream *stream_new(const Kernel *k, guint spill_values) {
     emit(&b, OP_LDG, PIPE_LSU, load[i], k->pattern == KERNEL_PATTERN_CHASE ? 1 : 0, &load[i]);
   emit_chains(&b, OP_LDS, PIPE_SMEM, k->lds, lds, k->ilp, NULL, 0);
   for (guint i = b.body->len - k->lds; i < b.body->len; i++)
-    g_array_index(b.body, StreamInstr, i).ways = (guint16)k->lds_ways;
+    g_array_index(b.body, Instr, i).ways = (guint16)k->lds_ways;
   emit_chains(&b, OP_MUFU, PIPE_SFU, k->sfu, sfu, k->ilp, NULL, 0);
   guint first_fma = b.body->len;
   emit_chains(&b, OP_FFMA, PIPE_FMA, k->fma, fma, k->ilp, k->fma_uses_load ? load : NULL,
               k->fma_uses_load ? k->loads : 0);
   for (guint i = first_fma; i < b.body->len; i++)
-    g_array_index(b.body, StreamInstr, i).conflict = 1;
+    g_array_index(b.body, Instr, i).conflict = 1;
   /* Each spilled value is consumed by one FFMA-free integer op and stored back. */
   for (guint i = 0; i < spilled; i++) {
     emit(&b, OP_IALU, PIPE_ALU, spill[i], 1, &spill[i]);
-    emit(&b, OP_STL, PIPE_LSU, STREAM_NO_SLOT, 1, &spill[i]);
+    emit(&b, OP_STL, PIPE_LSU, INSTR_NO_SLOT, 1, &spill[i]);
   }
 
   /* Loop control: the counter update and compare are interleaved after the
@@ -76,11 +123,11 @@ Stream *stream_new(const Kernel *k, guint spill_values) {
    * the branch closes the iteration. */
   if (k->overhead > 0) {
     GArray *body = b.body;
-    b.body = g_array_new(FALSE, FALSE, sizeof(StreamInstr));
+    b.body = g_array_new(FALSE, FALSE, sizeof(Instr));
     guint n_alu = k->overhead - 1;
     for (guint i = 0, a = 0; i < body->len || a < n_alu; i++) {
       if (i < body->len)
-        g_array_append_val(b.body, g_array_index(body, StreamInstr, i));
+        g_array_append_val(b.body, g_array_index(body, Instr, i));
       if (a < n_alu) {
         if (a == 0)
           emit(&b, OP_IALU, PIPE_ALU, counter, 1, &counter);
@@ -94,32 +141,20 @@ Stream *stream_new(const Kernel *k, guint spill_values) {
     g_array_free(body, TRUE);
   }
   if (k->syncthreads)
-    emit(&b, OP_BAR, PIPE_NONE, STREAM_NO_SLOT, 0, NULL);
+    emit(&b, OP_BAR, PIPE_NONE, INSTR_NO_SLOT, 0, NULL);
   if (k->overhead > 0)
-    emit(&b, OP_BRA, PIPE_ALU, STREAM_NO_SLOT, k->overhead >= 3 ? 1 : 0, &pred);
+    emit(&b, OP_BRA, PIPE_ALU, INSTR_NO_SLOT, k->overhead >= 3 ? 1 : 0, &pred);
 
-  Stream *s = g_new0(Stream, 1);
-  s->n_body = b.body->len;
-  s->body = (StreamInstr *)g_array_free(b.body, FALSE);
-  s->n_slots = b.n_slots;
-  s->iterations = s->n_body > 0 ? k->iterations : 0;
-  s->spill_values = spill_values;
-  return s;
+  return program_from_body(k, b.body, b.n_slots);
 }
 
-guint64 stream_warp_insts(const Stream *s) {
-  return (guint64)s->n_body * s->iterations + 1;
+guint synth_body_len(const Program *p) {
+  return p->n - 1;
 }
 
-const gchar *stream_op_name(StreamOp op) {
-  static const gchar *const names[OP_MAX] = {"FFMA", "IALU", "BRA", "MUFU", "LDS",
-                                             "LDG",  "LDL",  "STL", "BAR",  "EXIT"};
-  return op < OP_MAX ? names[op] : "?";
-}
-
-void stream_free(Stream *s) {
-  if (s == NULL)
-    return;
-  g_free(s->body);
-  g_free(s);
+guint synth_iterations(const Program *p) {
+  if (p->entry == p->exit_pc)
+    return 0;
+  const Instr *last = &p->code[p->n - 2];
+  return last->has_branch ? last->trips : 1;
 }

@@ -1,0 +1,106 @@
+/* program.h - what a warp executes: a program of instructions indexed by pc.
+ *
+ * This is the interface between an instruction source and the SM.  A source
+ * (the synthetic loop of synth.c; SASS listings later) builds a Program once
+ * per run; every warp walks it with its own pc, branch counters and
+ * scoreboard, so memory is proportional to the program, never to the
+ * instructions simulated.  After a warp issues `code[pc]` its next pc is
+ * pc + 1, unless the instruction's branch is taken (program_next_pc).
+ */
+#ifndef WARPSIM_PROGRAM_H
+#define WARPSIM_PROGRAM_H
+
+#include <glib.h>
+
+/* Opcode classes: what the SM does with an instruction.  A SASS opcode maps
+ * to one of these (FFMA/FADD/FMUL -> OP_FFMA, IMAD/IADD3/ISETP -> OP_IALU,
+ * ...); SimStats.ops[] counts issues per class. */
+typedef enum {
+  OP_FFMA, /* FP32 fused multiply-add (fma pipe) */
+  OP_IALU, /* integer op (alu pipe) */
+  OP_BRA,  /* branch (alu pipe); the warp waits [branch] latency after it */
+  OP_MUFU, /* special function (sfu pipe) */
+  OP_LDS,  /* shared-memory load (SM-wide shared-memory unit) */
+  OP_LDG,  /* global load (lsu, then the memory level) */
+  OP_LDL,  /* local-memory load of a spilled value (lsu, then L1) */
+  OP_STL,  /* local-memory store of a spilled value (lsu, then L1) */
+  OP_BAR,  /* __syncthreads (BAR.SYNC) */
+  OP_EXIT, /* end of the warp */
+  OP_MAX
+} InstrOp;
+
+/* Execution units.  fma, alu, sfu and lsu are per SMSP; smem is SM-wide. */
+typedef enum { PIPE_FMA, PIPE_ALU, PIPE_SFU, PIPE_SMEM, PIPE_LSU, PIPE_NONE, PIPE_MAX } InstrPipe;
+
+#define INSTR_NO_SLOT 0xffff   /* dst/src: no value slot */
+#define INSTR_MAX_SRC 3        /* value slots one instruction reads */
+#define INSTR_SB_BARRIERS 6    /* scoreboard barriers per warp (SASS SB0..SB5) */
+#define INSTR_NO_SB 0xff       /* sb_write: sets no scoreboard barrier */
+#define PROGRAM_MAX_COUNTERS 4 /* per-warp branch counters */
+
+/* One instruction.  Dependencies are value slots: the warp's scoreboard keeps
+ * the cycle each slot's value is ready; an instruction waits for its `src`
+ * slots and for the scoreboard barriers in `wait_mask`, and its result makes
+ * `dst` (and barrier `sb_write`) ready after its latency or memory access. */
+typedef struct {
+  guint8 op;                  /* InstrOp */
+  guint8 pipe;                /* InstrPipe */
+  guint8 n_src;               /* value slots read (<= INSTR_MAX_SRC) */
+  guint8 conflict;            /* FFMA reading two operands from one register bank */
+  guint8 stall;               /* cycles before the same warp's next issue (SASS stall
+                                 count); 0 or 1 = the next cycle */
+  guint8 wait_mask;           /* scoreboard barriers waited on (bit b = SBb) */
+  guint8 sb_write;            /* scoreboard barrier set until the result is ready, or
+                                 INSTR_NO_SB */
+  guint8 has_branch;          /* the branch fields below apply */
+  guint16 dst;                /* value slot written, or INSTR_NO_SLOT */
+  guint16 src[INSTR_MAX_SRC]; /* value slots read; unused ones INSTR_NO_SLOT */
+  guint16 ways;               /* LDS: bank-conflict degree (cycles of the unit) */
+  guint16 latency;            /* cycles to the result; 0 = its pipe's model latency */
+  /* Memory access (OP_LDG, OP_LDL, OP_STL): */
+  guint8 level;       /* MemLevel it is served from (mem.h) */
+  guint8 sequential;  /* lines of one access share a server (streaming) */
+  guint16 lane_bytes; /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
+  guint32 bytes;      /* bytes per warp-access when lane_bytes is 0 */
+  /* Branch (has_branch): after issue the warp's counter `counter` is
+   * incremented; while it stays below `trips` the warp continues at
+   * `target`, else the counter resets to 0 and the warp falls through. */
+  guint32 target; /* pc when taken */
+  guint32 trips;  /* times the branch is reached per loop (taken trips - 1 times) */
+  guint8 counter; /* per-warp counter index, < PROGRAM_MAX_COUNTERS */
+} Instr;
+
+/* A program: its instructions, the value slots a warp needs and where warps
+ * start and end. */
+typedef struct {
+  Instr *code;        /* n instructions, owned; ends with an OP_EXIT */
+  guint n;            /* instructions */
+  guint n_slots;      /* value slots a warp's scoreboard needs */
+  guint entry;        /* pc a warp starts at */
+  guint exit_pc;      /* pc of an OP_EXIT (warps that exit at once start here) */
+  guint64 warp_insts; /* warp instructions one warp issues from entry to EXIT */
+} Program;
+
+/* The pc after `in` (at `pc`) issues, given the warp's branch `counters`
+ * (updated).  Inline: the issue loop calls it for every instruction. */
+static inline guint program_next_pc(const Instr *in, guint pc, guint32 *counters) {
+  if (!in->has_branch)
+    return pc + 1;
+  if (++counters[in->counter] < in->trips)
+    return in->target;
+  counters[in->counter] = 0;
+  return pc + 1;
+}
+
+/* Short mnemonic of `op`, e.g. "FFMA" ("?" when out of range). */
+const gchar *program_op_name(InstrOp op);
+
+/* Checks the structure a source must produce (slots below n_slots, branch
+ * targets and counters in range, a final EXIT, entry and exit_pc in range);
+ * FALSE with a message in *why (static) when it does not hold. */
+gboolean program_check(const Program *p, const gchar **why);
+
+void program_free(Program *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Program, program_free)
+
+#endif

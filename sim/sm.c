@@ -1,0 +1,402 @@
+/* sm.c - the SM cycle loop, CTAs, and the effects of issuing. */
+#include "sm.h"
+
+#include "event.h"
+#include "mem.h"
+#include "sim.h"
+#include "smsp.h"
+#include "warp.h"
+
+#include <string.h>
+
+typedef struct {
+  guint live;     /* warps not exited */
+  guint arrived;  /* warps waiting at the barrier */
+  guint resident; /* warps not yet drained */
+} Cta;
+
+struct Sm {
+  SmLaunch l;               /* what runs (borrowed pointers) */
+  const SmModel *m;         /* l.model */
+  const Program *p;         /* l.program */
+  Mem *mem;                 /* the memory levels */
+  GRand *rng;               /* channel choice, spill misses */
+  Smsp *smsp;               /* m->sm.smsps of them */
+  Warp *warp;               /* warp slots: CTA slot x warps per block */
+  Cta *cta;                 /* l.cta_slots of them */
+  SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
+  EventQueue wake;          /* stalled warps, by the cycle they can issue */
+  Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
+  guint n_soon;             /* entries of soon */
+  guint *retired;           /* CTA slots retired this cycle, in order */
+  guint n_retired;          /* entries of retired */
+  guint n_active;           /* resident, not yet drained warps, all SMSPs */
+  guint blocks_launched;    /* CTAs launched so far */
+  guint blocks_done;        /* CTAs retired so far */
+  guint64 next_age;         /* age of the next warp launched */
+  guint latency[PIPE_MAX];  /* cycles to the result, per pipe */
+  guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
+  StallTally tally;         /* this cycle's warps that could issue, by state */
+  SimStats st;              /* counters */
+};
+
+/* ---- sleeping and waking ------------------------------------------------- */
+
+/* The warp's operands are ready: it joins its SMSP's candidates; a drained
+ * warp leaves the SM instead, and its CTA retires with its last warp. */
+static inline void sm_wake(Sm *sm, Warp *w) {
+  if (!w->done) {
+    smsp_ready(&sm->smsp[w->smsp], w);
+    return;
+  }
+  Smsp *s = &sm->smsp[w->smsp];
+  s->slot[w->slot] = NULL;
+  if (s->last_warp == w)
+    s->last_warp = NULL;
+  sm->n_active--;
+  if (--sm->cta[w->cta].resident == 0) {
+    sm->blocks_done++;
+    sm->retired[sm->n_retired++] = w->cta;
+  }
+}
+
+/* The warp waits until `at` (charged to `reason` at once: nothing can change
+ * it), then becomes ready.  `issued_now`: the warp has just issued, so its
+ * SMSP is done for this cycle and a warp due next cycle can join the
+ * candidates at once (the common back-to-back case, kept off the queues). */
+static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle now,
+                            gboolean issued_now) {
+  warp_charge(w, sm->st.state, at, reason);
+  w->eligible_at = at;
+  if (at == now + 1 && issued_now && !w->done)
+    sm_wake(sm, w);
+  else if (at == now + 1)
+    sm->soon[sm->n_soon++] = w;
+  else
+    event_queue_push(&sm->wake, at, w);
+}
+
+/* Fetch the warp's next instruction: it sleeps until its operands are ready
+ * and not before `not_before` (waiting in `nb_reason`), unless at a barrier. */
+static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reason, SimCycle now,
+                            gboolean issued_now) {
+  SimCycle at = warp_operands_at(w, not_before, nb_reason);
+  w->cls = smsp_op_class[w->in->op];
+  if (w->at_barrier)
+    return;
+  if (at > w->charged) /* else nothing to charge: the common back-to-back case */
+    warp_charge_causes(w, sm->st.state, not_before, nb_reason, at);
+  sm_sleep(sm, w, at, (StallState)w->dep_reason, now, issued_now);
+}
+
+/* Writeback stage: every warp whose wait ends at `now` wakes.  Warps queued
+ * for the next cycle during the wake stay for it. */
+static void sm_wake_due(Sm *sm, SimCycle now) {
+  guint n = sm->n_soon;
+  for (guint i = 0; i < n; i++) {
+    g_assert(sm->soon[i]->eligible_at == now);
+    sm_wake(sm, sm->soon[i]);
+  }
+  sm->n_soon = 0;
+  while (event_queue_next(&sm->wake) <= now)
+    sm_wake(sm, event_queue_pop(&sm->wake));
+}
+
+/* ---- CTAs ----------------------------------------------------------------- */
+
+static void cta_launch(Sm *sm, guint slot, SimCycle now) {
+  guint wpb = sm->l.warps_per_block, ws = sm->m->sm.warp_size;
+  Cta *c = &sm->cta[slot];
+  c->live = c->resident = wpb;
+  c->arrived = 0;
+  for (guint i = 0; i < wpb; i++) {
+    Warp *w = &sm->warp[slot * wpb + i];
+    gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */
+    warp_start(w, sm->p, exits ? sm->p->exit_pc : sm->p->entry, now);
+    w->cta = slot;
+    w->age = sm->next_age++;
+    w->lanes = MIN(ws, sm->l.threads_per_block - i * ws);
+    Smsp *s = &sm->smsp[w->smsp];
+    s->slot[w->slot] = w;
+    s->ages[w->slot] = w->age;
+    sm->n_active++;
+    warp_operands_at(w, now, STALL_WAIT);
+    w->cls = smsp_op_class[w->in->op];
+    w->eligible_at = now;
+    smsp_ready(s, w);
+  }
+  sm->blocks_launched++;
+}
+
+/* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
+ * order they retired; their warps can issue this cycle. */
+static void sm_launch_ctas(Sm *sm, SimCycle now) {
+  for (guint i = 0; i < sm->n_retired && sm->blocks_launched < sm->l.blocks; i++)
+    cta_launch(sm, sm->retired[i], now);
+  sm->n_retired = 0;
+}
+
+/* Every live warp of the CTA arrived at the barrier: release them. */
+static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
+  guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
+  for (guint i = 0; i < wpb; i++) {
+    Warp *w = &sm->warp[slot * wpb + i];
+    if (w->at_barrier) {
+      w->at_barrier = 0;
+      warp_charge(w, sm->st.state, now + 1, STALL_BARRIER);
+      warp_charge_causes(w, sm->st.state, 0, STALL_WAIT, MAX(w->dep_at, now + 1));
+      sm_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now, FALSE);
+    }
+  }
+  c->arrived = 0;
+}
+
+/* ---- issue ---------------------------------------------------------------- */
+
+/* Memory effects of issuing the load or store `in`; returns the cycle its
+ * data is back. */
+static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
+  SimCycle ready = mem_load(sm->mem, (MemLevel)in->level, bytes, in->sequential, now);
+  if (in->op == OP_LDG) {
+    sm->st.loads++;
+    sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
+    sm->st.load_latency_sum += ready - now;
+  } else {
+    /* A spill access also goes to L2 when it misses, which happens when the
+     * SM's spill footprint outgrows the L1 that shared memory leaves (README
+     * "Register spills"). */
+    if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
+      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, now));
+    sm->st.spill_insts++;
+  }
+  if (in->op != OP_STL)
+    event_queue_push(&sm->units.inflight, ready, NULL);
+  w->last_mem = MAX(w->last_mem, ready);
+  return ready;
+}
+
+/* Pipe and memory effects of issuing `in`; returns the cycle its result is
+ * ready and sets *reason to the state a consumer waits in. */
+static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycle now,
+                              guint8 *reason) {
+  SimCycle ready = now + (in->latency ? in->latency : sm->latency[in->pipe]);
+  *reason = STALL_WAIT;
+  switch ((InstrOp)in->op) {
+  case OP_FFMA:
+    sm->st.ffma++;
+    /* Register-bank conflict: unless the same warp issued the previous
+     * instruction of this SMSP (operands held in the reuse cache), reading
+     * two operands from one bank costs an extra dispatch cycle, which also
+     * delays the result (README "Operand delivery"). */
+    if (in->conflict && sm->m->operand_conflict && s->last_warp != w) {
+      s->dispatch_free = now + 2;
+      ready += 1;
+    }
+    break;
+  case OP_MUFU:
+    *reason = STALL_SHORT_SCOREBOARD;
+    break;
+  case OP_LDS:
+    sm->units.smem_free = now + (SimCycle)sm->m->smem.interval * in->ways;
+    sm->st.pipe_busy[PIPE_SMEM] += (SimCycle)sm->m->smem.interval * in->ways;
+    ready = now + sm->m->smem.latency + (SimCycle)(in->ways - 1) * sm->m->smem.interval;
+    *reason = STALL_SHORT_SCOREBOARD;
+    break;
+  case OP_LDG:
+  case OP_LDL:
+  case OP_STL:
+    ready = issue_memory(sm, w, in, now);
+    *reason = STALL_LONG_SCOREBOARD;
+    break;
+  case OP_BAR:
+    w->at_barrier = 1;
+    break;
+  case OP_EXIT:
+    w->done = 1;
+    break;
+  case OP_BRA:
+  case OP_IALU:
+  case OP_MAX:
+    break;
+  }
+  return ready;
+}
+
+/* Issue the warp's next instruction at `now`. */
+static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
+  const Instr *in = w->in;
+  w->charged = now + 1; /* this cycle: selected, tallied by smsp_select */
+  sm->st.issued++;
+  sm->st.issue_cycles++;
+  sm->st.thread_insts += w->lanes;
+  sm->st.ops[in->op]++;
+  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM) {
+    s->pipe_free[in->pipe] = now + sm->interval[in->pipe];
+    sm->st.pipe_busy[in->pipe] += sm->interval[in->pipe];
+  }
+  guint8 reason;
+  SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
+  warp_scoreboard_write(w, in, ready, reason);
+  smsp_issued(s, w);
+  Cta *c = &sm->cta[w->cta];
+  if (w->done) {
+    /* Drain: resident until its memory accesses complete. */
+    sm_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now, FALSE);
+    c->live--;
+    if (c->arrived > 0 && c->arrived == c->live)
+      barrier_release(sm, c, now);
+    return;
+  }
+  warp_advance(w, sm->p);
+  SimCycle stall = now + MAX(in->stall, 1);
+  if (in->op == OP_BRA)
+    sm_fetch(sm, w, MAX(stall, now + sm->m->branch_latency), STALL_BRANCH_RESOLVING, now, TRUE);
+  else
+    sm_fetch(sm, w, stall, STALL_WAIT, now, TRUE);
+  if (w->at_barrier && ++c->arrived == c->live)
+    barrier_release(sm, c, now);
+}
+
+/* ---- the cycle ------------------------------------------------------------ */
+
+static gboolean check_cycle(const Sm *sm, SimCycle now, guint issued, guint active,
+                            GError **error) {
+  if (issued <= sm->m->sm.smsps && sm->tally.ready >= issued && active <= sm->m->sm.max_warps)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+              "invariant failed at cycle %" G_GUINT64_FORMAT ": issued %u, ready %u, active %u",
+              now, issued, sm->tally.ready, active);
+  return FALSE;
+}
+
+static gboolean check_totals(const SimStats *st, GError **error) {
+  guint64 sum = 0;
+  for (guint i = 0; i < STALL_MAX; i++)
+    sum += st->state[i];
+  if (sum == st->active_warp_cycles && st->state[STALL_SELECTED] == st->issued &&
+      st->eligible_warp_cycles >= st->issued)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+              "invariant failed: warp states sum to %" G_GUINT64_FORMAT
+              ", active warp-cycles %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT
+              ", issued %" G_GUINT64_FORMAT,
+              sum, st->active_warp_cycles, st->state[STALL_SELECTED], st->issued);
+  return FALSE;
+}
+
+/* One cycle's issue stage: each SMSP's scheduler selects at most one warp
+ * and issues it.  Returns the warps issued; lowers *next to the cycle a
+ * throttled class frees up. */
+static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
+  guint issued = 0;
+  for (guint p = 0; p < sm->m->sm.smsps; p++) {
+    Smsp *s = &sm->smsp[p];
+    Warp *w = smsp_select(s, &sm->units, sm->l.policy, sm->m->sched_group, now, next, &sm->tally);
+    if (w != NULL) {
+      sm_issue(sm, s, w, now);
+      issued++;
+    }
+  }
+  return issued;
+}
+
+/* Stalled warps are charged when they go to sleep; the warps that could
+ * issue are tallied each cycle and charged for the span of cycles in which
+ * nothing can change (no issue: until the next wake or freed throttle). */
+gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error) {
+  SimCycle now = 0;
+  for (guint slot = 0; slot < sm->l.cta_slots && sm->blocks_launched < sm->l.blocks; slot++)
+    cta_launch(sm, slot, now);
+  while (sm->blocks_done < sm->l.blocks) {
+    sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
+    if (sm->blocks_done >= sm->l.blocks)
+      break;
+    sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
+    while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
+      event_queue_pop(&sm->units.inflight);
+    SimCycle next = sm->n_soon ? now + 1 : event_queue_next(&sm->wake);
+    guint active = sm->n_active;                   /* a warp that exits this cycle drains later */
+    guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
+    if (check_invariants && !check_cycle(sm, now, issued, active, error))
+      return FALSE;
+    SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
+    if (issued == 0) {
+      if (next == SIM_CYCLE_NEVER) {
+        g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+                    "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
+        return FALSE;
+      }
+      span = next - now;
+    }
+    sm->st.active_warp_cycles += (guint64)active * span;
+    sm->st.eligible_warp_cycles += (guint64)sm->tally.ready * span;
+    stall_tally_flush(&sm->tally, sm->st.state, span);
+    now += span;
+  }
+  sm->st.cycles = now;
+  sm->st.ctas = sm->blocks_done;
+  *st = sm->st;
+  return !check_invariants || check_totals(st, error);
+}
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+Sm *sm_new(const SmLaunch *launch, GError **error) {
+  const SmModel *m = launch->model;
+  guint n_warps = launch->cta_slots * launch->warps_per_block;
+  guint per_smsp = (n_warps + m->sm.smsps - 1) / m->sm.smsps;
+  if (per_smsp > SCHED_MAX_SLOTS) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
+                "%s: [sm] max_warps / smsps: %u warps per SMSP (allowed 1..%d)", m->file, per_smsp,
+                SCHED_MAX_SLOTS);
+    return NULL;
+  }
+  Sm *sm = g_new0(Sm, 1);
+  sm->l = *launch;
+  sm->m = m;
+  sm->p = launch->program;
+  sm->rng = g_rand_new_with_seed(launch->seed);
+  sm->mem = mem_new(m, sm->rng);
+  sm->units.max_inflight = m->max_inflight;
+  event_queue_init(&sm->units.inflight);
+  event_queue_init(&sm->wake);
+  const guint lat[PIPE_MAX] = {
+      [PIPE_FMA] = m->fma.latency, [PIPE_ALU] = m->alu.latency, [PIPE_SFU] = m->sfu.latency};
+  const guint ivl[PIPE_MAX] = {[PIPE_FMA] = m->fma.interval,
+                               [PIPE_ALU] = m->alu.interval,
+                               [PIPE_SFU] = m->sfu.interval,
+                               [PIPE_LSU] = m->lsu.interval};
+  memcpy(sm->latency, lat, sizeof lat);
+  memcpy(sm->interval, ivl, sizeof ivl);
+  sm->cta = g_new0(Cta, MAX(launch->cta_slots, 1));
+  sm->retired = g_new0(guint, MAX(launch->cta_slots, 1));
+  sm->warp = g_new0(Warp, MAX(n_warps, 1));
+  for (guint i = 0; i < n_warps; i++) {
+    warp_init(&sm->warp[i], sm->p->n_slots);
+    sm->warp[i].smsp = i % m->sm.smsps;
+    sm->warp[i].slot = i / m->sm.smsps;
+  }
+  sm->smsp = g_new0(Smsp, m->sm.smsps);
+  for (guint p = 0; p < m->sm.smsps; p++)
+    smsp_init(&sm->smsp[p]);
+  sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
+  return sm;
+}
+
+void sm_free(Sm *sm) {
+  if (sm == NULL)
+    return;
+  for (guint i = 0; i < sm->l.cta_slots * sm->l.warps_per_block; i++)
+    warp_clear(&sm->warp[i]);
+  g_free(sm->warp);
+  g_free(sm->smsp);
+  g_free(sm->cta);
+  g_free(sm->retired);
+  g_free(sm->soon);
+  event_queue_clear(&sm->units.inflight);
+  event_queue_clear(&sm->wake);
+  mem_free(sm->mem);
+  g_rand_free(sm->rng);
+  g_free(sm);
+}

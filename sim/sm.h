@@ -1,0 +1,45 @@
+/* sm.h - one SM running a launch cycle by cycle: the cycle loop with its
+ * stages (wake, CTA retire/launch, memory, issue) over the SMSPs, the CTAs'
+ * barriers and waves, and what issuing an instruction does to the pipes,
+ * the memory levels and the warp's scoreboard.  Internal to sim_run.
+ */
+#ifndef WARPSIM_SM_H
+#define WARPSIM_SM_H
+
+#include "kernel.h"
+#include "model.h"
+#include "program.h"
+#include "sched.h"
+#include "stats.h"
+
+#include <glib.h>
+
+/* What the SM runs: the launch as planned (launch.h), all borrowed. */
+typedef struct {
+  const SmModel *model;      /* the machine */
+  const Program *program;    /* what every warp executes */
+  const SchedPolicy *policy; /* each SMSP's scheduler */
+  guint threads_per_block;   /* threads per CTA */
+  guint warps_per_block;     /* warps per CTA */
+  guint cta_slots;           /* CTAs resident at once */
+  guint blocks;              /* CTAs this SM runs in total (waves of cta_slots) */
+  guint early_exit;          /* warps per CTA that start at EXIT */
+  gdouble spill_l1_hit;      /* probability a local-memory access hits in L1 */
+  guint32 seed;              /* seeds the memory system's randomness */
+} SmLaunch;
+
+typedef struct Sm Sm;
+
+/* An SM ready to run `launch` (its pointers must outlive the Sm); NULL with
+ * SIM_ERROR_LAUNCH when more warps than an SMSP's slots would be resident. */
+Sm *sm_new(const SmLaunch *launch, GError **error);
+
+/* Run the launch to the last CTA's retirement and fill `st`.  FALSE with
+ * SIM_ERROR_INVARIANT on a deadlock or, with `check_invariants`, a failed
+ * per-cycle invariant (both are bugs). */
+gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error);
+
+void sm_free(Sm *sm);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)
+
+#endif

@@ -1,0 +1,130 @@
+/* warp.h - one warp: its pc and branch counters, its scoreboard, and the
+ * charging of its cycles to warp states (stats.h).
+ *
+ * All stall accounting lives here: a stalled warp is charged when it goes to
+ * sleep (its wake-up cycle is known then, warp_charge_causes); warps that
+ * could issue are tallied per cycle by state (StallTally) and charged for
+ * the span of cycles in which nothing changes.  Internal to the SM core
+ * (sm.c, smsp.c): the fields are read directly on the hot path.
+ */
+#ifndef WARPSIM_WARP_H
+#define WARPSIM_WARP_H
+
+#include "program.h"
+#include "stats.h"
+
+#include <glib.h>
+
+/* Per value slot (and scoreboard barrier): when the value is ready and the
+ * state a warp waiting on it is in. */
+typedef struct {
+  SimCycle *ready_at; /* cycle each slot's value is ready; n_slots + INSTR_SB_BARRIERS */
+  guint8 *wait_state; /* StallState of waiting on each slot */
+} Scoreboard;
+
+typedef struct {
+  SimCycle eligible_at;                   /* earliest cycle the next instruction may issue */
+  SimCycle dep_at;                        /* when its operands are ready (kept across a barrier) */
+  SimCycle last_mem;                      /* cycle its last memory access completes */
+  SimCycle charged;                       /* warp states are charged for every cycle before this */
+  guint64 age;                            /* launch order: lower is older */
+  guint32 pc;                             /* index into the program */
+  guint32 counters[PROGRAM_MAX_COUNTERS]; /* branch counters (program.h) */
+  guint8 dep_reason;                      /* StallState of dep_at */
+  guint8 done;                            /* EXIT issued */
+  guint8 at_barrier;                      /* waiting at __syncthreads */
+  guint8 cls;                             /* IssueClass of the next instruction (smsp.h) */
+  const Instr *in;                        /* the next instruction: code[pc] */
+  guint cta;                              /* CTA slot */
+  guint smsp;                             /* SMSP index */
+  guint slot;                             /* slot within the SMSP (< 64) */
+  guint lanes;                            /* active threads of this warp */
+  guint sb_base;                          /* index of scoreboard barrier 0 in the scoreboard */
+  Scoreboard sb;                          /* owned */
+} Warp;
+
+/* Allocate the scoreboard for `n_slots` value slots plus the barriers. */
+void warp_init(Warp *w, guint n_slots);
+void warp_clear(Warp *w);
+
+/* Start the warp at `pc` of `p` at cycle `now`: scoreboard all ready,
+ * counters 0, nothing charged before `now`. */
+void warp_start(Warp *w, const Program *p, guint pc, SimCycle now);
+
+/* Charge the warp's cycles [charged, until) to `state` in `states`. */
+static inline void warp_charge(Warp *w, guint64 *states, SimCycle until, StallState state) {
+  if (until > w->charged) {
+    states[state] += until - w->charged;
+    w->charged = until;
+  }
+}
+
+/* Charge the warp's cycles [charged, until), in which it waits for `hold`
+ * (`hold_reason`, e.g. a branch resolving) and for the operands of its next
+ * instruction: each cycle goes to the pending cause that comes first in the
+ * StallState priority (e.g. branch_resolving, then long_scoreboard).
+ * Cycles in which nothing is pending are left to the caller. */
+void warp_charge_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
+                        SimCycle until);
+
+/* When the operands of the next instruction (its sources and waited
+ * barriers) are ready, not before `not_before` (waiting in `reason`); sets
+ * dep_at and dep_reason. */
+static inline SimCycle warp_operands_at(Warp *w, SimCycle not_before, guint8 reason) {
+  const Instr *in = w->in;
+  SimCycle at = not_before;
+  for (guint i = 0; i < in->n_src; i++) {
+    SimCycle r = w->sb.ready_at[in->src[i]];
+    if (r > at) {
+      at = r;
+      reason = w->sb.wait_state[in->src[i]];
+    }
+  }
+  for (guint m = in->wait_mask; m != 0; m &= m - 1) {
+    guint b = w->sb_base + (guint)__builtin_ctz(m);
+    if (w->sb.ready_at[b] > at) {
+      at = w->sb.ready_at[b];
+      reason = w->sb.wait_state[b];
+    }
+  }
+  w->dep_at = at;
+  w->dep_reason = reason;
+  return at;
+}
+
+/* Record the result of the issued instruction `in`: its dst slot and its
+ * scoreboard barrier are ready at `ready`, waited on in `state`. */
+static inline void warp_scoreboard_write(Warp *w, const Instr *in, SimCycle ready, guint8 state) {
+  if (in->dst != INSTR_NO_SLOT) {
+    w->sb.ready_at[in->dst] = ready;
+    w->sb.wait_state[in->dst] = state;
+  }
+  if (in->sb_write != INSTR_NO_SB) {
+    w->sb.ready_at[w->sb_base + in->sb_write] = ready;
+    w->sb.wait_state[w->sb_base + in->sb_write] = state;
+  }
+}
+
+/* Move past the issued instruction `in` (taking its branch if it is). */
+static inline void warp_advance(Warp *w, const Program *p) {
+  w->pc = program_next_pc(w->in, w->pc, w->counters);
+  w->in = &p->code[w->pc];
+}
+
+/* Warps that could issue, counted by state for the current cycle and
+ * charged for every cycle of the span that follows (nothing changes in it):
+ * selected, not_selected and the throttles. */
+typedef struct {
+  guint64 count[STALL_MAX]; /* warps this cycle, by state */
+  guint ready;              /* warps whose operands are ready (eligible or throttled) */
+} StallTally;
+
+/* Charge the tally for `span` cycles to `states` and reset it. */
+static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
+  states[STALL_SELECTED] += t->count[STALL_SELECTED] * span;
+  for (guint i = STALL_LG_THROTTLE; i <= STALL_NOT_SELECTED; i++)
+    states[i] += t->count[i] * span;
+  *t = (StallTally){0};
+}
+
+#endif
