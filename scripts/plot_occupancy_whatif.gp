@@ -9,11 +9,20 @@
 # Usage:
 #   warpsim occupancy --model h200 --threads 256 --regs 40 --smem-dynamic 20000 \
 #       --vary all --format csv > whatif.csv
-#   gnuplot -e "in='whatif.csv'; out='whatif.png'" scripts/plot_occupancy_whatif.gp
-# Defaults: in='whatif.csv', out='whatif.png'.  Writes one PNG (pngcairo).
+#   gnuplot -c scripts/plot_occupancy_whatif.gp whatif.csv whatif.png
+#   (or gnuplot -e "in='whatif.csv'; out='whatif.png'" scripts/plot_occupancy_whatif.gp)
+# Writes one PNG (pngcairo).  A missing or empty input is refused (exit 2, no
+# figure written).
 
-if (!exists("in")) in = 'whatif.csv'
-if (!exists("out")) out = 'whatif.png'
+if (ARGC >= 2) { in = ARG1; out = ARG2 }
+if (!exists("in") || !exists("out")) {
+  print "usage: gnuplot -c scripts/plot_occupancy_whatif.gp WHATIF.csv OUT.png"
+  print "   or: gnuplot -e \"in='WHATIF.csv'; out='OUT.png'\" scripts/plot_occupancy_whatif.gp"
+  exit status 2
+}
+rows = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", in, in, in)))
+if (rows < 0) { print "plot_occupancy_whatif.gp: ".in.": no such file"; exit status 2 }
+if (rows == 0) { print "plot_occupancy_whatif.gp: ".in.": no data rows, no figure written"; exit status 2 }
 
 set datafile separator comma
 set datafile columnheaders

@@ -15,6 +15,9 @@ if (ARGC < 2) {
   exit status 2
 }
 in = ARG1; out = ARG2
+n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", in, in, in)))
+if (n < 0) { print "plot_stalls.gp: ".in.": no such file"; exit status 2 }
+if (n == 0) { print "plot_stalls.gp: ".in.": no data rows, no figure written"; exit status 2 }
 title = (ARGC >= 3) ? ARG3 : in
 if (out[strlen(out)-3:] eq "svg") {
   set terminal svg size 1650,560 dynamic font "Sans,12"
@@ -74,8 +77,8 @@ pct_per_warp = STATS_mean
 set link x2 via x * pct_per_warp inverse x / pct_per_warp
 set x2label "theoretical occupancy (%)"
 set x2tics 0,25,100
-set key inside bottom right noreverse noinvert box opaque width -4
-plot 100 with lines dt 2 lc "gray" title "issue peak (1 per SMSP per cycle)", \
+set key outside right top vertical Left reverse noinvert nobox samplen 1.5
+plot 100 with lines dt 2 lc "gray" title "issue peak", \
      in using "warps_per_sm":(100.0 * column("issue_active")) with linespoints pt 7 ps 0.7 \
      lc rgb "#1f77b4" title "issue active"
 unset multiplot

@@ -14,7 +14,7 @@
 # Example (resident warps x ILP for the DRAM chase):
 #   scripts/sweep.sh -o /tmp/chase.csv --kernel chase \
 #     --axis stream.ilp,stream.loads=1,2,4,8 --axis launch.blocks_per_sm=1..16
-#   gnuplot -c scripts/plot_occupancy_ipc.gp - /tmp/chase.csv - /tmp/chase.png
+#   gnuplot -c scripts/plot_occupancy.gp /tmp/chase.png /tmp/chase.csv
 #
 # Runs go to local cores by default (--jobs N, default: all cores); to spread
 # over other hosts pass GNU parallel's --sshlogin (repeatable; the hosts need

@@ -1,0 +1,216 @@
+# plot_occupancy.gp - throughput against theoretical occupancy: one panel per
+# input file, one line per value of the swept group (ILP, else loads in flight
+# per warp), and on every curve its knee (the smallest occupancy reaching 90 %
+# of the curve's plateau, an open circle), its plateau (dotted, from the knee
+# on), the 50 % occupancy line, and in the legend what the warps from 50 % to
+# the most resident warps buy.  The Little's-law bound with the model's own
+# numbers is dashed.
+#
+# Usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg PANEL [PANEL ...]
+#   PANEL: SIM.csv, or SIM.csv:MEASURED.csv to draw measured points beside the
+#   simulation.  SIM.csv holds `warpsim run --format csv` rows (header first),
+#   e.g. from scripts/sweep.sh.  MEASURED.csv has the same column names
+#   (at least model, ilp, occupancy_pct and the panel's metric), e.g. a real
+#   GPU's curve.  Up to 8 panels.  gnuplot -e "title='...'" -c ... replaces the
+#   headline (the model's name stays in it).
+# What each panel shows comes from its data: the metric is bytes_per_cycle when
+# the kernel loads, else fma_per_cycle, mufu_per_cycle, lds_per_cycle or ipc;
+# the y label names the memory level; the title names the kernel, its load
+# pattern and level; the figure title names the model.  Every group value
+# present is drawn.  A missing or empty file is refused (exit 2, no figure).
+if (ARGC < 2) {
+  print "usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg SIM.csv[:MEASURED.csv] [...]"
+  exit status 2
+}
+out = ARG1
+panels = ARGC - 1
+me = "plot_occupancy.gp"
+
+# rows FILE: data rows (not the header, not '#' lines); -1 when unreadable.
+rows(f) = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
+sim_of(p) = strstrt(p, ":") ? p[1:strstrt(p, ":") - 1] : p
+meas_of(p) = strstrt(p, ":") ? p[strstrt(p, ":") + 1:] : ""
+do for [a = 2:ARGC] {
+  p = ARGV[a]
+  do for [f in sim_of(p)." ".meas_of(p)] {
+    n = rows(f)
+    if (n < 0) { print me.": ".f.": no such file"; exit status 2 }
+    if (n == 0) { print me.": ".f.": no data rows, no figure written"; exit status 2 }
+  }
+}
+
+svg = (out[strlen(out)-3:] eq ".svg")
+if (svg) {
+  set terminal svg size (panels > 1 ? 560 * panels : 900),720 dynamic font "Sans,12"
+} else {
+  set terminal pngcairo size (panels > 1 ? 560 * panels : 900),720 font "Sans,10.5"
+}
+set output out
+set datafile separator ","
+set datafile columnheaders
+set termoption noenhanced
+set grid
+set xrange [0:105]
+set xtics 0,12.5,100
+set xlabel "theoretical occupancy (% of the SM's warps)"
+
+# Colour by group value, the same in every panel (Okabe-Ito and friends).
+canon = " 1 2 4 8 3 6 5 7 16 32 12 24 64 "
+palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #882255 #44aa99 #332288 #888888"
+colour(v, idx) = word(palette, ((strstrt(canon, " ".v." ") ? words(canon[1:strstrt(canon, " ".v." ")]) + 1 : 12 + idx) - 1) % 12 + 1)
+
+# The swept group column: the first of these that takes several values.
+candidates = "ilp loads_in_flight loads"
+glabel(g) = (g eq "ilp") ? "ILP" : (g eq "loads_in_flight" || g eq "loads") ? "loads in flight/warp" : g
+has(f, c) = int(system(sprintf("head -1 '%s' | tr -d '\\r' | tr ',' '\\n' | grep -cx '%s'", f, c)))
+
+model = ""
+do for [a = 2:ARGC] {
+  f = sim_of(ARGV[a])
+  stats f using (model = strcol("model"), 0) every ::0::0 nooutput
+}
+head = exists("title") ? title : "throughput per SM against theoretical occupancy"
+title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau; legend: change from 50 %% to 100 %%", model, head)
+set multiplot title title font ",13"
+# Fixed margins, so every panel's axes line up whatever its legend holds; the
+# legend sits below the axes, outside the data.
+set tmargin at screen 0.85
+set bmargin at screen 0.31
+
+do for [a = 2:ARGC] {
+  f = sim_of(ARGV[a]); mf = meas_of(ARGV[a])
+  x0 = (a - 2.0) / panels
+  set lmargin at screen x0 + (panels > 1 ? 0.075 : 0.08)
+  set rmargin at screen x0 + 1.0 / panels - 0.02
+  set key at screen x0 + 0.01, screen 0.215 left top Left reverse vertical samplen 2 width 0 spacing 1.1
+  # The first row describes the kernel.
+  kernel = ""; level = ""; pattern = ""; lbytes = 0; maxloads = 0; maxfma = 0; maxsfu = 0; maxlds = 0
+  stats f using (kernel = strcol("kernel"), level = strcol("level"), pattern = strcol("load_pattern"), \
+                 lbytes = column("load_bytes"), 0) every ::0::0 nooutput
+  stats f using (maxloads = (column("loads") > maxloads ? column("loads") : maxloads), \
+                 maxfma = (column("fma") > maxfma ? column("fma") : maxfma), \
+                 maxsfu = (column("sfu") > maxsfu ? column("sfu") : maxsfu), \
+                 maxlds = (column("lds") > maxlds ? column("lds") : maxlds), 0) nooutput
+  LEVEL = (level eq "dram") ? "DRAM" : (level eq "l2") ? "L2" : (level eq "l1") ? "L1" : level
+  if (maxloads > 0) {
+    metric = "bytes_per_cycle"; bound = "bound_bytes_per_cycle"
+    set ylabel LEVEL." bytes per cycle per SM"
+    ptitle = sprintf("%s: %s %d B loads from %s", kernel, (pattern eq "chase") ? "dependent" : "independent", lbytes, LEVEL)
+  } else { if (maxfma > 0) {
+    metric = "fma_per_cycle"; bound = "bound_fma_per_cycle"
+    set ylabel "warp FFMA per cycle per SM (the kernel's, not spill code)"
+    ptitle = sprintf("%s: FFMA chains, no global loads", kernel)
+  } else { if (maxsfu > 0) {
+    metric = "mufu_per_cycle"; bound = ""
+    set ylabel "warp MUFU per cycle per SM"
+    ptitle = sprintf("%s: MUFU chains", kernel)
+  } else { if (maxlds > 0) {
+    metric = "lds_per_cycle"; bound = ""
+    set ylabel "warp LDS per cycle per SM"
+    ptitle = sprintf("%s: shared-memory loads", kernel)
+  } else {
+    metric = "ipc"; bound = ""
+    set ylabel "warp instructions per cycle per SM"
+    ptitle = kernel
+  } } } }
+
+  # Group column and its values, in file order.
+  gcol = ""
+  do for [c in candidates] {
+    if (gcol eq "" && has(f, c)) {
+      vals = " "
+      stats f using (v = sprintf("%g", column(c)), strstrt(vals, " ".v." ") == 0 ? (vals = vals.v." ") : "", 0) nooutput
+      if (words(vals) > 1) { gcol = c; groups = vals }
+    }
+  }
+  if (gcol eq "") {
+    gcol = "ilp"; groups = " "
+    stats f using (v = sprintf("%g", column("ilp")), strstrt(groups, " ".v." ") == 0 ? (groups = groups.v." ") : "", 0) nooutput
+  }
+  n = words(groups)
+  sel(v) = (sprintf("%g", column(gcol)) eq v)
+  # A register-cap sweep (max_regs varies): each point labelled with its cap.
+  caps = " "
+  stats f using (v = sprintf("%g", column("max_regs")), strstrt(caps, " ".v." ") == 0 ? (caps = caps.v." ") : "", 0) nooutput
+  labelled = (words(caps) > 1)
+  if (labelled) { set title ptitle."\nregister cap swept (-maxrregcount; labels: registers per thread)" } else { set title ptitle }
+
+  # Per curve: plateau, knee, and the change from the largest occupancy
+  # <= 50 % to the largest occupancy of the curve.
+  array plat[n]; array rising[n]; array falling[n]; array knee[n]; array kneev[n]; array x50[n]; array v50[n]; array xmax[n]; array vmax[n]
+  ymax = 0
+  do for [i = 1:n] {
+    v = word(groups, i)
+    p = -1e300; k = 1e300; kv = 0; h = -1; hv = 0; m = -1; mv = 0
+    stats f using (sel(v) && column(metric) > p ? (p = column(metric)) : 0, 0) nooutput
+    stats f using (sel(v) && column(metric) >= 0.9 * p && column("occupancy_pct") < k ? \
+                   (k = column("occupancy_pct"), kv = column(metric)) : 0, \
+                   sel(v) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? \
+                   (h = column("occupancy_pct"), hv = column(metric)) : 0, \
+                   sel(v) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column(metric)) : 0, \
+                   0) nooutput
+    q = -1; qv = 0
+    stats f using (sel(v) && column("occupancy_pct") < m && column("occupancy_pct") > q ? \
+                   (q = column("occupancy_pct"), qv = column(metric)) : 0, 0) nooutput
+    plat[i] = p; knee[i] = k; kneev[i] = kv; x50[i] = h; v50[i] = hv; xmax[i] = m; vmax[i] = mv
+    rising[i] = (q >= 0 && mv > 1.02 * qv)  # the last step added > 2 %: no plateau yet
+    falling[i] = (mv < 0.9 * p)             # ends below 90 % of its best: more warps cost
+    ymax = (p > ymax) ? p : ymax
+  }
+  gain(i) = (x50[i] > 0 && xmax[i] > x50[i] && v50[i] > 0) ? \
+            sprintf("%.0f→%.0f %%: %+.1f %%", x50[i], xmax[i], 100.0 * (vmax[i] / v50[i] - 1)) : \
+            "no point at or below 50 %"
+  entry(i) = sprintf("%s %s: %s (%s)", glabel(gcol), word(groups, i), gain(i), \
+                   rising[i] ? sprintf("still rising at %.0f %%, no knee", xmax[i]) : \
+                   falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], knee[i]) : \
+                   sprintf("knee %.4g %%, plateau %.4g", knee[i], plat[i]))
+
+  # Measured curve (optional): same columns, drawn as points per group value.
+  if (mf ne "") {
+    mvals = " "
+    stats mf using (v = sprintf("%g", column(gcol)), strstrt(mvals, " ".v." ") == 0 ? (mvals = mvals.v." ") : "", 0) nooutput
+    mn = words(mvals)
+    array mplat[mn]; array mx50[mn]; array mv50[mn]; array mxmax[mn]; array mvmax[mn]; array mknee[mn]
+    msrc = ""
+    stats mf using (msrc = strcol("model"), 0) every ::0::0 nooutput
+    do for [i = 1:mn] {
+      v = word(mvals, i)
+      p = -1e300; k = 1e300; h = -1; hv = 0; m = -1; mv = 0
+      stats mf using (sel(v) && column(metric) > p ? (p = column(metric)) : 0, 0) nooutput
+      stats mf using (sel(v) && column(metric) >= 0.9 * p && column("occupancy_pct") < k ? (k = column("occupancy_pct")) : 0, \
+                      sel(v) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? \
+                      (h = column("occupancy_pct"), hv = column(metric)) : 0, \
+                      sel(v) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column(metric)) : 0, \
+                      0) nooutput
+      mplat[i] = p; mknee[i] = k; mx50[i] = h; mv50[i] = hv; mxmax[i] = m; mvmax[i] = mv
+      ymax = (p > ymax) ? p : ymax
+    }
+    mentry(i) = sprintf("%s %s, %s: %.0f→%.0f %%: %+.1f %% (knee %.4g %%, peak %.4g)", glabel(gcol), word(mvals, i), \
+                        msrc, mx50[i], mxmax[i], 100.0 * (mvmax[i] / mv50[i] - 1), mknee[i], mplat[i])
+  } else {
+    mn = 0; mvals = " "; mf = f  # an empty iteration still names a file
+    mentry(i) = ""
+  }
+
+  set yrange [0:ymax * 1.12]
+  unset arrow; unset label
+  set arrow from 50, graph 0 to 50, graph 1 nohead dt 2 lw 1.5 lc rgb "gray30" front
+  set label "50 % occupancy" at 50, graph 0.04 right offset -0.5, 0 textcolor rgb "gray30" front
+  do for [i = 1:n] {
+    c = colour(word(groups, i), i)
+    if (!rising[i] && !falling[i]) { set arrow from knee[i], plat[i] to xmax[i], plat[i] nohead dt 3 lw 1.5 lc rgb c }
+  }
+  has_bound = (bound ne "") && has(f, bound)
+  plot for [i = 1:n] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
+         with linespoints pt 7 ps 0.6 lw 2 lc rgb colour(word(groups, i), i) title entry(i), \
+       for [i = 1:n] f using (sel(word(groups, i)) && !rising[i] && column("occupancy_pct") == knee[i] && column(metric) == kneev[i] ? column("occupancy_pct") : NaN):(column(metric)) \
+         with points pt 6 ps 2.2 lw 2 lc rgb colour(word(groups, i), i) notitle, \
+       for [i = 1:(has_bound ? n : 0)] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(bound)) \
+         with lines dt 2 lw 1 lc rgb colour(word(groups, i), i) notitle, \
+       for [i = 1:mn] mf using (sel(word(mvals, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
+         with points pt 9 ps 1.3 lc rgb colour(word(mvals, i), i) title mentry(i), \
+       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
+         with labels left offset 0.6, 0.5 font ",8" notitle, \
+       for [j = 1:has_bound] NaN with lines dt 2 lc rgb "gray40" title "Little's-law bound (dashed, the model's numbers)"
+}
+unset multiplot
