@@ -10,6 +10,9 @@
 #   Values may be ranges: --axis launch.blocks_per_sm=1..16
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
+#   A value holds letters, digits and _ . + - : ; / only (';' separates the
+#   items of a list key: --axis 'sm.smem_configs=0;233472'); values are
+#   passed to warpsim as data, never through a shell.
 #
 # Example (resident warps x ILP for the DRAM chase):
 #   scripts/sweep.sh -o /tmp/chase.csv --kernel chase \
@@ -18,10 +21,18 @@
 #
 # Runs go to local cores by default (--jobs N, default: all cores); to spread
 # over other hosts pass GNU parallel's --sshlogin (repeatable; the hosts need
-# warpsim at the same path).  Every finished run is recorded in OUT.csv.d/
-# (one row file per run) and a joblog, so a sweep interrupted with ^C restarts
-# where it stopped with --resume (refused if the settings changed); OUT.csv is
-# written only when every run has finished.
+# warpsim and OUT's directory at the same paths, e.g. a shared file system).
+#
+# Safety: a lock (OUT.csv.lock, flock) makes a second sweep to the same -o
+# refuse (exit 2).  Every finished run leaves one row file in OUT.csv.d/; an
+# interrupted (^C, SIGTERM: exit 130/143) or failed sweep keeps them, and the
+# same command with --resume runs only the missing or failed points.  --resume
+# refuses (exit 2) when anything that decides the results changed: the
+# warpsim version or binary, the kernel or model file, the effective
+# configuration, a --set or the grid.  OUT.csv appears (renamed into place)
+# only when every point has finished.  Points that repeat another (the same
+# key on two axes, a value the launch caps) are dropped with a warning.
+# Exit: 0 done, 1 a run failed, 2 bad input or refused, 130/143 interrupted.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
@@ -29,6 +40,7 @@ warpsim=${WARPSIM:-$root/build/sim/warpsim}
 . "$root/scripts/lib.sh"
 usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
+warn() { echo "sweep.sh: warning: $*" >&2; }
 
 out="" model="h200" kernel="" jobs="" resume=0 quiet=0
 sets=() axes=() logins=()
@@ -53,89 +65,314 @@ done
 [ -n "$kernel" ] || die "--kernel is required (see --help)"
 [ ${#axes[@]} -gt 0 ] || die "at least one --axis group.key=values is required (see --help)"
 [ -d "$out" ] && die "-o $out is a directory (a file name is expected)"
+[ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
+command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
+command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
 
-# The grid: one line of "--set k=v ..." per point, first axis outermost.
-grid=("")
-for a in "${axes[@]}"; do
+# ---- the grid ----------------------------------------------------------------
+# Keys and values are checked here and travel as data: a point is one line of
+# tab-separated "group.key=value" settings, read by the job into an array.
+key_re='^[A-Za-z0-9_]+\.[A-Za-z0-9_]+$'
+value_re='^[A-Za-z0-9_.+:;/-]+$'
+max_points=100000
+check_key() { [[ $1 =~ $key_re ]] || die "$2: '$1' is not a group.key name"; }
+check_value() {
+  [[ $1 =~ $value_re ]] ||
+    die "$2: value '$1' holds a character other than letters, digits and _ . + - : ; /"
+}
+
+# The fixed settings: key order of first appearance, the last value of a key.
+declare -A fixed_val=()
+fixed_keys=()
+for s in "${sets[@]+"${sets[@]}"}"; do
+  [[ $s == *=* ]] || die "--set '$s': expected group.key=value"
+  k=${s%%=*} v=${s#*=}
+  check_key "$k" "--set '$s'"
+  check_value "$v" "--set '$s'"
+  if [ -n "${fixed_val[$k]+x}" ]; then
+    die "--set '$s': $k is already set by --set '$k=${fixed_val[$k]}'"
+  fi
+  fixed_val[$k]=$v
+  fixed_keys+=("$k")
+done
+
+# Each axis: its keys (axis_keys[i], comma-separated) and values (axis_vals[i], tabs).
+axis_keys=() axis_vals=()
+declare -A axis_of=()
+points=1
+for i in "${!axes[@]}"; do
+  a=${axes[$i]}
   keys=${a%%=*} vals=${a#*=}
   if [ "$keys" = "$a" ] || [ -z "$vals" ] || [ -z "$keys" ]; then
     die "--axis '$a': expected group.key=V1,V2 or group.key=A..B (see --help)"
   fi
-  [[ $a =~ [[:space:]] ]] && die "--axis '$a': values may not contain spaces"
+  [[ $a != *[[:space:][:cntrl:]]* ]] || die "--axis '$a': holds a space or control character"
   IFS=',' read -r -a klist <<<"$keys"
+  for k in "${klist[@]}"; do
+    check_key "$k" "--axis '$a'"
+    if [ -n "${axis_of[$k]+x}" ]; then
+      warn "$k is on two axes ('${axis_of[$k]}' and '$a'): the later axis's value is used"
+    elif [ -n "${fixed_val[$k]+x}" ]; then
+      warn "$k is set by --set and by --axis '$a': the axis's value is used"
+    fi
+    axis_of[$k]=$a
+  done
   IFS=',' read -r -a vlist <<<"$vals"
   values=()
   for v in "${vlist[@]}"; do
-    if [[ $v =~ ^([0-9]+)\.\.([0-9]+)$ ]]; then
-      [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
-        die "--axis '$a': empty range $v (write the smaller bound first)"
-      for ((n = BASH_REMATCH[1]; n <= BASH_REMATCH[2]; n++)); do values+=("$n"); done
+    if [[ $v =~ ^([0-9]{1,9})\.\.([0-9]{1,9})$ ]]; then
+      lo=$((10#${BASH_REMATCH[1]})) hi=$((10#${BASH_REMATCH[2]}))
+      [ "$lo" -le "$hi" ] || die "--axis '$a': empty range $v (write the smaller bound first)"
+      [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
+      for ((n = lo; n <= hi; n++)); do values+=("$n"); done
     elif [ -n "$v" ]; then
+      check_value "$v" "--axis '$a'"
       values+=("$v")
     fi
   done
   [ ${#values[@]} -gt 0 ] || die "--axis '$a': no values"
-  next=()
-  for g in "${grid[@]}"; do
-    for v in "${values[@]}"; do
-      line=$g
-      for k in "${klist[@]}"; do line+=" --set $k=$v"; done
-      next+=("$line")
-    done
-  done
-  grid=("${next[@]}")
+  points=$((points * ${#values[@]}))
+  [ $points -le $max_points ] || die "the grid has over $max_points points"
+  axis_keys+=("$keys")
+  axis_vals+=("$(printf '%s\t' "${values[@]}")")
 done
 
-fixed=()
-for s in "${sets[@]+"${sets[@]}"}"; do
-  [[ $s =~ [[:space:]] ]] && die "--set '$s': values may not contain spaces"
-  fixed+=(--set "$s")
+# Expand the grid, first axis outermost; a point's settings are the fixed
+# ones overridden by its axes' (so no key is ever passed twice), and a point
+# equal to an earlier one is dropped.
+grid_lines=()
+declare -A seen=()
+dropped=0
+expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
+  local i=$1
+  shift
+  if [ "$i" -eq ${#axis_keys[@]} ]; then
+    local -A val=()
+    local order=() kv k line=""
+    for k in "${fixed_keys[@]+"${fixed_keys[@]}"}"; do
+      val[$k]=${fixed_val[$k]}
+      order+=("$k")
+    done
+    for kv in "$@"; do
+      k=${kv%%=*}
+      [ -n "${val[$k]+x}" ] || order+=("$k")
+      val[$k]=${kv#*=}
+    done
+    for k in "${order[@]}"; do line+="$k=${val[$k]}"$'\t'; done
+    line=${line%$'\t'}
+    if [ -n "${seen[$line]+x}" ]; then
+      dropped=$((dropped + 1))
+    else
+      seen[$line]=1
+      grid_lines+=("$line")
+    fi
+    return
+  fi
+  local v k klist vlist
+  IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
+  IFS=$'\t' read -r -a vlist <<<"${axis_vals[$i]}"
+  for v in "${vlist[@]}"; do
+    local add=()
+    for k in "${klist[@]}"; do add+=("$k=$v"); done
+    expand $((i + 1)) "$@" "${add[@]}"
+  done
+}
+expand 0
+[ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
+n=${#grid_lines[@]}
+
+# ---- the lock ----------------------------------------------------------------
+# flock on OUT.csv.lock, held by this script and every job it starts; the
+# file is removed on exit.  A lock taken on a file another sweep has just
+# removed is retried, so two sweeps never both hold one.
+lock="$out.lock"
+while :; do
+  exec 9>>"$lock" || die "cannot create the lock $lock"
+  if ! flock -n 9; then
+    holder=$(head -c 40 "$lock" 2>/dev/null | tr -cd '0-9' || true)
+    die "another sweep${holder:+ (pid $holder)} is writing $out (lock $lock); wait for it or choose another -o"
+  fi
+  [ "$lock" -ef /dev/fd/9 ] && break
+  exec 9>&-
 done
+echo $$ >"$lock"
 
 work="$out.d"
-signature="model=$model kernel=$kernel fixed=${fixed[*]+"${fixed[*]}"} grid=$(printf '%s;' "${grid[@]}")"
+sid=""
+cleanup() {
+  rm -f "$work"/*.tmp "$out.tmp" 2>/dev/null || true
+  rm -f "$lock"
+}
+trap cleanup EXIT
+
+# kill_jobs: stop GNU parallel and every job it started.  They run in their
+# own session (setsid), so this reaches jobs GNU parallel put in process
+# groups of their own; what survives TERM for 2 s is killed.
+session_pids() {
+  local f s pid
+  for f in /proc/[0-9]*/stat; do
+    { read -r s <"$f"; } 2>/dev/null || continue
+    pid=${f#/proc/} pid=${pid%/stat}
+    s=${s##*) }
+    read -r _ _ _ s _ <<<"$s"
+    [ "$s" = "$1" ] && echo "$pid"
+  done
+  return 0
+}
+kill_jobs() {
+  [ -n "$sid" ] || return 0
+  local t pids
+  kill -TERM "$sid" 2>/dev/null || true
+  for t in 1 2 3 4 5 6 7 8 9 10; do
+    pids=$(session_pids "$sid")
+    [ -n "$pids" ] || break
+    [ "$t" -gt 1 ] && kill -TERM $pids 2>/dev/null
+    sleep 0.2
+  done
+  pids=$(session_pids "$sid")
+  [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+  # A stopped job did not fail: drop its partial row and messages.
+  rm -f "$work"/*.tmp "$work"/*.err "$work"/*.rc 2>/dev/null || true
+}
+
+done_count() { local c; c=$(find "$work" -maxdepth 1 -name '*.row' 2>/dev/null | wc -l); echo "$c"; }
+interrupted() {
+  trap - INT TERM
+  kill_jobs
+  echo "sweep.sh: interrupted: $(done_count) of $n points done; the same command with --resume finishes it" >&2
+  exit "$1"
+}
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
+
+# ---- the signature and the state directory -----------------------------------
+base=(--model "$model" --kernel "$kernel")
+IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
+first_args=()
+for kv in "${first[@]}"; do first_args+=(--set "$kv"); done
+# The first point, run here, checks the settings before any job starts and
+# gives the header and the effective configuration of both files.
+probe=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
+trap 'rm -f "$probe"; cleanup' EXIT
+if ! "$warpsim" run "${base[@]}" "${first_args[@]}" --format csv --no-whatif \
+  --config-comments >"$probe" 2>"$probe.err"; then
+  msg=$(head -n1 "$probe.err")
+  rm -f "$probe.err"
+  die "warpsim rejected the sweep's settings: ${msg#warpsim: }"
+fi
+rm -f "$probe.err"
+
+file_hash() { # the sha256 of the file a --model/--kernel spec names, when it is one
+  local f=""
+  if [ -f "$1" ]; then f=$1; elif [ -f "$root/$2/$1.ini" ]; then f=$root/$2/$1.ini; fi
+  if [ -n "$f" ]; then sha256sum <"$f" | cut -d' ' -f1; else echo "(resolved by warpsim)"; fi
+}
+signature=$(
+  echo "warpsim version: $("$warpsim" version)"
+  echo "warpsim binary sha256: $(sha256sum <"$warpsim" | cut -d' ' -f1)"
+  echo "model: $model, file sha256 $(file_hash "$model" models)"
+  echo "kernel: $kernel, file sha256 $(file_hash "$kernel" traces)"
+  echo "effective configuration sha256: $(grep '^#' "$probe" | sha256sum | cut -d' ' -f1)"
+  echo "--set: ${sets[*]+"${sets[*]}"}"
+  echo "grid sha256: $(printf '%s\n' "${grid_lines[@]}" | sha256sum | cut -d' ' -f1) ($n points)"
+)
 if [ $resume -eq 1 ] && [ -f "$work/signature" ]; then
-  [ "$(cat "$work/signature")" = "$signature" ] ||
-    die "--resume: the settings differ from the interrupted sweep in $work (run without --resume to start over)"
+  if [ "$(cat "$work/signature")" != "$signature" ]; then
+    what=$(diff <(cat "$work/signature") <(echo "$signature") |
+      sed -n 's/^> \([^:]*\):.*/\1/p' | sed 's/ sha256$//' | paste -sd, - | sed 's/,/, /g' || true)
+    die "--resume: changed since the interrupted sweep in $work: ${what:-its settings} (run without --resume to start over)"
+  fi
 else
+  [ $resume -eq 0 ] || [ ! -e "$work" ] || warn "--resume: no sweep state in $work; starting over"
   rm -rf "$work"
 fi
-mkdir -p "$work"
-printf '%s' "$signature" >"$work/signature"
-printf '%s\n' "${grid[@]}" >"$work/grid"
+# The state: signature, grid, header and the first point's row (an empty
+# row file, which an old sweep may have left, is rerun like a missing one).
+if ! { mkdir -p "$work" && printf '%s\n' "$signature" >"$work/signature" &&
+  printf '%s\n' "${grid_lines[@]}" >"$work/grid" && printf '%s\0' "${base[@]}" >"$work/base" &&
+  grep -v '^#' "$probe" | head -n1 >"$work/header" &&
+  { [ -s "$work/1.row" ] || { grep -v '^#' "$probe" | sed -n 2p >"$work/1.tmp" &&
+    [ -s "$work/1.tmp" ] && mv "$work/1.tmp" "$work/1.row"; }; }; } 2>/dev/null; then
+  rm -f "$probe"
+  [ "$(done_count)" -gt 0 ] || rm -rf "$work"
+  echo "sweep.sh: cannot write the sweep state in $work (disk full?)" >&2
+  exit 1
+fi
+rm -f "$probe"
+trap cleanup EXIT
+todo=()
+for ((j = 1; j <= n; j++)); do [ -s "$work/$j.row" ] || todo+=("$j"); done
 
-# The header, once (this also checks the settings before any job runs).
-# shellcheck disable=SC2086 # a grid line is a list of options
-"$warpsim" run --model "$model" --kernel "$kernel" "${fixed[@]+"${fixed[@]}"}" ${grid[0]} \
-  --format csv --no-whatif >"$work/first" || {
-  [ $resume -eq 1 ] || rm -rf "$work"
-  die "warpsim rejected the sweep's settings"
-}
-head -n1 "$work/first" >"$work/header"
+# ---- the runs ----------------------------------------------------------------
+# One job per missing point: warpsim writes its row to N.tmp, renamed to
+# N.row once complete; its stderr goes to N.err.  Only the point number
+# passes through GNU parallel's command line (and it is quoted: -q).
+job='w=$1 i=$2 bin=$3
+IFS=$(printf "\t") read -r -a kv < <(sed -n "${i}p" "$w/grid")
+args=()
+for s in "${kv[@]}"; do args+=(--set "$s"); done
+mapfile -d "" -t base <"$w/base"
+"$bin" run "${base[@]}" "${args[@]}" --format csv --no-header >"$w/$i.tmp" 2>"$w/$i.err"
+rc=$?
+if [ $rc -eq 0 ] && [ -s "$w/$i.tmp" ] && mv -f "$w/$i.tmp" "$w/$i.row"; then
+  rm -f "$w/$i.err" "$w/$i.rc"
+  exit 0
+fi
+rm -f "$w/$i.tmp"
+[ $rc -ne 0 ] || rc=1
+{ [ -s "$w/$i.err" ] || echo "warpsim exited with status $rc (killed, or out of space?)" >"$w/$i.err"
+  echo "$rc" >"$w/$i.rc"; } 2>/dev/null
+exit "$rc"'
+failed=0
+if [ ${#todo[@]} -gt 0 ]; then
+  progress=()
+  if [ $quiet -eq 0 ] && [ -t 2 ]; then progress=(--bar); fi
+  # In a session of its own: the interrupt handler and the watchdog below
+  # reach every job.
+  setsid parallel --will-cite -q ${jobs:+-j "$jobs"} \
+    "${logins[@]+"${logins[@]}"}" "${progress[@]+"${progress[@]}"}" \
+    bash -c "$job" job "$work" {} "$warpsim" :::: <(printf '%s\n' "${todo[@]}") </dev/null &
+  sid=$!
+  # The watchdog: when this script dies, even by SIGKILL, the pipe's write
+  # end closes and it stops every job (no orphan keeps writing).
+  exec 8> >(trap '' INT TERM; read -r line || true; [ "${line:-}" = "done" ] || kill_jobs)
+  wait "$sid" || failed=$?
+  sid=""
+  echo "done" >&8
+  exec 8>&-
+fi
 
-# One job per grid point: write its row to a temp file, then rename, so an
-# interrupted job leaves nothing behind.  {#} is the point's grid position.
-progress=()
-if [ $quiet -eq 0 ] && [ -t 2 ]; then progress=(--bar); fi
-resume_opt=()
-[ $resume -eq 1 ] && resume_opt=(--resume)
-fixed_q=""
-[ ${#fixed[@]} -eq 0 ] || fixed_q=$(printf ' %q' "${fixed[@]}")
-q_work=$(printf '%q' "$work")
-parallel --will-cite --halt now,fail=1 ${jobs:+-j "$jobs"} "${logins[@]+"${logins[@]}"}" \
-  --joblog "$work/joblog" "${resume_opt[@]+"${resume_opt[@]}"}" "${progress[@]+"${progress[@]}"}" \
-  "$(printf '%q' "$warpsim") run --model $(printf '%q' "$model") --kernel $(printf '%q' "$kernel")$fixed_q {=uq=} --format csv --no-header > $q_work/{#}.tmp && mv $q_work/{#}.tmp $q_work/{#}.row" \
-  :::: "$work/grid"
+if [ $failed -ne 0 ] || [ "$(done_count)" -ne "$n" ]; then
+  rc=1 why=""
+  for ((j = 1; j <= n; j++)); do
+    [ ! -s "$work/$j.row" ] && [ -e "$work/$j.err" ] || continue
+    msg=$(head -n1 "$work/$j.err")
+    why="point $j ($(sed -n "${j}p" "$work/grid" | tr '\t' ' ')): ${msg:-no message (out of space?)}"
+    [ "$(cat "$work/$j.rc" 2>/dev/null)" != 2 ] || rc=2
+    break
+  done
+  echo "sweep.sh: ${why:-a run failed}; $(done_count) of $n points done; fix the cause and rerun with --resume" >&2
+  [ "$(done_count)" -gt 0 ] || rm -rf "$work"
+  exit $rc
+fi
 
-# Assemble in grid order.
-n=${#grid[@]}
-{
+# ---- the CSV: header + rows in grid order, renamed into place -----------------
+# A row equal to an earlier one (a value the launch caps, such as
+# launch.blocks_per_sm past the occupancy limit) is dropped.
+if ! {
   cat "$work/header"
   for ((j = 1; j <= n; j++)); do cat "$work/$j.row"; done
-} >"$out.tmp"
-mv "$out.tmp" "$out"
+} | awk '!seen[$0]++ { print; next } { d++ } END { if (d) printf "%d\n", d > "/dev/stderr" }' \
+  >"$out.tmp" 2>"$work/dups"; then
+  rm -f "$out.tmp"
+  echo "sweep.sh: cannot write $out (disk full?); the rows stay in $work for --resume" >&2
+  exit 1
+fi
+dups=$(cat "$work/dups")
+[ -z "$dups" ] || warn "dropped $dups point(s) whose row repeats an earlier one (a value the launch caps)"
+mv -f "$out.tmp" "$out"
 rm -rf "$work"
-[ $quiet -eq 1 ] || echo "sweep.sh: $n runs -> $out" >&2
+[ $quiet -eq 1 ] || echo "sweep.sh: $((n - ${dups:-0})) runs -> $out" >&2
