@@ -44,10 +44,6 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
   return TRUE;
 }
 
-static gdouble per_cycle_of(const SimResult *r, guint64 count) {
-  return r->st.cycles ? (gdouble)count / (gdouble)r->st.cycles : 0.0;
-}
-
 ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
                           const gchar *const *sets) {
   ReportRow *row = report_row_new();
@@ -62,14 +58,10 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
   report_add_uint(row, "warps_per_sm", r->warps_per_sm);
   report_add_double(row, "occupancy_pct", r->occupancy_pct, 3);
   report_add_double(row, "achieved_occupancy_pct", sim_achieved_occupancy_pct(r, m), 3);
-  GString *lim = g_string_new(NULL);
-  for (guint i = 0; i < OCC_LIMIT_MAX; i++)
-    if (r->occ.limiter_mask & (1u << i))
-      g_string_append_printf(lim, "%s%s", lim->len ? "+" : "", occupancy_limiter_name(i));
-  if (k->blocks_per_sm > 0 && k->blocks_per_sm < r->occ.blocks_per_sm)
-    g_string_assign(lim, "blocks_per_sm_cap");
-  report_add_str(row, "limiter", lim->str);
-  g_string_free(lim, TRUE);
+  ProfileMetrics pm;
+  profile_metrics_compute(m, k, r, &pm);
+  g_autofree gchar *limiter = profile_metrics_limiter(&pm);
+  report_add_str(row, "limiter", limiter);
   report_add_uint(row, "cycles", r->st.cycles);
   report_add_double(row, "ipc", sim_ipc(r), 4);
   report_add_double(row, "fma_per_cycle", sim_fma_per_cycle(r), 4);
@@ -104,13 +96,12 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
     gdouble v = r->st.issued ? (gdouble)r->st.state[s] / (gdouble)r->st.issued : 0.0;
     report_add_double(row, name, v, 4);
   }
-  g_autoptr(Profile) p = profile_new(m, k, r);
-  report_add_double(row, "active_warps_per_scheduler", p->active_warps, 4);
-  report_add_double(row, "eligible_warps_per_scheduler", p->eligible_warps, 4);
-  report_add_double(row, "issued_warps_per_scheduler", p->issued_warps, 4);
-  report_add_double(row, "sm_throughput_pct", p->sm_pct, 3);
-  report_add_double(row, "mem_throughput_pct", p->mem_pct, 3);
-  report_add_double(row, "warp_cycles_per_issued", p->total_cpi, 4);
+  report_add_double(row, "active_warps_per_scheduler", pm.active_warps, 4);
+  report_add_double(row, "eligible_warps_per_scheduler", pm.eligible_warps, 4);
+  report_add_double(row, "issued_warps_per_scheduler", pm.issued_warps, 4);
+  report_add_double(row, "sm_throughput_pct", pm.sm_pct, 3);
+  report_add_double(row, "mem_throughput_pct", pm.mem_pct, 3);
+  report_add_double(row, "warp_cycles_per_issued", pm.total_cpi, 4);
   /* The remaining kernel keys and rates, so every row is self-describing. */
   report_add_uint(row, "smem_static", k->smem_static);
   report_add_uint(row, "smem_dynamic", k->smem_dynamic);
@@ -120,8 +111,8 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
   report_add_uint(row, "lds_ways", k->lds_ways);
   report_add_bool(row, "syncthreads", k->syncthreads);
   report_add_uint(row, "early_exit", k->early_exit);
-  report_add_double(row, "mufu_per_cycle", per_cycle_of(r, r->st.ops[OP_MUFU]), 4);
-  report_add_double(row, "lds_per_cycle", per_cycle_of(r, r->st.ops[OP_LDS]), 4);
+  report_add_double(row, "mufu_per_cycle", sim_per_cycle(r, r->st.ops[OP_MUFU]), 4);
+  report_add_double(row, "lds_per_cycle", sim_per_cycle(r, r->st.ops[OP_LDS]), 4);
   /* Model overrides of this run ("dram.latency=800;..."), empty when none. */
   GString *ov = g_string_new(NULL);
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
@@ -181,7 +172,8 @@ static void append_text_summary(const SmModel *m, const Kernel *k, const SimResu
   g_string_append_printf(out,
                          "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
                          "%s %.4f %s, issue active %.1f %%\n\n",
-                         r->st.cycles, sim_ipc(r), p->metric, p->throughput, p->metric_unit,
+                         r->st.cycles, sim_ipc(r), profile_metrics(p)->metric,
+                         profile_metrics(p)->throughput, profile_metrics(p)->metric_unit,
                          100.0 * sim_issue_active(r, m));
   profile_append_text(p, out);
 }

@@ -308,6 +308,16 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
   return load_keyfile(kf, stem, path, overrides, error);
 }
 
+const MemLevelModel *model_mem_level(const SmModel *model, guint level) {
+  const MemLevelModel *lv[] = {&model->l1, &model->l2, &model->dram};
+  g_return_val_if_fail(level < G_N_ELEMENTS(lv), &model->dram);
+  return lv[level];
+}
+
+guint model_level_latency(const MemLevelModel *level, gboolean sequential) {
+  return sequential && level->stream_latency ? level->stream_latency : level->latency;
+}
+
 gboolean model_check_timing(const SmModel *model, GError **error) {
   if (model->has_timing)
     return TRUE;

@@ -105,6 +105,14 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
 SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
                          GError **error);
 
+/* The memory level `level` (0 = L1, 1 = L2, 2 = DRAM: MemLevel's order) of
+ * `model` (borrowed from it). */
+const MemLevelModel *model_mem_level(const SmModel *model, guint level);
+
+/* A level's unloaded latency in cycles for sequential (streaming) or
+ * random-line loads: stream_latency when set and `sequential`, else latency. */
+guint model_level_latency(const MemLevelModel *level, gboolean sequential);
+
 /* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
 gboolean model_check_timing(const SmModel *model, GError **error);
 

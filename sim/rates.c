@@ -9,38 +9,36 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
     *fma = MIN((gdouble)m->sm.smsps / m->fma.interval,
                (gdouble)r->warps_per_sm * MIN(k->ilp, k->fma) / m->fma.latency);
   if (k->loads > 0) {
-    const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
-    const MemLevelModel *l = lv[k->level];
-    guint latency =
-        (k->pattern == KERNEL_PATTERN_STREAM && l->stream_latency) ? l->stream_latency : l->latency;
+    const MemLevelModel *l = model_mem_level(m, k->level);
+    guint latency = model_level_latency(l, k->pattern == KERNEL_PATTERN_STREAM);
     guint req = (k->load_bytes + m->sector_bytes - 1) / m->sector_bytes * m->sector_bytes;
     *bytes = MIN(l->bytes_per_cycle, (gdouble)r->warps_per_sm * k->loads * req / latency);
   }
 }
 
-static gdouble per_cycle(const SimResult *r, guint64 count) {
+gdouble sim_per_cycle(const SimResult *r, guint64 count) {
   return r->st.cycles ? (gdouble)count / (gdouble)r->st.cycles : 0.0;
 }
 
 gdouble sim_ipc(const SimResult *r) {
-  return per_cycle(r, r->st.issued);
+  return sim_per_cycle(r, r->st.issued);
 }
 gdouble sim_fma_per_cycle(const SimResult *r) {
-  return per_cycle(r, r->st.ffma);
+  return sim_per_cycle(r, r->st.ffma);
 }
 gdouble sim_loads_per_cycle(const SimResult *r) {
-  return per_cycle(r, r->st.loads);
+  return sim_per_cycle(r, r->st.loads);
 }
 gdouble sim_bytes_per_cycle(const SimResult *r) {
-  return per_cycle(r, r->st.load_bytes);
+  return sim_per_cycle(r, r->st.load_bytes);
 }
 
 gdouble sim_issue_active(const SimResult *r, const SmModel *m) {
-  return per_cycle(r, r->st.issue_cycles) / m->sm.smsps;
+  return sim_per_cycle(r, r->st.issue_cycles) / m->sm.smsps;
 }
 
 gdouble sim_achieved_occupancy_pct(const SimResult *r, const SmModel *m) {
-  return 100.0 * per_cycle(r, r->st.active_warp_cycles) / m->sm.max_warps;
+  return 100.0 * sim_per_cycle(r, r->st.active_warp_cycles) / m->sm.max_warps;
 }
 
 gdouble sim_avg_load_latency(const SimResult *r) {

@@ -53,12 +53,15 @@ void report_add_uint(ReportRow *row, const gchar *name, guint64 value) {
   g_array_index(row->cols, Column, row->cols->len - 1).integer = value;
 }
 
-void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals) {
+gchar *report_format_double(gdouble value, guint decimals) {
   /* %f of the largest double takes 309 digits; decimals beyond 20 add nothing. */
   gchar fmt[16], buf[G_ASCII_DTOSTR_BUF_SIZE + 320];
   g_snprintf(fmt, sizeof fmt, "%%.%uf", MIN(decimals, 20u));
-  g_ascii_formatd(buf, sizeof buf, fmt, value);
-  add(row, name, g_strdup(buf), COL_DOUBLE, value);
+  return g_strdup(g_ascii_formatd(buf, sizeof buf, fmt, value));
+}
+
+void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals) {
+  add(row, name, report_format_double(value, decimals), COL_DOUBLE, value);
 }
 
 void report_add_bool(ReportRow *row, const gchar *name, gboolean value) {
@@ -141,12 +144,71 @@ void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, 
   g_string_append_c(out, '\n');
 }
 
-void report_text(const ReportRow *row, GString *out) {
-  guint width = 0;
-  for (guint i = 0; i < row->cols->len; i++)
-    width = MAX(width, strlen(g_array_index(row->cols, Column, i).name));
-  for (guint i = 0; i < row->cols->len; i++) {
-    const Column *c = &g_array_index(row->cols, Column, i);
-    g_string_append_printf(out, "%-*s  %s\n", (int)width, c->name, c->text);
+/* ---- tables --------------------------------------------------------------- */
+
+#define TABLE_MAX_COLS 8
+
+struct ReportTable {
+  guint n_cols;
+  guint left;       /* bit c: column c is left-aligned (bit 0 is always set) */
+  GPtrArray *cells; /* gchar *, row-major, the header row first */
+};
+
+ReportTable *report_table_new(guint n_cols, const gchar *const *header) {
+  g_return_val_if_fail(n_cols >= 1 && n_cols <= TABLE_MAX_COLS, NULL);
+  ReportTable *t = g_new0(ReportTable, 1);
+  t->n_cols = n_cols;
+  t->left = 1;
+  t->cells = g_ptr_array_new_with_free_func(g_free);
+  for (guint c = 0; c < n_cols; c++)
+    report_table_add(t, header[c]);
+  return t;
+}
+
+void report_table_left(ReportTable *t, guint col) {
+  t->left |= 1u << col;
+}
+
+void report_table_add(ReportTable *t, const gchar *cell) {
+  g_ptr_array_add(t->cells, g_strdup(cell ? cell : ""));
+}
+
+void report_table_take(ReportTable *t, gchar *cell) {
+  g_ptr_array_add(t->cells, cell ? cell : g_strdup(""));
+}
+
+static void table_rule(const guint *width, guint n_cols, GString *out) {
+  g_string_append(out, "    ");
+  for (guint c = 0; c < n_cols; c++) {
+    for (guint i = 0; i < width[c]; i++)
+      g_string_append_c(out, '-');
+    g_string_append_c(out, c + 1 < n_cols ? ' ' : '\n');
   }
+}
+
+void report_table_write(const ReportTable *t, GString *out) {
+  guint width[TABLE_MAX_COLS] = {0};
+  g_return_if_fail(t->cells->len % t->n_cols == 0);
+  for (guint i = 0; i < t->cells->len; i++)
+    width[i % t->n_cols] = MAX(width[i % t->n_cols], strlen(g_ptr_array_index(t->cells, i)));
+  table_rule(width, t->n_cols, out);
+  for (guint i = 0; i < t->cells->len; i++) {
+    guint c = i % t->n_cols;
+    const gchar *cell = g_ptr_array_index(t->cells, i);
+    g_string_append(out, c == 0 ? "    " : " ");
+    gboolean last = c + 1 == t->n_cols, left = (t->left >> c) & 1;
+    g_string_append_printf(out, left ? "%-*s" : "%*s", left && last ? 0 : (int)width[c], cell);
+    if (last)
+      g_string_append_c(out, '\n');
+    if (i + 1 == t->n_cols)
+      table_rule(width, t->n_cols, out);
+  }
+  table_rule(width, t->n_cols, out);
+}
+
+void report_table_free(ReportTable *t) {
+  if (t == NULL)
+    return;
+  g_ptr_array_unref(t->cells);
+  g_free(t);
 }

@@ -1,6 +1,7 @@
-/* report.h - one result row (ordered named columns) written as CSV, JSON or
- * aligned text.  Numbers are formatted locale-independently (g_ascii_dtostr
- * precision is fixed per column so output is byte-identical across runs).
+/* report.h - one result row (ordered named columns) written as CSV or JSON,
+ * and the one renderer of aligned text tables.  Numbers are formatted
+ * locale-independently (precision fixed per column, so output is
+ * byte-identical across runs).
  */
 #ifndef WARPSIM_REPORT_H
 #define WARPSIM_REPORT_H
@@ -29,7 +30,32 @@ void report_csv_values(const ReportRow *row, GString *out);
  * is consumed). */
 void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, GString *out);
 
-/* "name  value" lines, names padded. */
-void report_text(const ReportRow *row, GString *out);
+/* `value` with `decimals` digits after the point, locale-independent
+ * ("%.Nf" in the C locale).  Returns a new string. */
+gchar *report_format_double(gdouble value, guint decimals);
+
+/* An aligned text table: a header row, then rows of cells.  Text columns
+ * are left-aligned, the others right-aligned; rules of '-' frame the header
+ * and the end; every line is indented by four spaces. */
+typedef struct ReportTable ReportTable;
+
+/* A table of `n_cols` (1..8) columns headed by `header` (copied); column 0
+ * is left-aligned. */
+ReportTable *report_table_new(guint n_cols, const gchar *const *header);
+
+/* Left-align column `col`. */
+void report_table_left(ReportTable *t, guint col);
+
+/* Append one cell (copied); rows fill left to right, n_cols per row. */
+void report_table_add(ReportTable *t, const gchar *cell);
+
+/* Append one cell, taking ownership of `cell`. */
+void report_table_take(ReportTable *t, gchar *cell);
+
+/* Append the table to `out` (the last row must be complete). */
+void report_table_write(const ReportTable *t, GString *out);
+
+void report_table_free(ReportTable *t);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ReportTable, report_table_free)
 
 #endif

@@ -68,6 +68,7 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
                       gdouble *bytes);
 
 /* Derived rates of a result, per SM per cycle unless said. */
+gdouble sim_per_cycle(const SimResult *r, guint64 count);       /* count / cycles (0: none) */
 gdouble sim_ipc(const SimResult *r);                            /* warp instructions per cycle */
 gdouble sim_fma_per_cycle(const SimResult *r);                  /* kernel warp-FFMAs per cycle */
 gdouble sim_loads_per_cycle(const SimResult *r);                /* global warp-loads per cycle */

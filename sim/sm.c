@@ -275,7 +275,7 @@ static gboolean check_totals(const SimStats *st, GError **error) {
   for (guint i = 0; i < STALL_MAX; i++)
     sum += st->state[i];
   if (sum == st->active_warp_cycles && st->state[STALL_SELECTED] == st->issued &&
-      st->eligible_warp_cycles >= st->issued)
+      st->ready_warp_cycles >= st->issued)
     return TRUE;
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
               "invariant failed: warp states sum to %" G_GUINT64_FORMAT
@@ -330,7 +330,7 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
       span = next - now;
     }
     sm->st.active_warp_cycles += (guint64)active * span;
-    sm->st.eligible_warp_cycles += (guint64)sm->tally.ready * span;
+    sm->st.ready_warp_cycles += (guint64)sm->tally.ready * span;
     stall_tally_flush(&sm->tally, sm->st.state, span);
     now += span;
   }

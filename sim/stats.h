@@ -35,22 +35,23 @@ const gchar *stall_name(StallState s);
 
 /* Counters of one run; every rate is derived from these. */
 typedef struct {
-  SimCycle cycles;              /* cycles from the first CTA launch to the last retire */
-  guint64 issued;               /* warp instructions issued */
-  guint64 ffma;                 /* kernel FFMAs issued (warp level) */
-  guint64 loads;                /* global warp-loads issued */
-  guint64 load_bytes;           /* bytes those loads moved */
-  guint64 spill_insts;          /* local-memory (spill) warp instructions */
-  guint64 thread_insts;         /* thread instructions (active lanes) */
-  guint64 issue_cycles;         /* sum over SMSPs of cycles with an issue */
-  guint64 active_warp_cycles;   /* sum over cycles of resident, not-yet-drained warps */
-  guint64 eligible_warp_cycles; /* sum over cycles of eligible warps */
-  guint64 state[STALL_MAX];     /* warp-cycles per state; sums to active_warp_cycles */
-  guint64 ctas;                 /* CTAs run on this SM */
-  guint64 load_latency_sum;     /* cycles, issue to data, summed over loads */
-  guint64 ops[16];              /* warp instructions issued per InstrOp (program.h) */
-  guint64 pipe_busy[8];         /* cycles x SMSPs each InstrPipe was occupied (interval
-                                   per instruction; PIPE_SMEM counts SM-wide cycles) */
+  SimCycle cycles;            /* cycles from the first CTA launch to the last retire */
+  guint64 issued;             /* warp instructions issued */
+  guint64 ffma;               /* kernel FFMAs issued (warp level) */
+  guint64 loads;              /* global warp-loads issued */
+  guint64 load_bytes;         /* bytes those loads moved */
+  guint64 spill_insts;        /* local-memory (spill) warp instructions */
+  guint64 thread_insts;       /* thread instructions (active lanes) */
+  guint64 issue_cycles;       /* sum over SMSPs of cycles with an issue */
+  guint64 active_warp_cycles; /* sum over cycles of resident, not-yet-drained warps */
+  guint64 ready_warp_cycles;  /* sum over cycles of warps whose operands are ready
+                                 (eligible, or throttled by a busy unit) */
+  guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
+  guint64 ctas;               /* CTAs run on this SM */
+  guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */
+  guint64 ops[16];            /* warp instructions issued per InstrOp (program.h) */
+  guint64 pipe_busy[8];       /* cycles x SMSPs each InstrPipe was occupied (interval
+                                 per instruction; PIPE_SMEM counts SM-wide cycles) */
 } SimStats;
 
 #endif

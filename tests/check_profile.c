@@ -94,8 +94,8 @@ static void check_identities(const SimResult *r) {
   ck_assert_uint_eq(sum, r->st.active_warp_cycles);
   ck_assert_uint_eq(r->st.state[STALL_SELECTED], r->st.issued);
   ck_assert_uint_eq(r->st.issue_cycles, r->st.issued);
-  ck_assert_uint_ge(r->st.eligible_warp_cycles, r->st.issued);
-  ck_assert_uint_ge(r->st.eligible_warp_cycles,
+  ck_assert_uint_ge(r->st.ready_warp_cycles, r->st.issued);
+  ck_assert_uint_ge(r->st.ready_warp_cycles,
                     r->st.state[STALL_SELECTED] + r->st.state[STALL_NOT_SELECTED]);
 }
 
@@ -151,7 +151,9 @@ static const struct {
 START_TEST(test_identities) {
   Run run = {0};
   run_sets(&run, identity_cases[_i].trace, identity_cases[_i].sets);
-  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
+  ProfileMetrics pmv;
+  profile_metrics_compute(run.m, run.k, &run.r, &pmv);
+  const ProfileMetrics *p = &pmv;
   ck_assert(p->eligible_warps >= p->issued_warps - 1e-12);
   ck_assert(p->ready_warps >= p->eligible_warps - 1e-12);
   ck_assert(p->active_warps >= p->ready_warps - 1e-12);
@@ -335,38 +337,48 @@ START_TEST(test_sol_verdict) {
 END_TEST
 
 /* Fixture of the "thresholds" tests: the profile of a small real run (one
- * warp, 32 dependent FFMAs) whose numbers each test then edits. */
+ * warp, 32 dependent FFMAs), and a copy of its metrics (`tiny`) that each
+ * test edits before evaluating the rules on it (apply_tiny). */
 static Run tiny_run;
-static Profile *tiny;
+static Profile *tiny_profile;
+static ProfileMetrics tiny_metrics, *tiny = &tiny_metrics;
+static ProfileRules tiny_rules;
+
+static void apply_tiny(void) {
+  profile_rules_apply(tiny, &tiny_rules);
+}
 
 static void tiny_setup(void) {
   run_sets(&tiny_run, NULL, "stream.fma=32");
-  tiny = profile_new(tiny_run.m, tiny_run.k, &tiny_run.r);
+  tiny_profile = profile_new(tiny_run.m, tiny_run.k, &tiny_run.r);
+  tiny_metrics = *profile_metrics(tiny_profile);
+  apply_tiny();
 }
 
 static void tiny_teardown(void) {
-  g_clear_pointer(&tiny, profile_free);
+  profile_rules_clear(&tiny_rules);
+  g_clear_pointer(&tiny_profile, profile_free);
   run_clear(&tiny_run);
 }
 
-static gboolean fired(const Profile *p, ProfileRuleId id) {
-  ck_assert(!p->rule[id].fired || p->rule[id].message != NULL);
-  return p->rule[id].fired;
+static gboolean fired(const ProfileRules *rs, ProfileRuleId id) {
+  ck_assert(!rs->rule[id].fired || rs->rule[id].message != NULL);
+  return rs->rule[id].fired;
 }
 
 START_TEST(test_rule_sol_suggests) {
   tiny->sm_pct = 30;
   tiny->mem_pct = 20;
   tiny->waves_per_sm = 1;
-  profile_apply_rules(tiny);
-  ck_assert(fired(tiny, PROFILE_RULE_SOL));
-  ck_assert_int_eq(tiny->verdict, PROFILE_SOL_LATENCY);
-  ck_assert(tiny->what_if[PROFILE_WHAT_IF_OCCUPANCY].suggested);
-  ck_assert(tiny->what_if[PROFILE_WHAT_IF_ILP].suggested);
+  apply_tiny();
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_SOL));
+  ck_assert_int_eq(tiny_rules.verdict, PROFILE_SOL_LATENCY);
+  ck_assert((tiny_rules.suggests & PROFILE_SUGGEST_OCCUPANCY));
+  ck_assert((tiny_rules.suggests & PROFILE_SUGGEST_ILP));
   tiny->sm_pct = 95;
-  profile_apply_rules(tiny);
-  ck_assert_int_eq(tiny->verdict, PROFILE_SOL_HIGH_THROUGHPUT);
-  ck_assert_int_eq(tiny->rule[PROFILE_RULE_SOL].suggests, 0);
+  apply_tiny();
+  ck_assert_int_eq(tiny_rules.verdict, PROFILE_SOL_HIGH_THROUGHPUT);
+  ck_assert_int_eq(tiny_rules.rule[PROFILE_RULE_SOL].suggests, 0);
 }
 END_TEST
 
@@ -375,43 +387,45 @@ START_TEST(test_rule_occupancy) {
   tiny->achieved_pct = 89.9;
   tiny->max_warps_per_sched = 16;
   tiny->theoretical_warps_per_sched = 12.75;
-  profile_apply_rules(tiny);
-  ck_assert(fired(tiny, PROFILE_RULE_ACHIEVED_OCCUPANCY));
-  ck_assert(fired(tiny, PROFILE_RULE_THEORETICAL_OCCUPANCY));
-  ck_assert(tiny->rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].suggests & PROFILE_SUGGEST_OCCUPANCY);
-  ck_assert_int_eq(tiny->rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].next, PROFILE_SECTION_OCCUPANCY);
+  apply_tiny();
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_ACHIEVED_OCCUPANCY));
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  ck_assert(tiny_rules.rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].suggests &
+            PROFILE_SUGGEST_OCCUPANCY);
+  ck_assert_int_eq(tiny_rules.rule[PROFILE_RULE_THEORETICAL_OCCUPANCY].next,
+                   PROFILE_SECTION_OCCUPANCY);
   tiny->achieved_pct = 90.1;
   tiny->theoretical_warps_per_sched = 12.8;
-  profile_apply_rules(tiny);
-  ck_assert(!fired(tiny, PROFILE_RULE_ACHIEVED_OCCUPANCY));
-  ck_assert(!fired(tiny, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  apply_tiny();
+  ck_assert(!fired(&tiny_rules, PROFILE_RULE_ACHIEVED_OCCUPANCY));
+  ck_assert(!fired(&tiny_rules, PROFILE_RULE_THEORETICAL_OCCUPANCY));
 }
 END_TEST
 
 START_TEST(test_rule_issue_and_cpi) {
   /* The tiny run itself: one warp, 93 of 126 cycles wait. */
-  ck_assert(fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
-  ck_assert(fired(tiny, PROFILE_RULE_CPI_STALL));
-  ck_assert_double_eq_tol(tiny->rule[PROFILE_RULE_CPI_STALL].value, 100.0 * 93 / 126, 1e-9);
-  ck_assert_ptr_nonnull(strstr(tiny->rule[PROFILE_RULE_CPI_STALL].message, "wait"));
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
+  ck_assert_double_eq_tol(tiny_rules.rule[PROFILE_RULE_CPI_STALL].value, 100.0 * 93 / 126, 1e-9);
+  ck_assert_ptr_nonnull(strstr(tiny_rules.rule[PROFILE_RULE_CPI_STALL].message, "wait"));
   tiny->issued_warps = 0.6;
   tiny->issue_slot_pct = 79.9;
   for (guint s = 0; s < STALL_MAX; s++)
     tiny->state_pct[s] = 0;
   tiny->state_pct[STALL_WAIT] = 30;
   tiny->state_pct[STALL_NOT_SELECTED] = 50; /* not a stall reason */
-  profile_apply_rules(tiny);
-  ck_assert(!fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
-  ck_assert(fired(tiny, PROFILE_RULE_CPI_STALL));
+  apply_tiny();
+  ck_assert(!fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
   tiny->issued_warps = 0.59;
   tiny->state_pct[STALL_WAIT] = 29.9;
-  profile_apply_rules(tiny);
-  ck_assert(fired(tiny, PROFILE_RULE_ISSUE_SLOTS));
-  ck_assert(!fired(tiny, PROFILE_RULE_CPI_STALL));
+  apply_tiny();
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(!fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
   tiny->state_pct[STALL_WAIT] = 40;
   tiny->issue_slot_pct = 80;
-  profile_apply_rules(tiny);
-  ck_assert(!fired(tiny, PROFILE_RULE_CPI_STALL));
+  apply_tiny();
+  ck_assert(!fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
 }
 END_TEST
 
@@ -438,8 +452,9 @@ START_TEST(test_rule_launch) {
   g_autofree gchar *sets = g_strconcat(launch_cases[_i].sets, ";stream.fma=4", NULL);
   run_sets(&run, NULL, sets);
   g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
-  ck_assert_int_eq(fired(p, launch_cases[_i].rule), launch_cases[_i].fires);
-  ck_assert_double_eq_tol(p->rule[launch_cases[_i].rule].value, launch_cases[_i].value, 1e-9);
+  const ProfileRules *rs = profile_rules(p);
+  ck_assert_int_eq(fired(rs, launch_cases[_i].rule), launch_cases[_i].fires);
+  ck_assert_double_eq_tol(rs->rule[launch_cases[_i].rule].value, launch_cases[_i].value, 1e-9);
   run_clear(&run);
 }
 END_TEST
@@ -466,27 +481,29 @@ static const struct {
 START_TEST(test_what_if_change) {
   Run run = {0};
   run_sets(&run, what_if_cases[_i].trace, what_if_cases[_i].sets);
-  g_autoptr(Profile) p = profile_new(run.m, run.k, &run.r);
-  ProfileWhatIf *wi = &p->what_if[what_if_cases[_i].kind];
-  wi->suggested = TRUE;
-  profile_what_if(p, run.m, run.k, NULL);
+  ProfileMetrics pm;
+  profile_metrics_compute(run.m, run.k, &run.r, &pm);
+  ProfileWhatIf what_if = {0}, *wi = &what_if;
+  profile_whatif_run(what_if_cases[_i].kind, &pm, run.m, run.k, NULL, wi);
   ck_assert_str_eq(wi->change ? wi->change : "(none)",
                    what_if_cases[_i].change ? what_if_cases[_i].change : "(none)");
   ck_assert_int_eq(wi->ran, what_if_cases[_i].change != NULL);
   ck_assert(wi->ran || wi->note != NULL);
   if (wi->ran && what_if_cases[_i].kind == PROFILE_WHAT_IF_OCCUPANCY)
     ck_assert(wi->occupancy_pct > wi->base_occupancy_pct);
+  profile_whatif_clear(wi);
   run_clear(&run);
 }
 END_TEST
 
 /* --no-whatif leaves a note and runs nothing; the JSON holds every rule. */
 START_TEST(test_skip_and_json) {
-  ck_assert(tiny->what_if[PROFILE_WHAT_IF_ILP].suggested);
-  profile_skip_what_if(tiny);
-  ck_assert(!tiny->what_if[PROFILE_WHAT_IF_ILP].ran);
-  ck_assert_str_eq(tiny->what_if[PROFILE_WHAT_IF_ILP].note, "skipped (--no-whatif)");
-  g_autoptr(JsonNode) node = profile_to_json(tiny);
+  const ProfileWhatIf *ilp = profile_what_if_result(tiny_profile, PROFILE_WHAT_IF_ILP);
+  ck_assert(ilp->suggested);
+  profile_skip_what_if(tiny_profile);
+  ck_assert(!ilp->ran);
+  ck_assert_str_eq(ilp->note, "skipped (--no-whatif)");
+  g_autoptr(JsonNode) node = profile_to_json(tiny_profile);
   JsonObject *o = json_node_get_object(node);
   ck_assert_uint_eq(json_array_get_length(json_object_get_array_member(o, "rules")),
                     PROFILE_RULE_MAX);
@@ -495,7 +512,7 @@ START_TEST(test_skip_and_json) {
   ck_assert_str_eq(json_object_get_string_member(json_array_get_object_element(states, 0), "state"),
                    "wait");
   GString *text = g_string_new(NULL);
-  profile_append_text(tiny, text);
+  profile_append_text(tiny_profile, text);
   ck_assert_ptr_nonnull(strstr(text->str, "Section: Warp State Statistics"));
   ck_assert_ptr_nonnull(strstr(text->str, "cpi_stall: wait"));
   g_string_free(text, TRUE);
@@ -505,41 +522,49 @@ END_TEST
 /* ---- the H200 checks of issue 5 -------------------------------------------- */
 
 /* fma ILP 4 at 64 warps: issue ~100 %, not_selected dominates. */
-static void check_fma_ilp4(Profile *p, const Run *run) {
+static void check_fma_ilp4(Profile *prof, const Run *run) {
+  const ProfileMetrics *p = profile_metrics(prof);
+  const ProfileRules *rs = profile_rules(prof);
   ck_assert_uint_eq(run->r.warps_per_sm, 64);
   ck_assert(p->issue_slot_pct > 97);
   ck_assert_int_eq(p->state_order[0], STALL_NOT_SELECTED);
   ck_assert(p->state_pct[STALL_NOT_SELECTED] > 75);
-  ck_assert_int_eq(p->verdict, PROFILE_SOL_HIGH_THROUGHPUT);
-  ck_assert(!fired(p, PROFILE_RULE_CPI_STALL));
-  ck_assert(!fired(p, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  ck_assert_int_eq(rs->verdict, PROFILE_SOL_HIGH_THROUGHPUT);
+  ck_assert(!fired(rs, PROFILE_RULE_CPI_STALL));
+  ck_assert(!fired(rs, PROFILE_RULE_THEORETICAL_OCCUPANCY));
 }
 
 /* fma ILP 1: issue ~50 % with a visible dispatch_stall. */
-static void check_fma_ilp1(Profile *p, const Run *run) {
+static void check_fma_ilp1(Profile *prof, const Run *run) {
+  const ProfileMetrics *p = profile_metrics(prof);
+  const ProfileRules *rs = profile_rules(prof);
   (void)run;
   ck_assert(fabs(p->issue_slot_pct - 50) < 5);
   ck_assert(p->state_pct[STALL_DISPATCH_STALL] > 20);
-  ck_assert(fired(p, PROFILE_RULE_ISSUE_SLOTS));
+  ck_assert(fired(rs, PROFILE_RULE_ISSUE_SLOTS));
 }
 
 /* The DRAM chase at 64 warps: long_scoreboard dominates. */
-static void check_chase(Profile *p, const Run *run) {
+static void check_chase(Profile *prof, const Run *run) {
+  const ProfileMetrics *p = profile_metrics(prof);
+  const ProfileRules *rs = profile_rules(prof);
   (void)run;
   ck_assert_int_eq(p->state_order[0], STALL_LONG_SCOREBOARD);
   ck_assert(p->state_pct[STALL_LONG_SCOREBOARD] > 90);
-  ck_assert(fired(p, PROFILE_RULE_CPI_STALL));
-  ck_assert_ptr_nonnull(strstr(p->rule[PROFILE_RULE_CPI_STALL].message, "long_scoreboard"));
+  ck_assert(fired(rs, PROFILE_RULE_CPI_STALL));
+  ck_assert_ptr_nonnull(strstr(rs->rule[PROFILE_RULE_CPI_STALL].message, "long_scoreboard"));
 }
 
 /* The textbook check: ILP 4 at 50 % theoretical occupancy is already at its
  * peak; the theoretical-occupancy rule fires, its what-if gains < 2 %. */
-static void check_textbook(Profile *p, const Run *run) {
+static void check_textbook(Profile *prof, const Run *run) {
+  const ProfileMetrics *p = profile_metrics(prof);
+  const ProfileRules *rs = profile_rules(prof);
   ck_assert_double_eq_tol(p->theoretical_pct, 50.0, 1e-9);
-  ck_assert(fired(p, PROFILE_RULE_THEORETICAL_OCCUPANCY));
-  ck_assert(p->what_if[PROFILE_WHAT_IF_OCCUPANCY].suggested);
-  profile_what_if(p, run->m, run->k, NULL);
-  const ProfileWhatIf *wi = &p->what_if[PROFILE_WHAT_IF_OCCUPANCY];
+  ck_assert(fired(rs, PROFILE_RULE_THEORETICAL_OCCUPANCY));
+  const ProfileWhatIf *wi = profile_what_if_result(prof, PROFILE_WHAT_IF_OCCUPANCY);
+  ck_assert(wi->suggested);
+  profile_what_if(prof, run->m, run->k, NULL);
   ck_assert(wi->ran);
   ck_assert_str_eq(wi->change, "launch.blocks_per_sm=16");
   ck_assert_double_eq_tol(wi->occupancy_pct, 100.0, 1e-9);

@@ -222,35 +222,48 @@ START_TEST(test_json_extra) {
 }
 END_TEST
 
-/* An empty row: an empty header and value line, "{}" in JSON, no text. */
+/* An empty row: an empty header and value line, "{}" in JSON. */
 START_TEST(test_empty_row) {
   g_autoptr(ReportRow) row = report_row_new();
   g_autoptr(GString) out = g_string_new(NULL);
   report_csv_header(row, out);
   report_csv_values(row, out);
-  report_text(row, out);
   ck_assert_str_eq(out->str, "\n\n");
   g_autoptr(JsonNode) root = json_of(row, NULL);
   ck_assert_uint_eq(json_object_get_size(json_node_get_object(root)), 0);
 }
 END_TEST
 
-/* ---- text -------------------------------------------------------------- */
+/* ---- text tables ------------------------------------------------------- */
 
-/* Names padded to the longest ("bank_conflict", 13) plus two spaces, so
- * every value starts in column 16; values as in CSV but never quoted. */
-START_TEST(test_text) {
-  g_autoptr(ReportRow) row = sample_row();
+/* Widths are the longest cell per column ("Metric Name" 11, "Unit" 4,
+ * "12345.6" 7); column 0 and the left-aligned column 1 pad right, column 2
+ * pads left; the last column, when left-aligned, is not padded. */
+START_TEST(test_table) {
+  static const gchar *const header[] = {"Metric Name", "Unit", "Value"};
+  g_autoptr(ReportTable) t = report_table_new(3, header);
+  report_table_left(t, 1);
+  report_table_add(t, "ipc");
+  report_table_add(t, "");
+  report_table_take(t, report_format_double(3.14159, 2));
+  report_table_add(t, "cycles");
+  report_table_add(t, "cyc");
+  report_table_take(t, report_format_double(12345.6, 1));
   g_autoptr(GString) out = g_string_new(NULL);
-  report_text(row, out);
-  ck_assert_str_eq(out->str, "kernel         fma, ilp=4\n"
-                             "note           say \"hi\"\n"
-                             "cycles         123456\n"
-                             "huge           18446744073709551615\n"
-                             "ipc            3.14\n"
-                             "bank_conflict  true\n"
-                             "spill          false\n"
-                             "a,b            \n");
+  report_table_write(t, out);
+  ck_assert_str_eq(out->str, "    ----------- ---- -------\n"
+                             "    Metric Name Unit   Value\n"
+                             "    ----------- ---- -------\n"
+                             "    ipc                 3.14\n"
+                             "    cycles      cyc  12345.6\n"
+                             "    ----------- ---- -------\n");
+  g_autoptr(ReportTable) one = report_table_new(1, header);
+  report_table_left(one, 0);
+  report_table_add(one, "x");
+  g_string_truncate(out, 0);
+  report_table_write(one, out);
+  ck_assert_str_eq(out->str, "    -----------\n    Metric Name\n    -----------\n    x\n"
+                             "    -----------\n");
 }
 END_TEST
 
@@ -267,7 +280,7 @@ int main(void) {
   tcase_add_test(json, test_json_row);
   tcase_add_test(json, test_json_extra);
   tcase_add_test(json, test_empty_row);
-  tcase_add_test(json, test_text);
+  tcase_add_test(json, test_table);
 
   g_autoptr(SRunner) sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

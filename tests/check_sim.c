@@ -164,7 +164,7 @@ START_TEST(test_invariants) {
                 sim_achieved_occupancy_pct(&run.r, run.m), run.r.occupancy_pct);
   ck_assert_uint_eq(sum, st->active_warp_cycles);
   ck_assert_uint_eq(st->state[STALL_SELECTED], st->issued);
-  ck_assert_uint_ge(st->eligible_warp_cycles, st->issued);
+  ck_assert_uint_ge(st->ready_warp_cycles, st->issued);
   ck_assert_uint_eq(st->issue_cycles, st->issued);
   ck_assert_msg(sim_issue_active(&run.r, run.m) <= 1.0, "issue active %g",
                 sim_issue_active(&run.r, run.m));
