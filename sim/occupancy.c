@@ -6,6 +6,7 @@
  */
 #include "occupancy.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 G_DEFINE_QUARK(warpsim_occupancy_error, occupancy_error)
@@ -23,10 +24,9 @@ static const gchar *const vary_names[OCC_VARY_MAX] = {"regs", "threads", "smem"}
   "raises it)"
 #define REASON_SMEM "shared memory: the block needs more than the per-block maximum"
 #define REASON_SMEM_SM "shared memory: the block needs more than the SM's largest carveout"
-#define REASON_FEW_BLOCKS "warps, registers or the block cap allow fewer resident blocks than asked"
-#define REASON_STATIC_SHARE                                                                        \
-  "shared memory: the static part and the per-block reserve alone exceed each block's share"
-
+#define REASON_BOUNDS                                                                              \
+  "launch bounds: the block has more threads than __launch_bounds__ maxThreads (the runtime "      \
+  "refuses the launch)"
 static guint64 round_up(guint64 x, guint64 unit) {
   return (x + unit - 1) / unit * unit;
 }
@@ -73,37 +73,110 @@ static gboolean limits_sane(const SmLimits *sm) {
          sm->smem_alloc_unit > 0 && sm->regs >= sm->smsps;
 }
 
-gboolean occupancy_check_launch(const SmLimits *sm, const OccLaunch *launch, GError **error) {
-  g_return_val_if_fail(sm != NULL && launch != NULL && limits_sane(sm), FALSE);
-  if (launch->threads == 0 || launch->threads > sm->max_threads_per_block) {
-    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
-                "threads %u is out of range (allowed 1..%u)", launch->threads,
-                sm->max_threads_per_block);
-    return FALSE;
-  }
-  if (launch->regs == 0 || launch->regs > sm->max_regs_per_thread) {
-    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
-                "regs %u is out of range (allowed 1..%u)", launch->regs, sm->max_regs_per_thread);
-    return FALSE;
-  }
-  if ((guint64)launch->smem_static + launch->smem_dynamic > G_MAXUINT) {
-    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
-                "smem-static + smem-dynamic %" G_GUINT64_FORMAT
-                " is out of range (allowed 0..%u bytes)",
-                (guint64)launch->smem_static + launch->smem_dynamic, G_MAXUINT);
-    return FALSE;
-  }
-  if (launch->carveout_pct < -1 || launch->carveout_pct > 100) {
+static gboolean range_error(GError **error, const gchar *what, guint64 value, guint64 lo,
+                            guint64 hi, const gchar *unit) {
+  g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
+              "%s %" G_GUINT64_FORMAT " is out of range (allowed %" G_GUINT64_FORMAT
+              "..%" G_GUINT64_FORMAT "%s)",
+              what, value, lo, hi, unit);
+  return FALSE;
+}
+
+/* The block shape, size and preference fields. */
+static gboolean check_shape(const SmLimits *sm, const OccLaunch *l, GError **error) {
+  guint64 smem = (guint64)l->smem_static + l->smem_dynamic;
+  guint regs_lo = l->n_warpgroups > 0 ? 0 : 1;
+  if (l->threads == 0 || l->threads > sm->max_threads_per_block)
+    return range_error(error, "threads", l->threads, 1, sm->max_threads_per_block, "");
+  if (l->regs < regs_lo || l->regs > sm->max_regs_per_thread)
+    return range_error(error, "regs", l->regs, regs_lo, sm->max_regs_per_thread, "");
+  if (smem > G_MAXUINT)
+    return range_error(error, "smem-static + smem-dynamic", smem, 0, G_MAXUINT, " bytes");
+  if (l->carveout_pct < -1 || l->carveout_pct > 100) {
     g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
                 "carveout %d is out of range (allowed -1..100 percent, -1 = no preference)",
-                launch->carveout_pct);
+                l->carveout_pct);
     return FALSE;
   }
   return TRUE;
 }
 
-/* The smallest supported configuration >= `bytes`; smem_per_sm when none is. */
-static guint config_at_least(const SmLimits *sm, guint64 bytes) {
+static gboolean check_bounds(const SmLimits *sm, const OccBounds *b, GError **error) {
+  if (b->max_threads > sm->max_threads_per_block)
+    return range_error(error, "launch-bounds", b->max_threads, 1, sm->max_threads_per_block,
+                       " threads");
+  if (b->max_regs > sm->max_regs_per_thread)
+    return range_error(error, "max-regs", b->max_regs, 1, sm->max_regs_per_thread, "");
+  if (b->min_blocks > 0 && b->max_threads == 0) {
+    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_BOUNDS,
+                "launch-bounds: MIN_BLOCKS %u needs maxThreads (allowed T[,MIN_BLOCKS] with T "
+                "1..%u)",
+                b->min_blocks, sm->max_threads_per_block);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean warpgroup_error(GError **error, const gchar *format, ...) G_GNUC_PRINTF(2, 3);
+static gboolean warpgroup_error(GError **error, const gchar *format, ...) {
+  va_list ap;
+  va_start(ap, format);
+  g_autofree gchar *msg = g_strdup_vprintf(format, ap);
+  va_end(ap);
+  g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP, "warpgroup-regs: %s", msg);
+  return FALSE;
+}
+
+/* Warpgroup counts against the block and the launch count `regs`. */
+static gboolean check_warpgroups(const OccLaunch *l, guint regs, GError **error) {
+  guint n = l->n_warpgroups, sum = 0;
+  if (n == 0)
+    return TRUE;
+  if (n > OCC_MAX_WARPGROUPS)
+    return warpgroup_error(error, "%u warpgroups (allowed 1..%d)", n, OCC_MAX_WARPGROUPS);
+  if (l->threads != n * OCC_WARPGROUP_THREADS)
+    return warpgroup_error(error,
+                           "%u warpgroups are %u threads, the block has %u (allowed threads = "
+                           "%d x warpgroups)",
+                           n, n * OCC_WARPGROUP_THREADS, l->threads, OCC_WARPGROUP_THREADS);
+  for (guint i = 0; i < n; i++) {
+    guint r = l->warpgroup_regs[i];
+    if (r < 24 || r > 256 || r % 8 != 0)
+      return warpgroup_error(error,
+                             "warpgroup %u: %u registers per thread (allowed 24..256, a multiple "
+                             "of 8, as setmaxnreg takes)",
+                             i, r);
+    sum += r;
+  }
+  if (sum > regs * n)
+    return warpgroup_error(error,
+                           "the warpgroups need %u registers per thread summed, the block holds "
+                           "%u x %u = %u (allowed a sum <= %u: setmaxnreg would wait forever)",
+                           sum, regs, n, regs * n, regs * n);
+  return TRUE;
+}
+
+guint occupancy_launch_regs(const OccLaunch *launch) {
+  guint sum = 0, n = MIN(launch->n_warpgroups, OCC_MAX_WARPGROUPS);
+  if (launch->regs > 0 || n == 0)
+    return launch->regs;
+  for (guint i = 0; i < n; i++)
+    sum += launch->warpgroup_regs[i];
+  return (sum + n - 1) / n;
+}
+
+gboolean occupancy_check_launch(const SmLimits *sm, const OccLaunch *launch, GError **error) {
+  g_return_val_if_fail(sm != NULL && launch != NULL && limits_sane(sm), FALSE);
+  if (!check_shape(sm, launch, error) || !check_bounds(sm, &launch->bounds, error))
+    return FALSE;
+  guint regs = occupancy_launch_regs(launch);
+  if (regs > sm->max_regs_per_thread)
+    return warpgroup_error(error, "the launch count %u exceeds %u registers per thread", regs,
+                           sm->max_regs_per_thread);
+  return check_warpgroups(launch, regs, error);
+}
+
+guint occupancy_smem_config_at_least(const SmLimits *sm, guint64 bytes) {
   for (guint i = 0; i < sm->n_smem_configs && i < MODEL_MAX_SMEM_CONFIGS; i++) {
     if (sm->smem_configs[i] >= bytes)
       return sm->smem_configs[i];
@@ -114,8 +187,8 @@ static guint config_at_least(const SmLimits *sm, guint64 bytes) {
 guint occupancy_carveout_config(const SmLimits *sm, gint carveout_pct) {
   g_return_val_if_fail(sm != NULL && carveout_pct >= -1 && carveout_pct <= 100, 0);
   if (carveout_pct < 0)
-    return config_at_least(sm, sm->smem_per_sm);
-  return config_at_least(sm, (guint64)carveout_pct * sm->smem_per_sm / 100);
+    return occupancy_smem_config_at_least(sm, sm->smem_per_sm);
+  return occupancy_smem_config_at_least(sm, (guint64)carveout_pct * sm->smem_per_sm / 100);
 }
 
 /* SMSPs the per-block register check rounds the warps up to.  Pascal GP100
@@ -161,7 +234,7 @@ static guint shared_mem_limit(const SmLimits *sm, const OccLaunch *l, OccResult 
     return sm->max_blocks;
   /* The preference holds as long as one block fits in it; otherwise the
    * driver picks the smallest configuration that holds the block. */
-  guint config = preference >= alloc ? preference : config_at_least(sm, alloc);
+  guint config = preference >= alloc ? preference : occupancy_smem_config_at_least(sm, alloc);
   out->smem_config = config;
   return (guint)(config / alloc);
 }
@@ -180,18 +253,74 @@ static const gchar *impossible_reason(const SmLimits *sm, const OccLaunch *l, co
   return REASON_SMEM_SM;
 }
 
+/* The largest registers per thread whose per-warp allocation fits `budget`
+ * registers (at least 1). */
+static guint regs_fitting(const SmLimits *sm, guint64 budget) {
+  guint64 allocated = budget / sm->reg_alloc_unit * sm->reg_alloc_unit;
+  return (guint)CLAMP(allocated / sm->warp_size, 1, sm->max_regs_per_thread);
+}
+
+/* The register ceiling that keeps `blocks` blocks of `threads` threads
+ * within the register file: registers are allocated per SMSP, so the warps
+ * are counted per SMSP (ceil), and within the per-block maximum. */
+static guint bounds_ceiling(const SmLimits *sm, guint threads, guint blocks) {
+  guint wpb = (threads + sm->warp_size - 1) / sm->warp_size;
+  guint64 per_smsp = ((guint64)blocks * wpb + sm->smsps - 1) / sm->smsps;
+  guint64 budget = (sm->regs / sm->smsps) / per_smsp;
+  guint64 block_budget = sm->max_regs_per_block / round_up(wpb, register_check_partitions(sm));
+  return regs_fitting(sm, MIN(budget, block_budget));
+}
+
+/* TRUE when `blocks` blocks of `threads` threads can never be resident
+ * (warps or the block cap, whatever the registers). */
+static gboolean min_blocks_impossible(const SmLimits *sm, guint threads, guint blocks) {
+  guint wpb = (threads + sm->warp_size - 1) / sm->warp_size;
+  return blocks > sm->max_blocks || (guint64)blocks * wpb > sm->max_warps;
+}
+
+/* Sets out->regs_ceiling, regs_allocated, regs_spilled, min_blocks_dropped. */
+static void apply_bounds(const SmLimits *sm, const OccLaunch *l, OccResult *out) {
+  const OccBounds *b = &l->bounds;
+  guint ceiling = sm->max_regs_per_thread, regs = occupancy_launch_regs(l);
+  if (b->max_regs > 0)
+    ceiling = MIN(ceiling, b->max_regs);
+  if (b->max_threads > 0) {
+    guint blocks = MAX(b->min_blocks, 1u);
+    out->min_blocks_dropped = min_blocks_impossible(sm, b->max_threads, blocks);
+    if (out->min_blocks_dropped) /* ptxas ignores an unreachable MIN_BLOCKS */
+      blocks = 1;
+    ceiling = MIN(ceiling, bounds_ceiling(sm, b->max_threads, blocks));
+  }
+  out->regs_ceiling = ceiling;
+  out->regs_allocated = MIN(regs, ceiling);
+  out->regs_spilled = regs - out->regs_allocated;
+}
+
+/* The limiters that keep fewer than MIN_BLOCKS blocks resident. */
+static guint min_blocks_mask(const OccLaunch *l, const OccResult *r) {
+  guint mask = 0;
+  if (l->bounds.min_blocks == 0 || r->blocks_per_sm >= l->bounds.min_blocks)
+    return 0;
+  for (guint i = 0; i < OCC_LIMIT_MAX; i++)
+    if (r->limit[i] < l->bounds.min_blocks)
+      mask |= 1u << i;
+  return mask;
+}
+
 gboolean occupancy_compute(const SmLimits *sm, const OccLaunch *launch, OccResult *out,
                            GError **error) {
   g_return_val_if_fail(out != NULL, FALSE);
   if (!occupancy_check_launch(sm, launch, error))
     return FALSE;
   memset(out, 0, sizeof *out);
+  apply_bounds(sm, launch, out);
   gboolean smem_used = FALSE;
+  gboolean too_big = launch->bounds.max_threads > 0 && launch->threads > launch->bounds.max_threads;
   guint wpb = (launch->threads + sm->warp_size - 1) / sm->warp_size;
   out->warps_per_block = wpb;
   out->limit[OCC_LIMIT_BLOCKS] = sm->max_blocks;
-  out->limit[OCC_LIMIT_WARPS] = sm->max_warps / wpb;
-  out->limit[OCC_LIMIT_REGISTERS] = registers_limit(sm, launch->regs, wpb, out);
+  out->limit[OCC_LIMIT_WARPS] = too_big ? 0 : sm->max_warps / wpb;
+  out->limit[OCC_LIMIT_REGISTERS] = registers_limit(sm, out->regs_allocated, wpb, out);
   out->limit[OCC_LIMIT_SHARED_MEM] = shared_mem_limit(sm, launch, out, &smem_used);
 
   guint blocks = out->limit[0];
@@ -204,157 +333,37 @@ gboolean occupancy_compute(const SmLimits *sm, const OccLaunch *launch, OccResul
   out->blocks_per_sm = blocks;
   out->warps_per_sm = blocks * wpb;
   out->occupancy_pct = 100.0 * out->warps_per_sm / sm->max_warps;
-  out->reason = blocks == 0 ? impossible_reason(sm, launch, out) : NULL;
+  out->reason = blocks == 0 ? (too_big ? REASON_BOUNDS : impossible_reason(sm, launch, out)) : NULL;
+  out->min_blocks_mask = min_blocks_mask(launch, out);
   return TRUE;
 }
 
-gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, guint *threads,
-                                   OccResult *out, GError **error) {
-  g_return_val_if_fail(sm != NULL && launch != NULL && threads != NULL && out != NULL, FALSE);
-  OccLaunch l = *launch;
-  OccResult r;
-  guint best_warps = 0;
-  guint ws = sm->warp_size > 0 ? sm->warp_size : 1;
-  guint top = (guint)round_up(sm->max_threads_per_block, ws);
-
-  *threads = 0;
-  for (guint t = top; t > 0; t -= ws) {
-    l.threads = MIN(t, sm->max_threads_per_block);
-    if (!occupancy_compute(sm, &l, &r, error))
-      return FALSE;
-    if (r.warps_per_sm > best_warps) { /* strictly better: ties keep the larger block */
-      best_warps = r.warps_per_sm;
-      *threads = l.threads;
-      *out = r;
-    }
-    if (best_warps == sm->max_warps)
-      break;
-  }
-  if (*threads == 0) {
-    l.threads = ws;
-    return occupancy_compute(sm, &l, out, error);
-  }
-  return TRUE;
-}
-
-gboolean occupancy_smem_for_blocks(const SmLimits *sm, const OccLaunch *launch, guint n_blocks,
-                                   guint *bytes, const gchar **reason, GError **error) {
-  g_return_val_if_fail(bytes != NULL && reason != NULL, FALSE);
-  OccLaunch l = *launch;
-  OccResult r;
-  l.smem_dynamic = 0;
-  *bytes = 0;
-  *reason = NULL;
-  if (!occupancy_compute(sm, &l, &r, error))
-    return FALSE;
-  if (n_blocks == 0 || n_blocks > sm->max_blocks) {
-    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE,
-                "blocks %u is out of range (allowed 1..%u)", n_blocks, sm->max_blocks);
-    return FALSE;
-  }
-  guint others =
-      MIN(r.limit[OCC_LIMIT_BLOCKS], MIN(r.limit[OCC_LIMIT_WARPS], r.limit[OCC_LIMIT_REGISTERS]));
-  if (others < n_blocks) {
-    *reason = REASON_FEW_BLOCKS;
-    return TRUE;
-  }
-  /* One block may use the largest configuration; several share the
-   * preferred one (a preference of 0 bytes means the smallest non-zero). */
-  guint config = sm->smem_per_sm;
-  if (n_blocks > 1) {
-    config = occupancy_carveout_config(sm, l.carveout_pct);
-    if (config == 0)
-      config = config_at_least(sm, 1);
-  }
-  guint64 share = (guint64)config / n_blocks / sm->smem_alloc_unit * sm->smem_alloc_unit;
-  if (share < (guint64)sm->smem_reserved + l.smem_static) {
-    *reason = REASON_STATIC_SHARE;
-    return TRUE;
-  }
-  guint64 avail = MIN(share - sm->smem_reserved, (guint64)r.smem_block_max);
-  if (avail < l.smem_static) {
-    *reason = REASON_SMEM;
-    return TRUE;
-  }
-  *bytes = (guint)(avail - l.smem_static);
-  return TRUE;
-}
-
-void occupancy_waves(const SmLimits *sm, guint blocks_per_sm, guint64 grid, OccWaves *out) {
-  g_return_if_fail(sm != NULL && out != NULL);
-  memset(out, 0, sizeof *out);
-  if (grid == 0 || blocks_per_sm == 0 || sm->sms == 0)
+void occupancy_min_blocks_warning(const SmLimits *sm, const OccLaunch *launch, const OccResult *r,
+                                  GString *out) {
+  const OccBounds *b = &launch->bounds;
+  guint wpb = (b->max_threads + sm->warp_size - 1) / sm->warp_size;
+  if (b->min_blocks == 0)
     return;
-  out->wave_blocks = (guint64)blocks_per_sm * sm->sms;
-  out->waves_per_sm = (gdouble)grid / (gdouble)out->wave_blocks;
-  out->waves = (grid + out->wave_blocks - 1) / out->wave_blocks;
-  out->last_wave_blocks = grid - (out->waves - 1) * out->wave_blocks;
-  out->last_wave_sms = (guint)((out->last_wave_blocks + blocks_per_sm - 1) / blocks_per_sm);
-  out->sm_time_used_pct = 100.0 * (gdouble)grid / (gdouble)(out->waves * out->wave_blocks);
-}
-
-/* Evaluate `base` with the varied quantity set to `value` and append it. */
-static void vary_append(GArray *points, const SmLimits *sm, const OccLaunch *base, OccVary what,
-                        guint value, gboolean current) {
-  OccPoint p = {.value = value, .current = current, .launch = *base};
-  if (what == OCC_VARY_REGS)
-    p.launch.regs = value;
-  else if (what == OCC_VARY_THREADS)
-    p.launch.threads = value;
-  else
-    p.launch.smem_dynamic = value - base->smem_static;
-  /* Every value of the range is valid once the base launch is. */
-  if (!occupancy_compute(sm, &p.launch, &p.result, NULL))
-    g_return_if_reached();
-  g_array_append_val(points, p);
-}
-
-/* The values lo, lo + step, ... up to hi, then hi itself, with `cur`
- * inserted in order when it is not among them. */
-static GArray *vary_values(guint lo, guint hi, guint step, guint cur) {
-  GArray *values = g_array_new(FALSE, FALSE, sizeof(guint));
-  guint64 v = lo;
-  for (; v <= hi; v += step) {
-    guint u = (guint)v;
-    g_array_append_val(values, u);
+  if (r->min_blocks_dropped) {
+    if (b->min_blocks > sm->max_blocks)
+      g_string_append_printf(out,
+                             "MIN_BLOCKS %u cannot be met on this SM: at most %u blocks "
+                             "are resident per SM",
+                             b->min_blocks, sm->max_blocks);
+    else
+      g_string_append_printf(out,
+                             "MIN_BLOCKS %u cannot be met on this SM: %u blocks x %u warps = %u "
+                             "warps > %u warps per SM",
+                             b->min_blocks, b->min_blocks, wpb, b->min_blocks * wpb, sm->max_warps);
+    g_string_append_printf(out, "; ptxas ignores it and caps registers for 1 block (%u)",
+                           r->regs_ceiling);
+    return;
   }
-  if (values->len == 0 || g_array_index(values, guint, values->len - 1) != hi)
-    g_array_append_val(values, hi);
-  guint i = 0;
-  while (i < values->len && g_array_index(values, guint, i) < cur)
-    i++;
-  if (i == values->len || g_array_index(values, guint, i) != cur)
-    g_array_insert_val(values, i, cur);
-  return values;
-}
-
-GArray *occupancy_vary(const SmLimits *sm, const OccLaunch *launch, OccVary what, GError **error) {
-  g_return_val_if_fail(what < OCC_VARY_MAX, NULL);
-  OccResult r;
-  if (!occupancy_compute(sm, launch, &r, error))
-    return NULL;
-  guint lo = 1, hi = sm->max_regs_per_thread, step = 1, cur = launch->regs;
-  if (what == OCC_VARY_THREADS) {
-    lo = step = sm->warp_size;
-    hi = sm->max_threads_per_block;
-    cur = launch->threads;
-  } else if (what == OCC_VARY_SMEM) {
-    /* Dynamic shared memory from 0 to the per-block maximum, in allocation
-     * units, widened to keep at most OCC_VARY_MAX_POINTS points. */
-    guint span =
-        r.smem_block_max > launch->smem_static ? r.smem_block_max - launch->smem_static : 0;
-    guint units = span / sm->smem_alloc_unit;
-    guint per_step = (units + OCC_VARY_MAX_POINTS - 2) / (OCC_VARY_MAX_POINTS - 1);
-    step = sm->smem_alloc_unit * MAX(per_step, 1u);
-    lo = launch->smem_static;
-    hi = launch->smem_static + span;
-    cur = launch->smem_static + launch->smem_dynamic;
-  }
-  g_autoptr(GArray) values = vary_values(lo, hi, step, cur);
-  GArray *points = g_array_sized_new(FALSE, TRUE, sizeof(OccPoint), values->len);
-  for (guint i = 0; i < values->len; i++) {
-    guint v = g_array_index(values, guint, i);
-    vary_append(points, sm, launch, what, v, v == cur);
-  }
-  return points;
+  if (r->min_blocks_mask == 0)
+    return;
+  g_string_append_printf(out,
+                         "MIN_BLOCKS %u is not met: %u blocks per SM at %u registers, held "
+                         "back by ",
+                         b->min_blocks, r->blocks_per_sm, r->regs_allocated);
+  occupancy_limiters_append(out, r->min_blocks_mask, " and ");
 }

@@ -521,6 +521,185 @@ START_TEST(test_vary_monotonic) {
 }
 END_TEST
 
+/* ---- issue 12: placement, launch bounds, warpgroups, new models --------- */
+
+/* 256 threads with 100 KB of dynamic shared memory (opt-in) on the H200: 2
+ * blocks per SM.  Grid 200: the hardware put 2 blocks on 68 SMs and 1 on the
+ * other 64 (all 132 busy).  Grid 211: Nsight Compute measured 20.05 %
+ * achieved occupancy; (79 x 16 + 53 x 8) / 132 / 64 = 19.98 %. */
+START_TEST(test_placement_breadth_first) {
+  g_autoptr(SmModel) m = load_model("h200");
+  OccLaunch l = launch_of(256, 32, 0, 100 * 1024, TRUE);
+  OccResult r = compute_ok(m, &l);
+  OccWaves w;
+  ck_assert_uint_eq(r.blocks_per_sm, 2);
+  occupancy_waves(&m->sm, r.blocks_per_sm, 200, &w);
+  ck_assert_uint_eq(w.waves, 1);
+  ck_assert_uint_eq(w.last_wave_sms, 132);
+  ck_assert_uint_eq(w.n_last_wave_hist, 2);
+  ck_assert_uint_eq(w.last_wave_hist[0].blocks, 2);
+  ck_assert_uint_eq(w.last_wave_hist[0].sms, 68);
+  ck_assert_uint_eq(w.last_wave_hist[1].blocks, 1);
+  ck_assert_uint_eq(w.last_wave_hist[1].sms, 64);
+  occupancy_waves(&m->sm, r.blocks_per_sm, 211, &w);
+  ck_assert_uint_eq(w.last_wave_hist[0].sms, 79);
+  ck_assert_uint_eq(w.last_wave_hist[1].sms, 53);
+  ck_assert_double_eq_tol(occupancy_waves_achieved_pct(&m->sm, &r, 211),
+                          100.0 * (79 * 16 + 53 * 8) / 132.0 / 64.0, 1e-9);
+  ck_assert_double_eq_tol(occupancy_waves_achieved_pct(&m->sm, &r, 264), 25.0, 1e-9);
+  /* 300 blocks: a full wave of 264, then 36 SMs run a third block alone. */
+  occupancy_waves(&m->sm, r.blocks_per_sm, 300, &w);
+  ck_assert_uint_eq(w.last_wave_sms, 36);
+  ck_assert_uint_eq(w.last_wave_hist[0].blocks, 1);
+  ck_assert_uint_eq(w.last_wave_hist[0].sms, 36);
+  ck_assert_uint_eq(w.last_wave_hist[1].blocks, 0);
+  ck_assert_uint_eq(w.last_wave_hist[1].sms, 96);
+  ck_assert_uint_eq(w.sm_loads[0].blocks, 3);
+  ck_assert_uint_eq(w.sm_loads[0].sms, 36);
+  /* 36 SMs: 3 blocks in 2 block-times; 96 SMs: 2 blocks in 1. */
+  ck_assert_double_eq_tol(occupancy_waves_achieved_pct(&m->sm, &r, 300),
+                          100.0 * 300 * 8 / (36 * 2 + 96 * 1.0) / 64.0, 1e-9);
+}
+END_TEST
+
+/* __launch_bounds__ register ceilings on cc 9.0 (issue 12): (1024, 1) -> 64,
+ * (896, 1) -> 72, (128, 1) -> 255; a cap from --max-regs wins when lower. */
+static const struct {
+  guint threads, min_blocks, max_regs, ceiling;
+} bounds_cases[] = {
+    {1024, 1, 0, 64}, {896, 1, 0, 72}, {128, 1, 0, 255}, {1024, 0, 0, 64},
+    {1024, 2, 0, 32}, {256, 4, 0, 64}, {128, 1, 40, 40}, {0, 0, 96, 96},
+};
+
+START_TEST(test_bounds_ceiling) {
+  g_autoptr(SmModel) m = load_model("9.0");
+  OccLaunch l =
+      launch_of(bounds_cases[_i].threads ? bounds_cases[_i].threads : 256, 255, 0, 0, FALSE);
+  l.bounds =
+      (OccBounds){bounds_cases[_i].threads, bounds_cases[_i].min_blocks, bounds_cases[_i].max_regs};
+  OccResult r = compute_ok(m, &l);
+  ck_assert_uint_eq(r.regs_ceiling, bounds_cases[_i].ceiling);
+  ck_assert_uint_eq(r.regs_allocated, bounds_cases[_i].ceiling);
+  ck_assert_uint_eq(r.regs_spilled, 255 - bounds_cases[_i].ceiling);
+  ck_assert(!r.min_blocks_dropped);
+  if (bounds_cases[_i].min_blocks > 0) /* the ceiling keeps MIN_BLOCKS resident */
+    ck_assert_uint_ge(r.blocks_per_sm, bounds_cases[_i].min_blocks);
+  ck_assert_uint_eq(r.min_blocks_mask, 0);
+  l.regs = 20; /* below the ceiling: nothing changes */
+  r = compute_ok(m, &l);
+  ck_assert_uint_eq(r.regs_allocated, 20);
+  ck_assert_uint_eq(r.regs_spilled, 0);
+}
+END_TEST
+
+/* MIN_BLOCKS 8 of 256 threads on a 1536-thread SM (cc 8.6) can never fit:
+ * ptxas drops it, so the ceiling is that of 1 block (255), with a warning. */
+START_TEST(test_bounds_min_blocks_unreachable) {
+  g_autoptr(SmModel) m = load_model("8.6");
+  OccLaunch l = launch_of(256, 255, 0, 0, FALSE);
+  l.bounds = (OccBounds){256, 8, 0};
+  OccResult r = compute_ok(m, &l);
+  ck_assert(r.min_blocks_dropped);
+  ck_assert_uint_eq(r.regs_ceiling, 255);
+  g_autoptr(GString) w = g_string_new(NULL);
+  occupancy_min_blocks_warning(&m->sm, &l, &r, w);
+  ck_assert_msg(strstr(w->str, "64 warps > 48 warps per SM") != NULL, "%s", w->str);
+  ck_assert_msg(strstr(w->str, "ignores") != NULL, "%s", w->str);
+  /* 6 blocks fit by warps; 40 KB of shared memory each holds it to 2. */
+  l.bounds.min_blocks = 6;
+  l.smem_static = 40000;
+  r = compute_ok(m, &l);
+  ck_assert(!r.min_blocks_dropped);
+  ck_assert_uint_eq(r.regs_ceiling, 40); /* 6 x 8 warps = 12 per SMSP: 16384 / 12 -> 1280 */
+  ck_assert_uint_eq(r.min_blocks_mask, 1u << OCC_LIMIT_SHARED_MEM);
+  g_string_truncate(w, 0);
+  occupancy_min_blocks_warning(&m->sm, &l, &r, w);
+  ck_assert_msg(strstr(w->str, "shared_mem") != NULL, "%s", w->str);
+  /* More blocks than the SM's cap (16 on cc 8.6). */
+  l = launch_of(32, 32, 0, 0, FALSE);
+  l.bounds = (OccBounds){32, 17, 0};
+  r = compute_ok(m, &l);
+  ck_assert(r.min_blocks_dropped);
+}
+END_TEST
+
+/* A block larger than maxThreads is refused as the runtime does. */
+START_TEST(test_bounds_block_too_large) {
+  g_autoptr(SmModel) m = load_model("9.0");
+  OccLaunch l = launch_of(512, 32, 0, 0, FALSE);
+  l.bounds.max_threads = 256;
+  OccResult r = compute_ok(m, &l);
+  ck_assert_uint_eq(r.blocks_per_sm, 0);
+  ck_assert_uint_eq(r.limit[OCC_LIMIT_WARPS], 0);
+  ck_assert_ptr_nonnull(strstr(r.reason, "launch bounds"));
+  GError *err = NULL;
+  l.bounds = (OccBounds){0, 2, 0}; /* MIN_BLOCKS alone */
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_BOUNDS));
+  g_clear_error(&err);
+  l.bounds = (OccBounds){2048, 0, 0};
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE));
+  g_clear_error(&err);
+}
+END_TEST
+
+/* Warp-specialized kernel: 384 threads as 40 + 232 + 232 registers per
+ * thread launch with 168 per thread (their mean): 1 block on cc 9.0. */
+START_TEST(test_warpgroups) {
+  g_autoptr(SmModel) m = load_model("9.0");
+  OccLaunch l = launch_of(384, 0, 0, 0, FALSE);
+  l.n_warpgroups = 3;
+  l.warpgroup_regs[0] = 40;
+  l.warpgroup_regs[1] = l.warpgroup_regs[2] = 232;
+  ck_assert_uint_eq(occupancy_launch_regs(&l), 168);
+  OccResult r = compute_ok(m, &l);
+  ck_assert_uint_eq(r.regs_allocated, 168);
+  ck_assert_uint_eq(r.blocks_per_sm, 1);
+  ck_assert_uint_eq(r.regs_per_block, 12 * 168 * 32);
+  ck_assert_uint_eq(r.limiter_mask, 1u << OCC_LIMIT_REGISTERS);
+  GError *err = NULL;
+  l.regs = 160; /* the block holds 480 per thread over 3 warpgroups: 504 do not fit */
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));
+  ck_assert_msg(strstr(err->message, "allowed a sum <= 480") != NULL, "%s", err->message);
+  g_clear_error(&err);
+  l.regs = 0;
+  l.warpgroup_regs[0] = 44; /* not a multiple of 8 */
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));
+  g_clear_error(&err);
+  l.warpgroup_regs[0] = 40;
+  l.threads = 256; /* 3 warpgroups are 384 threads */
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));
+  g_clear_error(&err);
+}
+END_TEST
+
+/* cc 11.0 and 12.1 (CCCL arch_traits: 1536 threads and 24 blocks per SM;
+ * 228 KB / 100 KB of shared memory). */
+static const struct {
+  const gchar *cc, *name;
+  guint threads, smem_dynamic, blocks, warps, smem_config;
+} new_model_cases[] = {
+    {"11.0", "thor", 32, 0, 24, 24, 233472},     {"11.0", "thor", 256, 0, 6, 48, 233472},
+    {"11.0", "thor", 128, 232448, 1, 4, 233472}, {"12.1", "gb10", 32, 0, 24, 24, 102400},
+    {"12.1", "gb10", 128, 101376, 1, 4, 102400}, {"12.1", "gb10", 256, 32768, 3, 24, 102400},
+};
+
+START_TEST(test_new_models) {
+  g_autoptr(SmModel) m = load_model(new_model_cases[_i].cc);
+  ck_assert_str_eq(m->name, new_model_cases[_i].name);
+  OccLaunch l =
+      launch_of(new_model_cases[_i].threads, 32, 0, new_model_cases[_i].smem_dynamic, TRUE);
+  OccResult r = compute_ok(m, &l);
+  ck_assert_uint_eq(r.blocks_per_sm, new_model_cases[_i].blocks);
+  ck_assert_uint_eq(r.warps_per_sm, new_model_cases[_i].warps);
+  ck_assert_uint_eq(r.smem_config, new_model_cases[_i].smem_config);
+}
+END_TEST
+
 /* ---- suite -------------------------------------------------------------- */
 
 static Suite *occupancy_suite(guint n_models) {
@@ -551,6 +730,15 @@ static Suite *occupancy_suite(guint n_models) {
   tcase_add_loop_test(rules, test_vary, 0, G_N_ELEMENTS(vary_cases));
   tcase_add_loop_test(rules, test_vary_monotonic, 0, (int)n_models);
   suite_add_tcase(s, rules);
+
+  TCase *launch = tcase_create("launch");
+  tcase_add_test(launch, test_placement_breadth_first);
+  tcase_add_loop_test(launch, test_bounds_ceiling, 0, G_N_ELEMENTS(bounds_cases));
+  tcase_add_test(launch, test_bounds_min_blocks_unreachable);
+  tcase_add_test(launch, test_bounds_block_too_large);
+  tcase_add_test(launch, test_warpgroups);
+  tcase_add_loop_test(launch, test_new_models, 0, G_N_ELEMENTS(new_model_cases));
+  suite_add_tcase(s, launch);
   return s;
 }
 
