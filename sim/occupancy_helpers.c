@@ -133,6 +133,9 @@ gdouble occupancy_waves_achieved_pct(const SmLimits *sm, const OccResult *r, gui
 static void vary_append(GArray *points, const SmLimits *sm, const OccLaunch *base, OccVary what,
                         guint value, gboolean current) {
   OccPoint p = {.value = value, .current = current, .launch = *base};
+  /* Warpgroups fix the block shape: a curve varies a uniform launch. */
+  p.launch.regs = occupancy_launch_regs(base);
+  p.launch.n_warpgroups = 0;
   if (what == OCC_VARY_REGS)
     p.launch.regs = value;
   else if (what == OCC_VARY_THREADS)

@@ -40,6 +40,12 @@ expect() {
 expect_bad() { expect 2 "$@"; }
 expect_ok() { expect 0 "$@"; }
 
+# col NAME [ROW]: the value of CSV column NAME in row ROW (default 2) of $TMP/out.
+col() {
+  awk -F, -v name="$1" -v row="${2:-2}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    NR == row { print $(c[name]) }' "$TMP/out"
+}
+
 # ---- bad input ---------------------------------------------------------------
 L="--model h200 --threads 256 --regs 32"
 expect_bad "threads 0" --model h200 --threads 0 --regs 32
@@ -161,8 +167,67 @@ expect_ok "smem for 1 block without opt-in" --model 9.0 --threads 256 --regs 32 
   --smem-for-blocks 1
 grep -q "48896 B" "$TMP/out" || fail "smem for 1 block: $(cat "$TMP/out")"
 expect_ok "waves" --model a100 --threads 1024 --regs 64 --grid 109 --format csv
-[ "$(sed -n 2p "$TMP/out" | awk -F, '{ print $(NF-3) "," $(NF-2) "," $(NF-1) }')" = "1.009,2,1" ] ||
-  fail "waves: $(cat "$TMP/out")"
+[ "$(col waves_per_sm),$(col waves),$(col last_wave_sms),$(col sm_time_used_pct)" = \
+  "1.009,2,1,50.463" ] || fail "waves: $(cat "$TMP/out")"
+
+# ---- issue 12: placement, launch bounds, warpgroups, cc 11.0 / 12.1 ---------------
+# 256 threads, 100 KB dynamic shared memory (opt-in): 2 blocks per SM on the H200.
+# Grid 200: measured 2 blocks on 68 SMs, 1 on 64 (all 132 busy).
+P="--model h200 --threads 256 --regs 32 --smem-dynamic 102400 --optin"
+expect_ok "placement csv" $P --grid 200 --format csv
+[ "$(col last_wave_sms)" = 132 ] || fail "grid 200: last_wave_sms $(col last_wave_sms), expected 132"
+[ "$(col last_wave_blocks_per_sm)" = "2:68;1:64" ] || fail "grid 200: histogram $(col last_wave_blocks_per_sm)"
+expect_ok "placement grid 211" $P --grid 211 --format csv
+# Nsight Compute measured 20.05 %; (79 x 16 + 53 x 8) / 132 / 64 = 19.98 %
+[ "$(col achievable_occupancy_pct)" = 19.981 ] || fail "grid 211: $(col achievable_occupancy_pct)"
+expect_ok "placement json" $P --grid 200 --format json
+if command -v python3 >/dev/null; then
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); h=d["last_wave_blocks_per_sm"]
+assert h == [{"blocks_per_sm": 2, "sms": 68}, {"blocks_per_sm": 1, "sms": 64}], h
+assert d["last_wave_sms"] == 132, d' "$TMP/out" || fail "placement json: $(cat "$TMP/out")"
+fi
+expect_ok "placement text" $P --grid 200
+grep -q "68 SMs with 2 blocks, 64 SMs with 1 block" "$TMP/out" || fail "placement text: $(cat "$TMP/out")"
+
+# __launch_bounds__ ceilings on cc 9.0: (1024,1) -> 64, (896,1) -> 72, (128,1) -> 255
+for c in 1024,1:64 896,1:72 128,1:255 896:72; do
+  expect_ok "launch bounds ${c%%:*}" --model 9.0 --launch-bounds "${c%%:*}" --format csv
+  [ "$(col regs_ceiling)" = "${c##*:}" ] || fail "launch bounds ${c%%:*}: ceiling $(col regs_ceiling)"
+  [ "$(col regs)" = 255 ] && [ "$(col regs_allocated)" = "${c##*:}" ] ||
+    fail "launch bounds ${c%%:*}: regs $(col regs) allocated $(col regs_allocated)"
+done
+expect_ok "launch bounds, kernel needs 90" --model 9.0 --launch-bounds 896,1 --regs 90 --format csv
+[ "$(col threads),$(col regs_allocated),$(col regs_spilled),$(col blocks_per_sm)" = "896,72,18,1" ] ||
+  fail "896,1 with 90 regs: $(cat "$TMP/out")"
+[ "$(col ceiling_occupancy_pct)" = 43.750 ] || fail "ceiling occupancy: $(col ceiling_occupancy_pct)"
+expect_ok "max-regs" --model 9.0 --threads 256 --regs 100 --max-regs 64 --format csv
+[ "$(col regs_ceiling),$(col regs_allocated),$(col blocks_per_sm)" = "64,64,4" ] ||
+  fail "max-regs: $(cat "$TMP/out")"
+# MIN_BLOCKS 8 of 256 threads on a 1536-thread SM: dropped by ptxas, with a warning
+expect_ok "unreachable MIN_BLOCKS" --model 8.6 --launch-bounds 256,8 --format csv
+[ "$(col regs_ceiling)" = 255 ] || fail "256,8 on cc 8.6: ceiling $(col regs_ceiling)"
+col warning | grep -q "64 warps > 48 warps per SM" || fail "256,8 on cc 8.6: warning '$(col warning)'"
+expect_ok "unreachable MIN_BLOCKS text" --model 8.6 --launch-bounds 256,8
+grep -q "Warning: MIN_BLOCKS 8 cannot be met" "$TMP/out" || fail "no MIN_BLOCKS warning in text"
+expect_ok "block larger than maxThreads" --model 9.0 --threads 512 --launch-bounds 256 --format csv
+[ "$(col blocks_per_sm)" = 0 ] && col reason | grep -q "launch bounds" ||
+  fail "512 threads under launch bounds 256: $(cat "$TMP/out")"
+# setmaxnreg: 384 threads as 40 + 232 + 232 launch with 168 per thread, 1 block on cc 9.0
+expect_ok "warpgroups" --model 9.0 --warpgroup-regs 40,232,232 --format csv
+[ "$(col threads),$(col regs),$(col blocks_per_sm),$(col warpgroup_regs)" = "384,168,1,40;232;232" ] ||
+  fail "warpgroups: $(cat "$TMP/out")"
+expect_bad "warpgroups over budget" --model 9.0 --warpgroup-regs 40,232,240 --regs 168
+expect_bad "warpgroup count not a multiple of 8" --model 9.0 --warpgroup-regs 44,232,232
+expect_bad "warpgroups vs threads" --model 9.0 --warpgroup-regs 40,232,232 --threads 256
+expect_bad "launch bounds too large" --model 9.0 --launch-bounds 2048
+expect_bad "launch bounds MIN_BLOCKS 0" --model 9.0 --launch-bounds 256,0
+expect_bad "launch bounds three values" --model 9.0 --launch-bounds 256,1,1
+expect_bad "launch bounds empty" --model 9.0 --launch-bounds ""
+expect_bad "max-regs 0" $L --max-regs 0
+for cc in 11.0:thor 12.1:gb10; do
+  expect_ok "cc ${cc%%:*}" --model "${cc%%:*}" --threads 32 --regs 16 --format csv
+  [ "$(col model),$(col blocks_per_sm)" = "${cc##*:},24" ] || fail "cc ${cc%%:*}: $(cat "$TMP/out")"
+done
 
 # ---- help --------------------------------------------------------------------------
 expect_ok "help" --help
