@@ -3,31 +3,26 @@
  * compiler's register ceiling and the what-if curves. */
 #include "cli_occupancy_priv.h"
 
-static void text_metric(GString *out, const gchar *name, const gchar *unit, const gchar *value) {
-  g_string_append_printf(out, "    %-40s %11s %12s\n", name, unit, value);
-}
-
-static void text_metric_uint(GString *out, const gchar *name, const gchar *unit, guint64 v) {
-  gchar buf[32];
-  g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, v);
-  text_metric(out, name, unit, buf);
-}
-
-static void text_metric_num(GString *out, const gchar *name, const gchar *unit, gdouble v) {
-  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-  text_metric(out, name, unit, occ_fmt_num(buf, sizeof buf, v));
-}
-
-static void text_rule(GString *out) {
-  g_string_append_printf(out, "    %.40s %.11s %.12s\n", "----------------------------------------",
-                         "-----------", "------------");
-}
-
-static void text_header(GString *out, const gchar *section) {
+/* A section table: Metric Name, Metric Unit, Metric Value (report.c). */
+static ReportTable *section_new(GString *out, const gchar *section) {
+  static const gchar *const header[] = {"Metric Name", "Metric Unit", "Metric Value"};
   g_string_append_printf(out, "\n  Section: %s\n", section);
-  text_rule(out);
-  text_metric(out, "Metric Name", "Metric Unit", "Metric Value");
-  text_rule(out);
+  return report_table_new(G_N_ELEMENTS(header), header);
+}
+
+static void text_metric(ReportTable *t, const gchar *name, const gchar *unit, gchar *value) {
+  report_table_add(t, name);
+  report_table_add(t, unit);
+  report_table_take(t, value);
+}
+
+static void text_metric_uint(ReportTable *t, const gchar *name, const gchar *unit, guint64 v) {
+  text_metric(t, name, unit, g_strdup_printf("%" G_GUINT64_FORMAT, v));
+}
+
+static void text_metric_num(ReportTable *t, const gchar *name, const gchar *unit, gdouble v) {
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  text_metric(t, name, unit, g_strdup(occ_fmt_num(buf, sizeof buf, v)));
 }
 
 void occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l) {
@@ -87,24 +82,28 @@ static void text_compiler(GString *out, const OccCommand *c, const OccLaunch *l,
     g_string_append_printf(out, "  Warning: %s\n", warning->str);
 }
 
+static void occupancy_table(GString *out, const SmLimits *sm, const OccResult *r) {
+  g_autoptr(ReportTable) t = section_new(out, "Occupancy");
+  text_metric_uint(t, "Block Limit SM", "block", r->limit[OCC_LIMIT_BLOCKS]);
+  text_metric_uint(t, "Block Limit Registers", "block", r->limit[OCC_LIMIT_REGISTERS]);
+  text_metric_uint(t, "Block Limit Shared Mem", "block", r->limit[OCC_LIMIT_SHARED_MEM]);
+  text_metric_uint(t, "Block Limit Warps", "block", r->limit[OCC_LIMIT_WARPS]);
+  text_metric_uint(t, "Theoretical Active Warps per SM", "warp", r->warps_per_sm);
+  text_metric_num(t, "Theoretical Occupancy", "%", r->occupancy_pct);
+  text_metric_num(t, "Theoretical Warps per Scheduler", "warp",
+                  (gdouble)r->warps_per_sm / sm->smsps);
+  text_metric_uint(t, "Max Warps per Scheduler", "warp", sm->max_warps / sm->smsps);
+  text_metric_uint(t, "Warps per Block", "warp", r->warps_per_block);
+  text_metric_uint(t, "Registers Allocated per Block", "register", r->regs_per_block);
+  text_metric_uint(t, "Shared Memory Allocated per Block", "byte", r->smem_per_block);
+  text_metric_uint(t, "Shared Memory Configuration Size", "byte", r->smem_config);
+  report_table_write(t, out);
+}
+
 void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, const OccResult *r) {
   const SmLimits *sm = &c->model->sm;
   occ_text_launch(out, c->model, l);
-  text_header(out, "Occupancy");
-  text_metric_uint(out, "Block Limit SM", "block", r->limit[OCC_LIMIT_BLOCKS]);
-  text_metric_uint(out, "Block Limit Registers", "block", r->limit[OCC_LIMIT_REGISTERS]);
-  text_metric_uint(out, "Block Limit Shared Mem", "block", r->limit[OCC_LIMIT_SHARED_MEM]);
-  text_metric_uint(out, "Block Limit Warps", "block", r->limit[OCC_LIMIT_WARPS]);
-  text_metric_uint(out, "Theoretical Active Warps per SM", "warp", r->warps_per_sm);
-  text_metric_num(out, "Theoretical Occupancy", "%", r->occupancy_pct);
-  text_metric_num(out, "Theoretical Warps per Scheduler", "warp",
-                  (gdouble)r->warps_per_sm / sm->smsps);
-  text_metric_uint(out, "Max Warps per Scheduler", "warp", sm->max_warps / sm->smsps);
-  text_metric_uint(out, "Warps per Block", "warp", r->warps_per_block);
-  text_metric_uint(out, "Registers Allocated per Block", "register", r->regs_per_block);
-  text_metric_uint(out, "Shared Memory Allocated per Block", "byte", r->smem_per_block);
-  text_metric_uint(out, "Shared Memory Configuration Size", "byte", r->smem_config);
-  text_rule(out);
+  occupancy_table(out, sm, r);
   g_autoptr(GString) lim = g_string_new(NULL);
   occupancy_limiters_append(lim, r->limiter_mask, ", ");
   g_string_append_printf(out, "  Limiter: %s (%u blocks x %u warps = %u of %u warps per SM)\n",
@@ -122,18 +121,18 @@ void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, cons
 void occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid) {
   OccWaves w;
   occupancy_waves(&m->sm, r->blocks_per_sm, grid, &w);
-  text_header(out, "Launch Statistics");
-  text_metric_uint(out, "Grid Size", "block", grid);
-  text_metric_uint(out, "SMs", "SM", m->sm.sms);
-  text_metric_uint(out, "Blocks per Wave", "block", w.wave_blocks);
-  text_metric_num(out, "Waves Per SM", "", w.waves_per_sm);
-  text_metric_uint(out, "Whole Waves", "", w.waves);
-  text_metric_uint(out, "Blocks in the Last Wave", "block", w.last_wave_blocks);
-  text_metric_uint(out, "SMs Busy in the Last Wave", "SM", w.last_wave_sms);
-  text_metric_num(out, "SM Time Used", "%", w.sm_time_used_pct);
-  text_metric_num(out, "Achievable Occupancy (equal blocks)", "%",
+  g_autoptr(ReportTable) t = section_new(out, "Launch Statistics");
+  text_metric_uint(t, "Grid Size", "block", grid);
+  text_metric_uint(t, "SMs", "SM", m->sm.sms);
+  text_metric_uint(t, "Blocks per Wave", "block", w.wave_blocks);
+  text_metric_num(t, "Waves Per SM", "", w.waves_per_sm);
+  text_metric_uint(t, "Whole Waves", "", w.waves);
+  text_metric_uint(t, "Blocks in the Last Wave", "block", w.last_wave_blocks);
+  text_metric_uint(t, "SMs Busy in the Last Wave", "SM", w.last_wave_sms);
+  text_metric_num(t, "SM Time Used", "%", w.sm_time_used_pct);
+  text_metric_num(t, "Achievable Occupancy (equal blocks)", "%",
                   occupancy_waves_achieved_pct(&m->sm, r, grid));
-  text_rule(out);
+  report_table_write(t, out);
   g_string_append(out, "  Last wave, placed breadth-first:");
   for (guint i = 0; i < w.n_last_wave_hist; i++)
     g_string_append_printf(out, "%s %u SM%s with %" G_GUINT64_FORMAT " block%s", i ? "," : "",
