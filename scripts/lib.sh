@@ -21,3 +21,14 @@ warpsim_die() {
   echo "$(basename "$0"): $*" >&2
   exit 2
 }
+
+# Installed (cmake --install): these scripts live in PREFIX/share/warpsim/scripts
+# with no build tree; unless $WARPSIM says otherwise, run PREFIX/bin/warpsim.
+if [ -z "${WARPSIM:-}" ]; then
+  warpsim_lib_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  if [ ! -e "$warpsim_lib_root/CMakeLists.txt" ] && [ -x "$warpsim_lib_root/../../bin/warpsim" ]; then
+    WARPSIM=$(cd "$warpsim_lib_root/../../bin" && pwd)/warpsim
+    export WARPSIM
+  fi
+  unset warpsim_lib_root
+fi

@@ -20,9 +20,8 @@
 #   scripts/stalls.sh --kernel chase results/stalls
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-warpsim=${WARPSIM:-$root/build/sim/warpsim}
-
 . "$root/scripts/lib.sh"
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
 usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
 

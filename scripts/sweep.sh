@@ -35,9 +35,8 @@
 # Exit: 0 done, 1 a run failed, 2 bad input or refused, 130/143 interrupted.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-warpsim=${WARPSIM:-$root/build/sim/warpsim}
-
 . "$root/scripts/lib.sh"
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
 usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
 warn() { echo "sweep.sh: warning: $*" >&2; }

@@ -1,6 +1,7 @@
 /* cli.c - `warpsim run` and `warpsim models`. */
 #include "cli.h"
 
+#include "paths.h"
 #include "profile.h"
 #include "program.h"
 #include "sched.h"
@@ -283,6 +284,13 @@ int cli_models_main(int argc, char **argv) {
     return cli_fail(message);
   }
   g_auto(GStrv) paths = model_list();
+  if (paths[0] == NULL) {
+    g_autofree gchar *where = paths_describe("models");
+    g_autofree gchar *message = g_strdup_printf(
+        "models: no model files found (looked in %s; set WARPSIM_MODELS to the models directory)",
+        where);
+    return cli_fail(message);
+  }
   GString *out = g_string_new(models_csv ? "name,cc,timing,file\n" : NULL);
   if (!models_csv)
     g_string_append_printf(out, "%-10s %-6s %-8s %s\n", "name", "cc", "simulate", "file");

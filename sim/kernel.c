@@ -2,6 +2,7 @@
 #include "kernel.h"
 
 #include "config.h"
+#include "paths.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -93,21 +94,56 @@ Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *co
   return load_keyfile(kf, origin, origin, overrides, error);
 }
 
+static gint compare_names(gconstpointer a, gconstpointer b) {
+  return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);
+}
+
+/* The shipped kernel names, space-separated (newly allocated). */
+static gchar *kernel_names(void) {
+  g_auto(GStrv) dirs = paths_candidates("traces");
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+  for (guint d = 0; dirs[d] != NULL; d++) {
+    g_autoptr(GDir) dir = g_dir_open(dirs[d], 0, NULL);
+    const gchar *name;
+    while (dir != NULL && (name = g_dir_read_name(dir)) != NULL)
+      if (g_str_has_suffix(name, ".ini") &&
+          !g_ptr_array_find_with_equal_func(names, name, g_str_equal, NULL))
+        g_ptr_array_add(names, g_strdup(name));
+  }
+  g_ptr_array_sort(names, compare_names);
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; i < names->len; i++) {
+    const gchar *n = g_ptr_array_index(names, i);
+    g_string_append_printf(s, "%s%.*s", i ? " " : "", (int)(strlen(n) - 4), n);
+  }
+  return g_string_free(s, FALSE);
+}
+
 Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **error) {
   g_autofree gchar *path = NULL;
   if (spec == NULL || *spec == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, "--kernel: empty kernel name");
     return NULL;
   }
-  /* A bare name is a shipped kernel (traces/NAME.ini) when one exists, so a
-   * stray file called "fma" in the working directory cannot shadow it. */
-  gboolean bare = strchr(spec, '/') == NULL && !g_str_has_suffix(spec, ".ini");
-  g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
-  g_autofree gchar *shipped = g_build_filename(WARPSIM_TRACES_DIR, file, NULL);
-  if (bare &&
-      (g_file_test(shipped, G_FILE_TEST_IS_REGULAR) || !g_file_test(spec, G_FILE_TEST_EXISTS)))
-    path = g_strdup(shipped); /* a missing one is reported under traces/ */
-  else
+  /* A bare name ("fma", or "fma.ini" that is not a file here) is a shipped
+   * kernel when one exists, so a stray file called "fma" in the working
+   * directory cannot shadow it. */
+  gboolean bare = strchr(spec, '/') == NULL;
+  gboolean ini = g_str_has_suffix(spec, ".ini");
+  if (bare && !(ini && g_file_test(spec, G_FILE_TEST_EXISTS))) {
+    g_autofree gchar *file = ini ? g_strdup(spec) : g_strconcat(spec, ".ini", NULL);
+    path = paths_find("traces", file);
+    if (path == NULL && (ini || !g_file_test(spec, G_FILE_TEST_EXISTS))) {
+      g_autofree gchar *where = paths_describe("traces");
+      g_autofree gchar *names = kernel_names();
+      g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND,
+                  "--kernel %s: no such kernel file here or in the shipped traces (%s; looked "
+                  "in %s; set WARPSIM_TRACES to the traces directory)",
+                  spec, *names ? names : "none found", where);
+      return NULL;
+    }
+  }
+  if (path == NULL)
     path = g_strdup(spec);
   g_autoptr(GKeyFile) kf =
       config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);

@@ -49,7 +49,10 @@ typedef enum {
   KERNEL_ERROR_INVALID,   /* unknown group/key, value out of range */
 } KernelError;
 
-/* Resolve `spec` (a path, or a name looked up in traces/) and read it,
+/* Resolve `spec` (a path; or a shipped kernel's name, "fma" or "fma.ini",
+ * found as paths.h says: WARPSIM_TRACES, then next to the binary; an
+ * unknown one's message lists the shipped kernels and the directories
+ * searched) and read it,
  * applying the [launch]/[stream] overrides among `overrides`.  Returns a new
  * Kernel (kernel_free) or NULL with KERNEL_ERROR set; messages name file,
  * group, key and the allowed range. */

@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include "config.h"
+#include "paths.h"
 #include "sched.h"
 
 #include <stddef.h>
@@ -114,11 +115,6 @@ static const ConfigEntry model_table[] = {
      "cache-line size"},
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)
-
-const gchar *model_dir(void) {
-  const gchar *env = g_getenv("WARPSIM_MODELS");
-  return (env != NULL && *env != '\0') ? env : WARPSIM_MODELS_DIR;
-}
 
 /* "MAJOR.MINOR", each 1-2 decimal digits. */
 static gboolean parse_cc(const gchar *cc, guint *major, guint *minor) {
@@ -274,31 +270,85 @@ static gboolean looks_like_cc(const gchar *spec) {
   return parse_cc(spec, &a, &b);
 }
 
+/* "sm_90", "sm_90a", "compute_90", "SM90" -> "9.0"; "sm_100" -> "10.0"
+ * (nvcc's spelling of a compute capability); NULL for anything else. */
+static gchar *cc_of_arch(const gchar *spec) {
+  g_autofree gchar *low = g_ascii_strdown(spec, -1);
+  const gchar *p = low;
+  if (g_str_has_prefix(p, "sm_") || g_str_has_prefix(p, "compute_"))
+    p = strchr(p, '_') + 1;
+  else if (g_str_has_prefix(p, "sm"))
+    p += 2;
+  else
+    return NULL;
+  gsize n = strspn(p, "0123456789");
+  if (n < 2 || n > 3 || (p[n] != '\0' && g_strcmp0(p + n, "a") != 0 && g_strcmp0(p + n, "f") != 0))
+    return NULL;
+  return g_strdup_printf("%.*s.%c", (int)(n - 1), p, p[n - 1]);
+}
+
+/* The shipped model names, space-separated (newly allocated). */
+static gchar *model_names(void) {
+  g_auto(GStrv) paths = model_list();
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; paths[i] != NULL; i++) {
+    g_autofree gchar *stem = config_file_stem(paths[i]);
+    g_string_append_printf(s, "%s%s", i ? " " : "", stem);
+  }
+  return g_string_free(s, FALSE);
+}
+
+/* The path of the shipped model `spec` names: its name in any case ("H100"),
+ * its file name ("h100.ini"), a compute capability ("9.0") or an nvcc
+ * architecture ("sm_90").  NULL with MODEL_ERROR_NOT_FOUND naming the
+ * directories searched and the names known. */
+static gchar *find_shipped(const gchar *spec, GError **error) {
+  g_autofree gchar *low = g_ascii_strdown(spec, -1);
+  g_autofree gchar *cc = looks_like_cc(spec) ? g_strdup(spec) : cc_of_arch(spec);
+  gchar *path = NULL;
+  if (cc != NULL) {
+    path = find_by_cc(cc);
+  } else {
+    g_autofree gchar *file =
+        g_str_has_suffix(low, ".ini") ? g_strdup(low) : g_strconcat(low, ".ini", NULL);
+    path = paths_find("models", file);
+  }
+  if (path != NULL)
+    return path;
+  g_autofree gchar *where = paths_describe("models");
+  g_autofree gchar *names = model_names();
+  if (*names == '\0')
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
+                "--model %s: no models found (looked in %s; set WARPSIM_MODELS to the models "
+                "directory)",
+                spec, where);
+  else if (cc != NULL)
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
+                "--model %s: no shipped model has compute capability %s (models: %s; looked in "
+                "%s)",
+                spec, cc, names, where);
+  else
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
+                "--model %s: no such model (models: %s, a compute capability such as 9.0 or "
+                "sm_90, or a path; looked in %s)",
+                spec, names, where);
+  return NULL;
+}
+
 SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error) {
   g_autofree gchar *path = NULL;
   if (spec == NULL || *spec == '\0') {
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, "--model: empty model name");
     return NULL;
   }
-  if (strchr(spec, '/') != NULL || g_str_has_suffix(spec, ".ini")) {
+  /* A path names a file; a bare "h100.ini" that is not one is a shipped name. */
+  if (strchr(spec, '/') != NULL ||
+      (g_str_has_suffix(spec, ".ini") && g_file_test(spec, G_FILE_TEST_EXISTS))) {
     path = g_strdup(spec);
-  } else if (looks_like_cc(spec)) {
-    path = find_by_cc(spec);
-    if (path == NULL) {
-      g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
-                  "--model %s: no shipped model has compute capability %s (see 'warpsim "
-                  "models')",
-                  spec, spec);
-      return NULL;
-    }
   } else {
-    g_autofree gchar *file = g_strconcat(spec, ".ini", NULL);
-    path = g_build_filename(model_dir(), file, NULL);
-    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-      g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
-                  "--model %s: no such model in %s (see 'warpsim models')", spec, model_dir());
+    path = find_shipped(spec, error);
+    if (path == NULL)
       return NULL;
-    }
   }
   g_autoptr(GKeyFile) kf =
       config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
@@ -318,14 +368,27 @@ guint model_level_latency(const MemLevelModel *level, gboolean sequential) {
   return sequential && level->stream_latency ? level->stream_latency : level->latency;
 }
 
+/* The shipped models that can be simulated, space-separated (newly allocated). */
+static gchar *timing_model_names(void) {
+  g_auto(GStrv) paths = model_list();
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; paths[i] != NULL; i++) {
+    g_autoptr(SmModel) m = model_load(paths[i], NULL, NULL);
+    if (m != NULL && m->has_timing)
+      g_string_append_printf(s, "%s%s", s->len ? " " : "", m->name);
+  }
+  return g_string_free(s, FALSE);
+}
+
 gboolean model_check_timing(const SmModel *model, GError **error) {
   if (model->has_timing)
     return TRUE;
+  g_autofree gchar *names = timing_model_names();
   g_set_error(error, MODEL_ERROR, MODEL_ERROR_NO_TIMING,
               "%s: %s: missing, so model '%s' has occupancy limits only and cannot be "
-              "simulated (the timing groups [sched] [fma] [alu] [sfu] [smem] [lsu] [branch] "
-              "[operand] [l1] [l2] [dram] [mem] are needed; see models/h200.ini)",
-              model->file, model->missing_timing, model->name);
+              "simulated (models that can: %s; a model needs the timing groups [sched] [fma] "
+              "[alu] [sfu] [smem] [lsu] [branch] [operand] [l1] [l2] [dram] [mem], see h200.ini)",
+              model->file, model->missing_timing, model->name, *names ? names : "none found");
   return FALSE;
 }
 
@@ -341,22 +404,29 @@ void model_describe(GString *out) {
   config_describe(model_table, N_MODEL_KEYS, out);
 }
 
-static gint compare_paths(gconstpointer a, gconstpointer b) {
-  return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);
+static gint compare_basenames(gconstpointer a, gconstpointer b) {
+  g_autofree gchar *x = g_path_get_basename(*(const gchar *const *)a);
+  g_autofree gchar *y = g_path_get_basename(*(const gchar *const *)b);
+  return g_strcmp0(x, y);
 }
 
 gchar **model_list(void) {
   GPtrArray *paths = g_ptr_array_new();
-  g_autoptr(GDir) dir = g_dir_open(model_dir(), 0, NULL);
-  const gchar *name;
-  while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
-    gchar *path = g_build_filename(model_dir(), name, NULL);
-    if (g_str_has_suffix(name, ".ini") && g_file_test(path, G_FILE_TEST_IS_REGULAR))
-      g_ptr_array_add(paths, path);
-    else
-      g_free(path);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) dirs = paths_candidates("models");
+  for (guint d = 0; dirs[d] != NULL; d++) {
+    g_autoptr(GDir) dir = g_dir_open(dirs[d], 0, NULL);
+    const gchar *name;
+    while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
+      gchar *path = g_build_filename(dirs[d], name, NULL);
+      if (g_str_has_suffix(name, ".ini") && g_file_test(path, G_FILE_TEST_IS_REGULAR) &&
+          g_hash_table_add(seen, g_strdup(name)))
+        g_ptr_array_add(paths, path); /* the first directory holding a name wins */
+      else
+        g_free(path);
+    }
   }
-  g_ptr_array_sort(paths, compare_paths);
+  g_ptr_array_sort(paths, compare_basenames);
   g_ptr_array_add(paths, NULL);
   return (gchar **)g_ptr_array_free(paths, FALSE);
 }

@@ -89,12 +89,12 @@ typedef enum {
   MODEL_ERROR_NO_TIMING, /* the model lacks timing groups needed to simulate */
 } ModelError;
 
-/* Directory holding the shipped models: $WARPSIM_MODELS if set, else the
- * compiled-in source-tree path.  Returns a static string. */
-const gchar *model_dir(void);
-
-/* Resolve `spec` (a model name such as "h200", a compute capability such as
- * "9.0", or a path to an .ini file) and load it, applying `overrides`
+/* Resolve `spec` and load it: a path (holding a '/', or an existing
+ * "NAME.ini"), else a shipped model found as paths.h says (WARPSIM_MODELS,
+ * then next to the binary) by its name in any case ("h200", "H100",
+ * "h100.ini"), a compute capability ("9.0") or an nvcc architecture
+ * ("sm_90", "compute_90"); the message of an unknown one lists the models
+ * and the directories searched.  Load it applying `overrides`
  * ("group.key=value" strings, NULL-terminated, may be NULL) on top of the
  * file.  Returns a new model (free with model_free) or NULL with
  * MODEL_ERROR set; messages name the file, group and key. */
@@ -126,8 +126,9 @@ gboolean model_override_group(const gchar *group);
 /* Append one line per model key (range, unit, default, meaning), for --help. */
 void model_describe(GString *out);
 
-/* Shipped models, sorted by name: a NULL-terminated array of paths
- * (free with g_strfreev). */
+/* Shipped models, sorted by file name, from every directory paths.h
+ * searches (the first holding a name wins): a NULL-terminated array of paths
+ * (free with g_strfreev); empty when none is found. */
 gchar **model_list(void);
 
 void model_free(SmModel *model);
