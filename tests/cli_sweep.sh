@@ -162,7 +162,8 @@ refused "other grid" "$out" "grid" "${args[@]}" --axis stream.ilp=1,2
 refused "other model" "$out" "model" "${args[@]}" --model h200x 2>/dev/null || true
 cp "$bin" "$tmp/warpsim-copy"
 printf 'x' >>"$tmp/warpsim-copy" # same version, another binary
-WARPSIM=$tmp/warpsim-copy refused "other binary" "$out" "binary" "${args[@]}"
+# a copy of the binary elsewhere finds the models and traces through the variables
+WARPSIM_MODELS=$root/models WARPSIM_TRACES=$root/traces WARPSIM=$tmp/warpsim-copy refused "other binary" "$out" "binary" "${args[@]}"
 "$sweep" -o "$out" "${args[@]}" --resume || fail "unchanged inputs: --resume failed"
 cmp -s "$out" "$tmp/ref.csv" || fail "unchanged inputs: resumed CSV differs"
 ok
