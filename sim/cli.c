@@ -176,6 +176,11 @@ static void append_text_summary(const SmModel *m, const Kernel *k, const SimResu
                          r->st.cycles, sim_ipc(r), profile_metrics(p)->metric,
                          profile_metrics(p)->throughput, profile_metrics(p)->metric_unit,
                          100.0 * sim_issue_active(r, m));
+  if (!m->validated)
+    g_string_append_printf(out,
+                           "  note: the timing of model %s is from published figures (%s, each "
+                           "key's .source), not validated against measurements here\n\n",
+                           m->name, m->file);
   profile_append_text(p, out);
 }
 
@@ -203,6 +208,12 @@ int cli_run_main(int argc, char **argv) {
     kernel_describe(out);
     g_string_append(out, "\nmodel keys:\n");
     model_describe(out);
+    g_autoptr(SmModel) shown = model_load(run_model, NULL, NULL);
+    if (shown != NULL) {
+      g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n",
+                             shown->name);
+      model_dump(shown, out, "  ");
+    }
     fputs(out->str, stdout);
     g_string_free(out, TRUE);
     return 0;
@@ -255,9 +266,13 @@ int cli_run_main(int argc, char **argv) {
       profile_skip_what_if(p);
     else
       profile_what_if(p, m, k, &opt);
-    if (g_strcmp0(run_format, "json") == 0)
-      report_json(row, "profile", profile_to_json(p), out);
-    else
+    if (g_strcmp0(run_format, "json") == 0) {
+      JsonNode *profile = profile_to_json(p);
+      JsonObject *o = json_node_get_object(profile);
+      json_object_set_boolean_member(o, "model_validated", m->validated);
+      json_object_set_member(o, "model_provenance", model_sources_json(m));
+      report_json(row, "profile", profile, out);
+    } else
       append_text_summary(m, k, &r, p, out);
   }
   fputs(out->str, stdout);

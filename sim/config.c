@@ -148,6 +148,33 @@ static const ConfigEntry *find_entry(const ConfigEntry *table, guint n, const gc
   return NULL;
 }
 
+/* The entry KEY of "KEY.source" in `group`, or NULL. */
+static const ConfigEntry *source_entry(const ConfigEntry *table, guint n, const gchar *group,
+                                       const gchar *key) {
+  if (!g_str_has_suffix(key, CONFIG_SOURCE_SUFFIX))
+    return NULL;
+  g_autofree gchar *base = g_strndup(key, strlen(key) - strlen(CONFIG_SOURCE_SUFFIX));
+  return find_entry(table, n, group, base);
+}
+
+void config_sources_clear(ConfigSources *s) {
+  if (s->source != NULL)
+    for (guint i = 0; i < s->n; i++)
+      g_free(s->source[i]);
+  g_clear_pointer(&s->source, g_free);
+  s->n = 0;
+}
+
+/* "KIND: detail" with a known KIND and some detail. */
+static gboolean source_ok(const gchar *text) {
+  const gchar *colon = strchr(text, ':');
+  if (colon == NULL || colon[1] == '\0')
+    return FALSE;
+  g_autofree gchar *kind = g_strndup(text, colon - text);
+  g_auto(GStrv) kinds = g_strsplit(CONFIG_SOURCE_KINDS, ";", -1);
+  return g_strv_contains((const gchar *const *)kinds, kind);
+}
+
 gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group) {
   for (guint i = 0; i < n; i++)
     if (g_strcmp0(table[i].group, group) == 0)
@@ -237,7 +264,8 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
     }
     g_auto(GStrv) keys = g_key_file_get_keys(kf, groups[g], NULL, NULL);
     for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
-      if (find_entry(table, n, groups[g], keys[k]) == NULL) {
+      if (find_entry(table, n, groups[g], keys[k]) == NULL &&
+          source_entry(table, n, groups[g], keys[k]) == NULL) {
         g_autofree gchar *where = origin_of(kf, origin, groups[g], keys[k]);
         g_autofree gchar *allowed = allowed_names(table, n, groups[g]);
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
@@ -271,6 +299,40 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
     g_autofree gchar *where = origin_of(kf, origin, e->group, e->key);
     if (!set_value(e, where, text, target, error))
       return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean config_read_sources(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
+                             gpointer target, gchar **missing_optional, ConfigSources *sources,
+                             GError **error) {
+  if (!config_read(table, n, kf, origin, target, missing_optional, error))
+    return FALSE;
+  config_sources_clear(sources);
+  sources->n = n;
+  sources->source = g_new0(gchar *, n);
+  for (guint i = 0; i < n; i++) {
+    const ConfigEntry *e = &table[i];
+    g_autofree gchar *key = g_strconcat(e->key, CONFIG_SOURCE_SUFFIX, NULL);
+    g_autofree gchar *text = g_key_file_get_value(kf, e->group, key, NULL);
+    g_autofree gchar *where = origin_of(kf, origin, e->group, e->key);
+    gboolean has_value = g_key_file_has_key(kf, e->group, e->key, NULL);
+    if (text != NULL) {
+      g_strstrip(text);
+      if (!source_ok(text)) {
+        g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
+                    "%s: [%s] %s: '%s' is not a provenance (allowed KIND: detail, KIND one of "
+                    "measured|public|fitted|assumed|set)",
+                    origin, e->group, key, text);
+        return FALSE;
+      }
+    }
+    if (has_value && g_str_has_suffix(where, ", --set"))
+      sources->source[i] = g_strdup("set: --set on the command line");
+    else if (text != NULL && has_value)
+      sources->source[i] = g_steal_pointer(&text);
+    else if (!has_value && e->source != NULL)
+      sources->source[i] = g_strdup(e->source);
   }
   return TRUE;
 }
@@ -331,13 +393,32 @@ void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GStrin
   }
 }
 
+void config_dump_sources(const ConfigEntry *table, guint n, gconstpointer target,
+                         const ConfigSources *sources, GString *out, const gchar *prefix) {
+  const gchar *group = NULL;
+  for (guint i = 0; i < n; i++) {
+    const ConfigEntry *e = &table[i];
+    if (g_strcmp0(group, e->group) != 0) {
+      group = e->group;
+      g_string_append_printf(out, "%s[%s]\n", prefix, group);
+    }
+    g_string_append_printf(out, "%s%s=", prefix, e->key);
+    append_value(e, target, out);
+    g_string_append_c(out, '\n');
+    if (sources != NULL && i < sources->n && sources->source[i] != NULL)
+      g_string_append_printf(out, "%s%s%s=%s\n", prefix, e->key, CONFIG_SOURCE_SUFFIX,
+                             sources->source[i]);
+  }
+}
+
 void config_describe(const ConfigEntry *table, guint n, GString *out) {
   for (guint i = 0; i < n; i++) {
     const ConfigEntry *e = &table[i];
     g_autofree gchar *range = range_text(e);
-    g_string_append_printf(out, "  %s.%s (%s%s%s; default %s): %s\n", e->group, e->key, range,
+    g_string_append_printf(out, "  %s.%s (%s%s%s; default %s%s%s%s): %s\n", e->group, e->key, range,
                            e->unit ? ", " : "", e->unit ? e->unit : "",
-                           e->def ? e->def : "required", e->desc);
+                           e->def ? e->def : "required", e->source ? " [" : "",
+                           e->source ? e->source : "", e->source ? "]" : "", e->desc);
   }
 }
 

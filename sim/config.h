@@ -35,9 +35,25 @@ typedef struct {
   const gchar *choices; /* CONFIG_ENUM: "a;b;c" */
   guint max_items;      /* CONFIG_UINT_LIST: capacity */
   guint flags;
-  const gchar *unit; /* e.g. "cycles", "bytes per cycle per SM" */
-  const gchar *desc; /* one line, for --help and docs */
+  const gchar *unit;   /* e.g. "cycles", "bytes per cycle per SM" */
+  const gchar *desc;   /* one line, for --help and docs */
+  const gchar *source; /* provenance of the default value ("KIND: where"), or NULL */
 } ConfigEntry;
+
+/* Provenance of a value: a file gives it as "KEY.source=KIND: detail" beside
+ * KEY, where KIND is one of these (README "Provenance"). */
+#define CONFIG_SOURCE_SUFFIX ".source"
+#define CONFIG_SOURCE_KINDS "measured;public;fitted;assumed;set"
+
+/* The provenance of each entry of a table as read (index = entry index):
+ * the file's KEY.source, "set: --set on the command line", the entry's
+ * `source` for a default, or NULL. */
+typedef struct {
+  guint n;        /* entries */
+  gchar **source; /* n strings, owned */
+} ConfigSources;
+
+void config_sources_clear(ConfigSources *s);
 
 #define CONFIG_ERROR (config_error_quark())
 GQuark config_error_quark(void);
@@ -66,6 +82,13 @@ gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group)
 gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
                      gpointer target, gchar **missing_optional, GError **error);
 
+/* Like config_read, and fills `sources` (n strings) with each value's
+ * provenance.  A KEY.source whose KEY is not in the table, or whose text does
+ * not start with one of CONFIG_SOURCE_KINDS and ':', is a CONFIG_ERROR_VALUE. */
+gboolean config_read_sources(const ConfigEntry *table, guint n, GKeyFile *kf, const gchar *origin,
+                             gpointer target, gchar **missing_optional, ConfigSources *sources,
+                             GError **error);
+
 /* Free the strings the table owns in `target`. */
 void config_clear(const ConfigEntry *table, guint n, gpointer target);
 
@@ -73,8 +96,13 @@ void config_clear(const ConfigEntry *table, guint n, gpointer target);
 void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GString *out,
                  const gchar *prefix);
 
+/* config_dump with each value's provenance as a "KEY.source=..." line after it
+ * (`sources` may be NULL: then as config_dump). */
+void config_dump_sources(const ConfigEntry *table, guint n, gconstpointer target,
+                         const ConfigSources *sources, GString *out, const gchar *prefix);
+
 /* Append a description of every key (group, key, type, default, range, unit,
- * description), one per line, for --help. */
+ * description and the default's provenance), one per line, for --help. */
 void config_describe(const ConfigEntry *table, guint n, GString *out);
 
 /* Largest model or kernel file read, bytes. */

@@ -5,6 +5,8 @@
 #include "paths.h"
 #include "sched.h"
 
+#include <json-glib/json-glib.h>
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,98 +23,128 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
 /* clang-format off */
 #define LEVEL_KEYS(lv, NAME)                                                                      \
   {#lv, "latency", CONFIG_UINT, M(lv.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",          \
-   NAME " latency of a random-line warp-load (mean, unloaded)"},                                  \
+   NAME " latency of a random-line warp-load (mean, unloaded)", NULL},                                  \
   {#lv, "stream_latency", CONFIG_UINT, M(lv.stream_latency), 0, "0", 0, 100000, NULL, 0, 0,       \
-   "cycles", NAME " latency of sequential (streaming) loads (0 = latency)"},                      \
+   "cycles", NAME " latency of sequential (streaming) loads (0 = latency)", "assumed: the random-line latency"},                      \
   {#lv, "latency_spread", CONFIG_UINT, M(lv.latency_spread), 0, "0", 0, 100000, NULL, 0, 0,       \
-   "cycles", "mean of the exponentially distributed part of the " NAME " latency"},               \
+   "cycles", "mean of the exponentially distributed part of the " NAME " latency", "assumed: no spread"},               \
   {#lv, "bytes_per_cycle", CONFIG_DOUBLE, M(lv.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL, 0, T, \
-   "bytes per cycle per SM", NAME " bandwidth share of one SM"},                                  \
+   "bytes per cycle per SM", NAME " bandwidth share of one SM", NULL},                                  \
   {#lv, "channels", CONFIG_UINT, M(lv.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",         \
-   "independent " NAME " servers random-line loads spread over"},                                 \
+   "independent " NAME " servers random-line loads spread over", NULL},                                 \
   {#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,       \
-   "servers", "independent " NAME " servers sequential loads spread over (0 = channels)"}
+   "servers", "independent " NAME " servers sequential loads spread over (0 = channels)", "assumed: as random lines"}
 /* clang-format on */
 
 /* The one table of model keys.  Entries flagged T are timing keys: a model
  * without them serves the occupancy calculator only. */
 static const ConfigEntry model_table[] = {
     {"model", "description", CONFIG_STRING, M(description), 0, "", 0, 0, NULL, 0, 0, NULL,
-     "one-line description of the GPU"},
+     "one-line description of the GPU", "assumed: none given"},
+    {"model", "validated", CONFIG_BOOL, M(validated), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "true when the timing groups were checked against measurements of this GPU in the "
+     "repository (results/reference/<gpu>/); false: published figures only",
+     "assumed: not validated unless the file says so"},
     {"sm", "cc", CONFIG_STRING, M(cc), 0, NULL, 0, 0, NULL, 0, 0, NULL,
-     "compute capability, major.minor"},
+     "compute capability, major.minor", NULL},
     {"sm", "smsps", CONFIG_UINT, SM(smsps), 0, NULL, 1, 8, NULL, 0, 0, "SMSPs per SM",
-     "sub-partitions, one warp scheduler each"},
-    {"sm", "sms", CONFIG_UINT, SM(sms), 0, NULL, 1, 1024, NULL, 0, 0, "SMs", "SMs per device"},
+     "sub-partitions, one warp scheduler each", NULL},
+    {"sm", "sms", CONFIG_UINT, SM(sms), 0, NULL, 1, 1024, NULL, 0, 0, "SMs", "SMs per device",
+     NULL},
     {"sm", "warp_size", CONFIG_UINT, SM(warp_size), 0, "32", 32, 32, NULL, 0, 0, "threads",
-     "threads per warp"},
+     "threads per warp", "public: CUDA C++ Programming Guide, compute capabilities table"},
     {"sm", "max_warps", CONFIG_UINT, SM(max_warps), 0, NULL, 1, 256, NULL, 0, 0, "warps per SM",
-     "resident warps per SM"},
+     "resident warps per SM", NULL},
     {"sm", "max_blocks", CONFIG_UINT, SM(max_blocks), 0, NULL, 1, 256, NULL, 0, 0, "CTAs per SM",
-     "resident CTAs per SM"},
+     "resident CTAs per SM", NULL},
     {"sm", "max_threads_per_block", CONFIG_UINT, SM(max_threads_per_block), 0, "1024", 32, 4096,
-     NULL, 0, 0, "threads", "threads per CTA"},
+     NULL, 0, 0, "threads", "threads per CTA",
+     "public: CUDA C++ Programming Guide, compute capabilities table"},
     {"sm", "regs", CONFIG_UINT, SM(regs), 0, NULL, 1024, 1048576, NULL, 0, 0, "registers per SM",
-     "32-bit registers per SM"},
+     "32-bit registers per SM", NULL},
     {"sm", "max_regs_per_block", CONFIG_UINT, SM(max_regs_per_block), 0, NULL, 1024, 1048576, NULL,
-     0, 0, "registers", "32-bit registers per CTA"},
+     0, 0, "registers", "32-bit registers per CTA", NULL},
     {"sm", "max_regs_per_thread", CONFIG_UINT, SM(max_regs_per_thread), 0, "255", 16, 255, NULL, 0,
-     0, "registers", "registers per thread"},
+     0, "registers", "registers per thread",
+     "public: CUDA C++ Programming Guide, compute capabilities table"},
     {"sm", "reg_alloc_unit", CONFIG_UINT, SM(reg_alloc_unit), 0, "256", 1, 4096, NULL, 0, 0,
-     "registers", "per-warp register allocation unit (1 = none)"},
+     "registers", "per-warp register allocation unit (1 = none)",
+     "public: CUDA Occupancy Calculator (cuda_occupancy.h)"},
     {"sm", "smem_per_sm", CONFIG_UINT, SM(smem_per_sm), 0, NULL, 0, 16777216, NULL, 0, 0, "bytes",
-     "largest shared-memory carveout per SM"},
+     "largest shared-memory carveout per SM", NULL},
     {"sm", "smem_per_block", CONFIG_UINT, SM(smem_per_block), 0, "49152", 0, 16777216, NULL, 0, 0,
-     "bytes", "shared memory per CTA without opt-in"},
+     "bytes", "shared memory per CTA without opt-in",
+     "public: CUDA C++ Programming Guide (48 KB without opt-in)"},
     {"sm", "smem_per_block_optin", CONFIG_UINT, SM(smem_per_block_optin), 0, NULL, 0, 16777216,
-     NULL, 0, 0, "bytes", "shared memory per CTA with opt-in"},
+     NULL, 0, 0, "bytes", "shared memory per CTA with opt-in", NULL},
     {"sm", "smem_reserved", CONFIG_UINT, SM(smem_reserved), 0, "0", 0, 65536, NULL, 0, 0, "bytes",
-     "shared memory the system reserves per CTA"},
+     "shared memory the system reserves per CTA",
+     "public: CUDA C++ Programming Guide (none before cc 8.0)"},
     {"sm", "smem_alloc_unit", CONFIG_UINT, SM(smem_alloc_unit), 0, "256", 1, 65536, NULL, 0, 0,
-     "bytes", "shared-memory allocation unit (1 = none)"},
+     "bytes", "shared-memory allocation unit (1 = none)",
+     "public: CUDA Occupancy Calculator (256 B before cc 8.0)"},
     {"sm", "smem_configs", CONFIG_UINT_LIST, SM(smem_configs), SM(n_smem_configs), "", 0, 16777216,
      NULL, MODEL_MAX_SMEM_CONFIGS, 0, "bytes",
-     "supported shared-memory carveouts, ascending (empty = smem_per_sm only)"},
+     "supported shared-memory carveouts, ascending (empty = smem_per_sm only)",
+     "public: the largest carveout only"},
     {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
-     "SM clock under load"},
+     "SM clock under load", "assumed: 1 GHz when the file gives none"},
     {"sched", "policy", CONFIG_STRING, M(policy), 0, NULL, 0, 0, NULL, 0, T, NULL,
-     "default warp-scheduler policy (gto, lrr, oldest, grr, two_level)"},
+     "default warp-scheduler policy (gto, lrr, oldest, grr, two_level)", NULL},
     {"sched", "group_size", CONFIG_UINT, M(sched_group), 0, "4", 1, 64, NULL, 0, 0,
-     "warps per SMSP", "two_level policy: warps per fetch group"},
+     "warps per SMSP", "two_level policy: warps per fetch group",
+     "assumed: Narasiman et al., MICRO 2011 use fetch groups of a few warps"},
     {"fma", "latency", CONFIG_UINT, M(fma.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
-     "FP32 dependent-issue latency"},
+     "FP32 dependent-issue latency", NULL},
     {"fma", "interval", CONFIG_UINT, M(fma.interval), 0, NULL, 1, 64, NULL, 0, T,
-     "cycles per warp instruction per SMSP", "FP32 pipe initiation interval"},
+     "cycles per warp instruction per SMSP", "FP32 pipe initiation interval", NULL},
     {"alu", "latency", CONFIG_UINT, M(alu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
-     "INT32 dependent-issue latency"},
+     "INT32 dependent-issue latency", NULL},
     {"alu", "interval", CONFIG_UINT, M(alu.interval), 0, NULL, 1, 64, NULL, 0, T,
-     "cycles per warp instruction per SMSP", "INT32 pipe initiation interval"},
+     "cycles per warp instruction per SMSP", "INT32 pipe initiation interval", NULL},
     {"sfu", "latency", CONFIG_UINT, M(sfu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
-     "MUFU dependent-issue latency"},
+     "MUFU dependent-issue latency", NULL},
     {"sfu", "interval", CONFIG_UINT, M(sfu.interval), 0, NULL, 1, 64, NULL, 0, T,
-     "cycles per warp instruction per SMSP", "MUFU pipe initiation interval"},
+     "cycles per warp instruction per SMSP", "MUFU pipe initiation interval", NULL},
     {"smem", "latency", CONFIG_UINT, M(smem.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
-     "shared-memory load latency"},
+     "shared-memory load latency", NULL},
     {"smem", "interval", CONFIG_UINT, M(smem.interval), 0, NULL, 1, 64, NULL, 0, T,
      "cycles per conflict-free warp-wide 4 B load per SM",
-     "shared-memory unit initiation interval (whole SM)"},
+     "shared-memory unit initiation interval (whole SM)", NULL},
     {"lsu", "interval", CONFIG_UINT, M(lsu.interval), 0, NULL, 1, 64, NULL, 0, T,
-     "cycles per warp-load per SMSP", "LSU/MIO issue interval to L1TEX"},
+     "cycles per warp-load per SMSP", "LSU/MIO issue interval to L1TEX", NULL},
     {"branch", "latency", CONFIG_UINT, M(branch_latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
-     "loop-back branch: cycles before the warp issues again"},
+     "loop-back branch: cycles before the warp issues again", NULL},
     {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T, NULL,
-     "FFMA register-bank conflict unless operands come from the reuse cache"},
+     "FFMA register-bank conflict unless operands come from the reuse cache", NULL},
+    {"operand", "penalty", CONFIG_UINT, M(operand_penalty), 0, "1", 0, 64, NULL, 0, 0, "cycles",
+     "extra dispatch cycles of a conflicting FFMA (it also delays its result)",
+     "fitted: results/reference/h200/fma.csv[ilp=1] ceiling 1.97 = 1/2 of the issue peak (one "
+     "extra dispatch cycle per switch)"},
+    {"spill", "bytes_per_cycle", CONFIG_DOUBLE, M(spill_bytes_per_cycle), 0, "33.3", 0.001, 1e6,
+     NULL, 0, 0, "bytes per cycle per SM",
+     "local-memory (LDL/STL) throughput of L1, one SM-wide port",
+     "fitted: results/reference/h200/calibrate/spill.csv[occupancy=max,cap>=48] rolled 64 and "
+     "unrolled 96 (0.260 spill accesses per cycle per SM)"},
+    {"spill", "loop_regs", CONFIG_UINT, M(spill_loop_regs), 0, "8", 0, 255, NULL, 0, 0, "registers",
+     "registers a loop needs beside its live values (so the cap that starts spills)",
+     "measured: results/reference/h200/calibrate/spill.csv[cap=0] (40, 72, 105 registers for 32, "
+     "64, 96 accumulators)"},
+    {"spill", "extra_values", CONFIG_UINT, M(spill_extra_values), 0, "13", 0, 255, NULL, 0, 0,
+     "values", "most values ptxas spills per iteration beyond the registers it lacks",
+     "fitted: results/reference/h200/calibrate/spill_sass.csv rolled 64 and unrolled 96 (ptxas "
+     "-O3, CUDA 13.0)"},
     LEVEL_KEYS(l1, "L1"),
     {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
-     "unified L1 + shared memory per SM (spills hit in what shared memory leaves)"},
+     "unified L1 + shared memory per SM (spills hit in what shared memory leaves)", NULL},
     LEVEL_KEYS(l2, "L2"),
     LEVEL_KEYS(dram, "DRAM"),
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
-     "warp-loads per SM", "loads in flight per SM (0 = no cap)"},
+     "warp-loads per SM", "loads in flight per SM (0 = no cap)", NULL},
     {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
-     "sector size"},
+     "sector size", NULL},
     {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
-     "cache-line size"},
+     "cache-line size", NULL},
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)
 
@@ -212,7 +244,7 @@ static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     return NULL;
   }
   g_autofree gchar *missing = NULL;
-  if (!config_read(model_table, N_MODEL_KEYS, kf, file, m, &missing, &err)) {
+  if (!config_read_sources(model_table, N_MODEL_KEYS, kf, file, m, &missing, &m->sources, &err)) {
     g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
     g_error_free(err);
     return NULL;
@@ -397,7 +429,20 @@ gboolean model_override_group(const gchar *group) {
 }
 
 void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
-  config_dump(model_table, N_MODEL_KEYS, model, out, prefix);
+  config_dump_sources(model_table, N_MODEL_KEYS, model, &model->sources, out, prefix);
+}
+
+gpointer model_sources_json(const SmModel *model) {
+  JsonObject *o = json_object_new();
+  for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++) {
+    if (model->sources.source[i] == NULL)
+      continue;
+    g_autofree gchar *name = g_strdup_printf("%s.%s", model_table[i].group, model_table[i].key);
+    json_object_set_string_member(o, name, model->sources.source[i]);
+  }
+  JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+  json_node_take_object(node, o);
+  return node;
 }
 
 void model_describe(GString *out) {
@@ -435,6 +480,7 @@ void model_free(SmModel *model) {
   if (model == NULL)
     return;
   config_clear(model_table, N_MODEL_KEYS, model);
+  config_sources_clear(&model->sources);
   g_free(model->missing_timing);
   g_free(model->name);
   g_free(model->file);

@@ -9,6 +9,8 @@
 #ifndef WARPSIM_MODEL_H
 #define WARPSIM_MODEL_H
 
+#include "config.h"
+
 #include <glib.h>
 
 #define MODEL_MAX_SMEM_CONFIGS 16
@@ -54,24 +56,30 @@ typedef struct {
 } MemLevelModel;
 
 typedef struct {
-  gchar *name;        /* model name (file stem), owned */
-  gchar *file;        /* path the model was read from, owned */
-  gchar *description; /* one line, owned */
-  gchar *cc;          /* "9.0", owned */
+  gchar *name;           /* model name (file stem), owned */
+  gchar *file;           /* path the model was read from, owned */
+  gchar *description;    /* one line, owned */
+  gchar *cc;             /* "9.0", owned */
+  gboolean validated;    /* timing checked against measurements of this GPU in the repository */
+  ConfigSources sources; /* provenance of every key's value (model_table order) */
   SmLimits sm;
   gdouble clock_mhz; /* SM clock under load, MHz (informational) */
 
-  gboolean has_timing;       /* TRUE when every timing group is present */
-  gchar *missing_timing;     /* "[group] key" of the first absent timing key, owned; or NULL */
-  gchar *policy;             /* default scheduler policy name, owned */
-  guint sched_group;         /* two_level: warps per fetch group, per SMSP */
-  PipeModel fma;             /* FP32 pipe, per SMSP */
-  PipeModel alu;             /* INT32 pipe, per SMSP */
-  PipeModel sfu;             /* MUFU pipe, per SMSP */
-  PipeModel smem;            /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
-  PipeModel lsu;             /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
-  guint branch_latency;      /* cycles after a loop branch before the warp issues again */
-  gboolean operand_conflict; /* model the FFMA register-bank conflict */
+  gboolean has_timing;           /* TRUE when every timing group is present */
+  gchar *missing_timing;         /* "[group] key" of the first absent timing key, owned; or NULL */
+  gchar *policy;                 /* default scheduler policy name, owned */
+  guint sched_group;             /* two_level: warps per fetch group, per SMSP */
+  PipeModel fma;                 /* FP32 pipe, per SMSP */
+  PipeModel alu;                 /* INT32 pipe, per SMSP */
+  PipeModel sfu;                 /* MUFU pipe, per SMSP */
+  PipeModel smem;                /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
+  guint branch_latency;          /* cycles after a loop branch before the warp issues again */
+  gboolean operand_conflict;     /* model the FFMA register-bank conflict */
+  guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
+  gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */
+  guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
+  guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
   guint l1_bytes;     /* bytes of unified L1 + shared memory per SM; local memory
                          (spills) hits in what shared memory leaves free */
@@ -119,6 +127,11 @@ gboolean model_check_timing(const SmModel *model, GError **error);
 /* Write the model's effective configuration as GKeyFile text into `out`
  * (each line prefixed with `prefix`, e.g. "# "). */
 void model_dump(const SmModel *model, GString *out, const gchar *prefix);
+
+/* Append the provenance of every key as a JSON-ready list: one
+ * "group.key" -> "KIND: detail" pair per key with a known source
+ * (a new JsonNode object; the caller owns it). */
+gpointer model_sources_json(const SmModel *model);
 
 /* TRUE when `group` is a model group (so "--set group.key=v" targets the model). */
 gboolean model_override_group(const gchar *group);

@@ -27,9 +27,10 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   if (!launch_plan(model, k, out, error))
     return FALSE;
   out->policy = policy->name;
-  g_autoptr(Program) program = synth_program_new(k, out->spill_values);
+  out->spilled_per_iter = synth_spilled_per_iter(k, out->regs_allocated, model->spill_loop_regs,
+                                                 model->spill_extra_values);
+  g_autoptr(Program) program = synth_program_new(k, out->spilled_per_iter);
   out->warp_insts_per_warp = program->warp_insts;
-  out->spilled_per_iter = MIN(out->spill_values, k->live_values);
   gdouble l1_hit = launch_spill_l1_hit(model, out);
   out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
   SmLaunch launch = {.model = model,
@@ -51,7 +52,9 @@ guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
   memset(&r, 0, sizeof r);
   if (!launch_plan(model, k, &r, NULL))
     return 0;
-  g_autoptr(Program) p = synth_program_new(k, r.spill_values);
+  g_autoptr(Program) p =
+      synth_program_new(k, synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
+                                                  model->spill_extra_values));
   return (guint64)r.sm_blocks * r.warps_per_block * p->warp_insts;
 }
 

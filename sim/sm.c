@@ -7,6 +7,7 @@
 #include "smsp.h"
 #include "warp.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -25,6 +26,7 @@ struct Sm {
   Warp *warp;               /* warp slots: CTA slot x warps per block */
   Cta *cta;                 /* l.cta_slots of them */
   SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
+  gdouble local_free;       /* cycle the local-memory (spill) port is free, fractional */
   EventQueue wake;          /* stalled warps, by the cycle they can issue */
   Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
   guint n_soon;             /* entries of soon */
@@ -157,8 +159,9 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
  * data is back. */
 static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  SimCycle ready = mem_load(sm->mem, (MemLevel)in->level, bytes, in->sequential, now);
+  SimCycle ready;
   if (in->op == OP_LDG) {
+    ready = mem_load(sm->mem, (MemLevel)in->level, bytes, in->sequential, now);
     sm->st.loads++;
     sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
     sm->st.load_latency_sum += ready - now;
@@ -166,8 +169,15 @@ static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     /* A spill access also goes to L2 when it misses, which happens when the
      * SM's spill footprint outgrows the L1 that shared memory leaves (README
      * "Register spills"). */
+    /* Local memory has one SM-wide port, first come first served: each
+     * access holds it for bytes / [spill] bytes_per_cycle cycles
+     * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
+    gdouble start = MAX((gdouble)now, sm->local_free);
+    sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
+    SimCycle begin = (SimCycle)ceil(start);
+    ready = begin + sm->m->l1.latency;
     if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
-      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, now));
+      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin));
     sm->st.spill_insts++;
   }
   if (in->op != OP_STL)
@@ -190,8 +200,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
      * two operands from one bank costs an extra dispatch cycle, which also
      * delays the result (README "Operand delivery"). */
     if (in->conflict && sm->m->operand_conflict && s->last_warp != w) {
-      s->dispatch_free = now + 2;
-      ready += 1;
+      s->dispatch_free = now + 1 + sm->m->operand_penalty;
+      ready += sm->m->operand_penalty;
     }
     break;
   case OP_MUFU:

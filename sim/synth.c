@@ -78,7 +78,17 @@ static Program *program_from_body(const Kernel *k, GArray *body, guint n_slots) 
   return p;
 }
 
-Program *synth_program_new(const Kernel *k, guint spill_values) {
+guint synth_spilled_per_iter(const Kernel *k, guint regs_allocated, guint loop_regs,
+                             guint extra_values) {
+  guint need = MIN(k->regs_per_thread, k->live_values + loop_regs);
+  if (k->live_values == 0 || need <= regs_allocated)
+    return 0;
+  guint x = need - regs_allocated;
+  guint extra = x > loop_regs ? MIN(x - loop_regs, extra_values) : 0;
+  return MIN(k->live_values, x + extra);
+}
+
+Program *synth_program_new(const Kernel *k, guint spilled) {
   Builder b = {g_array_new(FALSE, FALSE, sizeof(Instr)), 0};
   g_autofree guint16 *load = g_new(guint16, MAX(k->loads, 1));
   g_autofree guint16 *fma = g_new(guint16, k->ilp);
@@ -92,14 +102,14 @@ Program *synth_program_new(const Kernel *k, guint spill_values) {
     lds[c] = slot_new(&b);
   }
   guint16 counter = slot_new(&b), pred = slot_new(&b), scratch = slot_new(&b);
-  guint spilled = MIN(spill_values, k->live_values);
-  g_autofree guint16 *spill = g_new(guint16, MAX(spilled, 1));
-  for (guint i = 0; i < spilled; i++)
-    spill[i] = slot_new(&b);
+  spilled = MIN(spilled, k->live_values);
+  g_autofree guint16 *live = g_new(guint16, MAX(k->live_values, 1));
+  for (guint i = 0; i < k->live_values; i++)
+    live[i] = slot_new(&b);
 
   /* Reload the spilled live values the iteration touches (LDL, via L1). */
   for (guint i = 0; i < spilled; i++)
-    emit(&b, OP_LDL, PIPE_LSU, spill[i], 0, NULL);
+    emit(&b, OP_LDL, PIPE_LSU, live[i], 0, NULL);
   /* Global loads: chase reads the chain's previous value as its address. */
   for (guint i = 0; i < k->loads; i++)
     emit(&b, OP_LDG, PIPE_LSU, load[i], k->pattern == KERNEL_PATTERN_CHASE ? 1 : 0, &load[i]);
@@ -112,11 +122,12 @@ Program *synth_program_new(const Kernel *k, guint spill_values) {
               k->fma_uses_load ? k->loads : 0);
   for (guint i = first_fma; i < b.body->len; i++)
     g_array_index(b.body, Instr, i).conflict = 1;
-  /* Each spilled value is consumed by one FFMA-free integer op and stored back. */
-  for (guint i = 0; i < spilled; i++) {
-    emit(&b, OP_IALU, PIPE_ALU, spill[i], 1, &spill[i]);
-    emit(&b, OP_STL, PIPE_LSU, INSTR_NO_SLOT, 1, &spill[i]);
-  }
+  /* Each live value is an accumulator one FFMA updates (acc = acc * m + c);
+   * a spilled one is stored back after it. */
+  for (guint i = 0; i < k->live_values; i++)
+    emit(&b, OP_FFMA, PIPE_FMA, live[i], 1, &live[i]);
+  for (guint i = 0; i < spilled; i++)
+    emit(&b, OP_STL, PIPE_LSU, INSTR_NO_SLOT, 1, &live[i]);
 
   /* Loop control: the counter update and compare are interleaved after the
    * first body instructions (as the compiler schedules them, sass_fma.txt);

@@ -127,7 +127,7 @@ static const gchar *const invariant_kernels[] = {
     "launch.blocks_per_sm=4",
     "mio_throttle: stream.lds=4 stream.lds_ways=32 stream.fma=0 launch.blocks_per_sm=4",
     "math_pipe_throttle: stream.sfu=8 stream.ilp=8 stream.fma=0 launch.blocks_per_sm=1",
-    "long_scoreboard: launch.regs_per_thread=64 launch.max_regs=32 stream.live_values=8 "
+    "long_scoreboard: launch.regs_per_thread=64 launch.max_regs=32 stream.live_values=40 "
     "launch.blocks_per_sm=4",
     "branch_resolving: launch.threads_per_block=48 stream.overhead=10 launch.blocks_per_sm=3",
 };

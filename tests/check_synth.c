@@ -34,7 +34,8 @@ static const InstrPipe op_pipe[OP_MAX] = {
 
 /* Checks every instruction of `s` obeys, whatever the kernel: a known op on
  * its pipe, the slots it reads and writes below n_slots, unused sources
- * INSTR_NO_SLOT, the bank-conflict flag on FFMAs only, `ways` = lds_ways
+ * INSTR_NO_SLOT, the bank-conflict flag on FFMAs only (not on the live
+ * values' FFMAs: their operands come from uniform registers), `ways` = lds_ways
  * on LDS and 1 elsewhere. */
 static void assert_well_formed(const Program *s, const Kernel *k) {
   const gchar *why = NULL;
@@ -49,7 +50,7 @@ static void assert_well_formed(const Program *s, const Kernel *k) {
     ck_assert(in->dst == INSTR_NO_SLOT || in->dst < s->n_slots);
     for (guint j = 0; j < INSTR_MAX_SRC; j++)
       ck_assert(j < in->n_src ? in->src[j] < s->n_slots : in->src[j] == INSTR_NO_SLOT);
-    ck_assert_uint_eq(in->conflict, in->op == OP_FFMA);
+    ck_assert(!in->conflict || in->op == OP_FFMA);
     ck_assert_uint_eq(in->ways, in->op == OP_LDS ? k->lds_ways : 1);
   }
 }
@@ -94,18 +95,19 @@ static const CountCase counts[] = {
      29},
     /* Overhead alone: 4 IALU + BRA = 5; slots 6. */
     {"stream.overhead=5", 0, {[OP_IALU] = 4, [OP_BRA] = 1}, 6, 26},
-    /* 5 of 8 live values spilled: 5 LDL + 5 STL + 5 IALU, with 4 FFMA +
-     * 2 IALU + BRA: 22; slots 6 + 5 = 11; 22 x 5 + 1 = 111. */
+    /* 5 of 8 live values spilled: 5 LDL + 5 STL, with 4 + 8 FFMA + 2 IALU +
+     * BRA: 25; slots 6 + 8 = 14; 25 x 5 + 1 = 126. */
     {"stream.fma=4 stream.overhead=3 stream.live_values=8",
      5,
-     {[OP_LDL] = 5, [OP_STL] = 5, [OP_IALU] = 7, [OP_FFMA] = 4, [OP_BRA] = 1},
-     11,
-     111},
-    /* 20 spilled but only 8 live values touched: min = 8: 8 + 8 + 8 + 4 +
-     * 2 + 1 = 31; slots 6 + 8 = 14; 31 x 5 + 1 = 156. */
+     {[OP_LDL] = 5, [OP_STL] = 5, [OP_IALU] = 2, [OP_FFMA] = 12, [OP_BRA] = 1},
+     14,
+     126},
+    /* 20 spilled asked but only 8 live values: min = 8 LDL and STL; FFMAs
+     * 4 + one per live value 8; 8 + 8 + 12 + 2 + 1 = 31; slots 6 + 8 = 14;
+     * 31 x 5 + 1 = 156. */
     {"stream.fma=4 stream.overhead=3 stream.live_values=8",
      20,
-     {[OP_LDL] = 8, [OP_STL] = 8, [OP_IALU] = 10, [OP_FFMA] = 4, [OP_BRA] = 1},
+     {[OP_LDL] = 8, [OP_STL] = 8, [OP_IALU] = 2, [OP_FFMA] = 12, [OP_BRA] = 1},
      14,
      156},
     /* Spilled registers but no live values: no spill code; 4 + 2 + 1 = 7. */
@@ -151,7 +153,7 @@ static const struct {
     {3, "stream.syncthreads=true stream.iterations=3"},
     {0, "stream.overhead=1 stream.iterations=0"},
     {0, "stream.iterations=64"},
-    {0, "stream.live_values=4 stream.iterations=9"}, /* no spill, no body */
+    {9, "stream.live_values=4 stream.iterations=9"}, /* 4 accumulator FFMAs */
 };
 
 START_TEST(test_iterations) {
@@ -164,7 +166,7 @@ END_TEST
 /* ---- order ------------------------------------------------------------- */
 
 /* The body's ops in order: spill reloads, global loads, LDS, MUFU, FFMA,
- * then per spilled value IALU + STL; the overhead's IALUs (overhead - 1)
+ * the live values' FFMAs, then per spilled value an STL; the overhead's IALUs (overhead - 1)
  * go one after each of the first body instructions; BAR, then BRA, close
  * the iteration. */
 static const struct {
@@ -178,7 +180,7 @@ static const struct {
      * (3 IALUs interleaved after the first three). */
     {"stream.loads=1 stream.lds=1 stream.sfu=1 stream.fma=2 stream.overhead=4 "
      "stream.syncthreads=true stream.live_values=1",
-     1, "LDL IALU LDG IALU LDS IALU MUFU FFMA FFMA IALU STL BAR BRA"},
+     1, "LDL IALU LDG IALU LDS IALU MUFU FFMA FFMA FFMA STL BAR BRA"},
     /* More overhead than body: the IALUs continue after the body ends. */
     {"stream.fma=1 stream.overhead=4", 0, "FFMA IALU IALU IALU BRA"},
 };
@@ -276,21 +278,25 @@ START_TEST(test_load_chains) {
 }
 END_TEST
 
-/* Spill value i: LDL i writes a slot, IALU i reads and rewrites it, STL i
- * reads it and writes nothing; the values use distinct slots. */
+/* Live value i: one FFMA reads and rewrites its slot every iteration; for
+ * the spilled ones (the first 4), LDL i writes that slot before the FFMA and
+ * STL i reads it after; the values use distinct slots. */
 START_TEST(test_spill_chains) {
   g_autoptr(Kernel) k = kernel_with("stream.fma=2 stream.live_values=6");
   g_autoptr(Program) s = synth_program_new(k, 4);
-  const Instr *ldl[MAX_FOUND], *stl[MAX_FOUND], *ialu[MAX_FOUND];
+  const Instr *ldl[MAX_FOUND], *stl[MAX_FOUND], *ffma[MAX_FOUND], *ialu[MAX_FOUND];
   ck_assert_uint_eq(find_ops(s, OP_LDL, ldl, MAX_FOUND), 4);
   ck_assert_uint_eq(find_ops(s, OP_STL, stl, MAX_FOUND), 4);
-  /* overhead=0: every IALU is spill code. */
-  ck_assert_uint_eq(find_ops(s, OP_IALU, ialu, MAX_FOUND), 4);
+  /* 2 chain FFMAs, then one per live value; overhead=0: no IALU. */
+  ck_assert_uint_eq(find_ops(s, OP_FFMA, ffma, MAX_FOUND), 8);
+  ck_assert_uint_eq(find_ops(s, OP_IALU, ialu, MAX_FOUND), 0);
   for (guint i = 0; i < 4; i++) {
+    const Instr *f = ffma[2 + i];
     ck_assert_uint_eq(ldl[i]->n_src, 0);
-    ck_assert_uint_eq(ialu[i]->n_src, 1);
-    ck_assert_uint_eq(ialu[i]->src[0], ldl[i]->dst);
-    ck_assert_uint_eq(ialu[i]->dst, ldl[i]->dst);
+    ck_assert_uint_eq(f->n_src, 1);
+    ck_assert_uint_eq(f->src[0], ldl[i]->dst);
+    ck_assert_uint_eq(f->dst, ldl[i]->dst);
+    ck_assert_uint_eq(f->conflict, 0);
     ck_assert_uint_eq(stl[i]->n_src, 1);
     ck_assert_uint_eq(stl[i]->src[0], ldl[i]->dst);
     ck_assert_uint_eq(stl[i]->dst, INSTR_NO_SLOT);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# cli_provenance.sh - every value of models/h200.ini carries its provenance
+# (KEY.source, README "Provenance") in the --config-comments dump, the JSON
+# report and --help-keys; a --set value is marked as such; a provenance of an
+# unknown kind or for an unknown key is an error (exit 2, one line).
+set -euo pipefail
+root=${WARPSIM_ROOT:?}
+ws=${WARPSIM_BIN:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+"$ws" run --kernel fma --model h200 --format csv --config-comments >"$tmp/dump"
+# Model keys: the lines between "# [model]" and the first kernel group "# [launch]".
+awk '/^# \[launch\]/ { exit } /^# \[/ { m = 1; next } m && /^# [a-z_0-9.]+=/ { print }' "$tmp/dump" >"$tmp/lines"
+missing=$(awk -F'[#=]' '{ k = $2; sub(/^ /, "", k) } k !~ /\.source$/ { want[k] = 1; order[++n] = k }
+  k ~ /\.source$/ { sub(/\.source$/, "", k); got[k] = 1 } END { for (i = 1; i <= n; i++) if (!got[order[i]]) print order[i] }' "$tmp/lines")
+[ -z "$missing" ] && ok || bad "keys of h200 without provenance: $missing"
+grep -q '^# latency.source=measured: results/reference/h200/latency.csv\[what=ffma_dependent\]' "$tmp/dump" && ok || bad "fma.latency provenance"
+"$ws" run --kernel fma --set fma.latency=5 --format csv --config-comments >"$tmp/set"
+grep -q '^# latency.source=set: --set' "$tmp/set" && ok || bad "--set provenance"
+"$ws" run --kernel fma --format json --no-whatif >"$tmp/json"
+grep -q '"model_provenance"' "$tmp/json" && grep -q '"model_validated" : true' "$tmp/json" && ok || bad "JSON provenance"
+"$ws" run --help-keys >"$tmp/keys"
+grep -q "^  latency.source=measured: results/reference/h200/latency.csv" "$tmp/keys" && ok || bad "--help-keys provenance"
+sed 's/^latency.source=measured:/latency.source=guessed:/' "$root/models/h200.ini" >"$tmp/m1.ini"
+rc=0; "$ws" run --kernel fma --model "$tmp/m1.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && grep -q "not a provenance" "$tmp/err" && [ ! -s "$tmp/out" ] && ok || bad "unknown kind accepted (rc $rc)"
+
+sed 's/^latency.source=/latencyx.source=/' "$root/models/h200.ini" >"$tmp/m2.ini"
+rc=0; "$ws" run --kernel fma --model "$tmp/m2.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && grep -q "unknown key" "$tmp/err" && ok || bad "source of an unknown key accepted (rc $rc)"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
