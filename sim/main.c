@@ -1,5 +1,6 @@
 /* main.c - warpsim: dispatch to a subcommand. */
 #include "cli.h"
+#include "cli_diff.h"
 #include "cli_occupancy.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@ static const struct {
 } commands[] = {
     {"run", cli_run_main, "simulate one kernel on one SM and print its result"},
     {"occupancy", cli_occupancy_main, "theoretical occupancy, limiters and what-if curves"},
+    {"diff", cli_diff_main, "compare two 'run --format json' results, metric by metric"},
     {"models", cli_models_main, "list the shipped SM models"},
 };
 

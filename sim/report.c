@@ -1,6 +1,8 @@
 /* report.c - writing result rows. */
 #include "report.h"
 
+#include "json_text.h"
+
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -135,12 +137,8 @@ void report_json(const ReportRow *row, const gchar *extra_name, gpointer extra, 
     json_node_unref((JsonNode *)extra); /* consumed, as documented */
   }
   json_builder_end_object(b);
-  g_autoptr(JsonGenerator) gen = json_generator_new();
   g_autoptr(JsonNode) root = json_builder_get_root(b);
-  json_generator_set_root(gen, root);
-  json_generator_set_pretty(gen, TRUE);
-  g_autofree gchar *text = json_generator_to_data(gen, NULL);
-  g_string_append(out, text);
+  json_text_append(out, root); /* shortest round-trip doubles */
   g_string_append_c(out, '\n');
 }
 
