@@ -1,6 +1,7 @@
 /* cli.c - `warpsim run` and `warpsim models`. */
 #include "cli.h"
 
+#include "launch.h"
 #include "paths.h"
 #include "profile.h"
 #include "program.h"
@@ -114,6 +115,20 @@ ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
   report_add_uint(row, "early_exit", k->early_exit);
   report_add_double(row, "mufu_per_cycle", sim_per_cycle(r, r->st.ops[OP_MUFU]), 4);
   report_add_double(row, "lds_per_cycle", sim_per_cycle(r, r->st.ops[OP_LDS]), 4);
+  /* Issue 12: the most loaded SM's achieved occupancy (achieved_occupancy_pct
+   * is device-wide), Nsight's One or More Eligible, the compiler's registers. */
+  report_add_double(row, "sm_achieved_occupancy_pct", sim_sm_achieved_occupancy_pct(r, m), 3);
+  report_add_double(row, "one_or_more_eligible_pct", pm.one_or_more_eligible_pct, 3);
+  report_add_uint(row, "launch_bounds_threads", k->bounds_threads);
+  report_add_uint(row, "launch_bounds_min_blocks", k->bounds_min_blocks);
+  report_add_uint(row, "regs_ceiling", r->occ.regs_ceiling);
+  GString *wg = g_string_new(NULL);
+  for (guint i = 0; i < k->n_warpgroups; i++)
+    g_string_append_printf(wg, "%s%u", i ? ";" : "", k->warpgroup_regs[i]);
+  report_add_str(row, "warpgroup_regs", wg->str);
+  g_string_free(wg, TRUE);
+  g_autofree gchar *warning = launch_warning(m, k, r);
+  report_add_str(row, "launch_warning", warning);
   /* Model overrides of this run ("dram.latency=800;..."), empty when none. */
   GString *ov = g_string_new(NULL);
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
@@ -170,6 +185,15 @@ static void append_text_summary(const SmModel *m, const Kernel *k, const SimResu
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
                          k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
                          r->occupancy_pct, r->sm_blocks);
+  g_autofree gchar *warning = launch_warning(m, k, r);
+  if (*warning != '\0')
+    g_string_append_printf(out, "  warning: %s\n", warning);
+  if (r->n_loads == 2 && r->loads[1].blocks > 0)
+    g_string_append_printf(out,
+                           "  device: %u SMs run %u CTAs, %u SMs %u (both simulated): achieved "
+                           "occupancy %.1f %% device-wide, %.1f %% on this SM\n",
+                           r->loads[0].sms, r->loads[0].blocks, r->loads[1].sms, r->loads[1].blocks,
+                           sim_achieved_occupancy_pct(r, m), sim_sm_achieved_occupancy_pct(r, m));
   g_string_append_printf(out,
                          "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
                          "%s %.4f %s, issue active %.1f %%\n\n",

@@ -121,7 +121,7 @@ static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar
     return TRUE;
   }
   case CONFIG_UINT_LIST: {
-    g_auto(GStrv) items = g_strsplit(text, ";", -1);
+    g_auto(GStrv) items = g_strsplit_set(text, ";,", -1); /* "1;2" or "1,2" */
     guint count = 0;
     for (guint i = 0; items[i] != NULL; i++) {
       g_strstrip(items[i]);

@@ -14,7 +14,8 @@ typedef enum {
   CONFIG_BOOL,      /* gboolean: true/false */
   CONFIG_ENUM,      /* guint index into the ';'-separated `choices` */
   CONFIG_STRING,    /* gchar *, owned by the struct */
-  CONFIG_UINT_LIST, /* guint[max] at offset, count (guint) at offset2 */
+  CONFIG_UINT_LIST, /* guint[max] at offset, count (guint) at offset2; items separated by ';'
+                       or ',' */
 } ConfigType;
 
 /* Flags of a ConfigEntry. */

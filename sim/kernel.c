@@ -28,6 +28,13 @@ static const ConfigEntry kernel_table[] = {
      "CTAs per SM", "resident CTA cap (0 = as many as occupancy allows)", NULL},
     {"launch", "max_regs", CONFIG_UINT, K(max_regs), 0, "0", 0, 255, NULL, 0, 0, "registers",
      "register cap as -maxrregcount imposes (0 = none)", NULL},
+    {"launch", "launch_bounds_threads", CONFIG_UINT, K(bounds_threads), 0, "0", 0, 1024, NULL, 0, 0,
+     "threads", "__launch_bounds__ maxThreadsPerBlock: the register ceiling (0 = none)", NULL},
+    {"launch", "launch_bounds_min_blocks", CONFIG_UINT, K(bounds_min_blocks), 0, "0", 0, 1024, NULL,
+     0, 0, "CTAs per SM", "__launch_bounds__ minBlocksPerMultiprocessor (0 = none)", NULL},
+    {"launch", "warpgroup_regs", CONFIG_UINT_LIST, K(warpgroup_regs), K(n_warpgroups), "", 24, 256,
+     NULL, 8, 0, "registers",
+     "registers per thread of each warpgroup of 128 threads, setmaxnreg (empty = none)", NULL},
     {"stream", "iterations", CONFIG_UINT, K(iterations), 0, "64", 0, 1e8, NULL, 0, 0,
      "loop trips per warp", "loop iterations each warp runs", NULL},
     {"stream", "fma", CONFIG_UINT, K(fma), 0, "0", 0, 65536, NULL, 0, 0, "FFMAs per iteration",
@@ -157,6 +164,22 @@ guint kernel_regs_allocated(const Kernel *k) {
   if (k->max_regs != 0 && k->max_regs < k->regs_per_thread)
     return k->max_regs;
   return k->regs_per_thread;
+}
+
+G_STATIC_ASSERT(G_N_ELEMENTS(((Kernel *)0)->warpgroup_regs) == OCC_MAX_WARPGROUPS);
+
+void kernel_occ_launch(const Kernel *k, OccLaunch *launch) {
+  occupancy_launch_init(launch);
+  launch->threads = k->threads_per_block;
+  launch->regs = k->n_warpgroups > 0 ? 0 : k->regs_per_thread;
+  launch->smem_static = k->smem_static;
+  launch->smem_dynamic = k->smem_dynamic;
+  launch->optin = k->optin;
+  launch->bounds = (OccBounds){.max_threads = k->bounds_threads,
+                               .min_blocks = k->bounds_min_blocks,
+                               .max_regs = k->max_regs};
+  launch->n_warpgroups = MIN(k->n_warpgroups, OCC_MAX_WARPGROUPS);
+  memcpy(launch->warpgroup_regs, k->warpgroup_regs, sizeof launch->warpgroup_regs);
 }
 
 void kernel_dump(const Kernel *k, GString *out, const gchar *prefix) {

@@ -5,6 +5,8 @@
 #ifndef WARPSIM_KERNEL_H
 #define WARPSIM_KERNEL_H
 
+#include "occupancy.h"
+
 #include <glib.h>
 
 typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_STREAM } KernelPattern;
@@ -22,6 +24,11 @@ typedef struct {
   guint blocks;            /* grid size in CTAs; 0 = one full wave on this SM */
   guint blocks_per_sm;     /* resident CTA cap; 0 = as many as occupancy allows */
   guint max_regs;          /* register cap (-maxrregcount); 0 = none */
+  guint bounds_threads;    /* __launch_bounds__ maxThreadsPerBlock; 0 = none */
+  guint bounds_min_blocks; /* __launch_bounds__ minBlocksPerMultiprocessor; 0 = none */
+  guint n_warpgroups;      /* entries of warpgroup_regs; 0 = uniform registers */
+  guint warpgroup_regs[8]; /* registers per thread of each warpgroup of 128 threads (setmaxnreg);
+                              when given they replace regs_per_thread */
   /* [stream], per warp, per loop iteration unless said */
   guint iterations;       /* loop trips per warp */
   guint fma;              /* FP32 FFMAs per iteration, spread over `ilp` dependent chains */
@@ -65,8 +72,15 @@ Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *co
 /* TRUE when `group` is a kernel group ([launch], [stream]). */
 gboolean kernel_override_group(const gchar *group);
 
-/* Registers per thread the kernel is compiled to: min(regs_per_thread, max_regs). */
+/* Registers per thread the kernel is compiled to without launch bounds:
+ * min(regs_per_thread, max_regs) (the launch bounds' ceiling needs the SM:
+ * SimResult.regs_allocated has the final count). */
 guint kernel_regs_allocated(const Kernel *k);
+
+/* The kernel's launch as the occupancy calculator takes it: block shape,
+ * registers needed (0 with warpgroups: their launch count), shared memory,
+ * launch bounds, max_regs and warpgroups; no carveout preference. */
+void kernel_occ_launch(const Kernel *k, OccLaunch *launch);
 
 /* Append the effective configuration as GKeyFile text, lines prefixed. */
 void kernel_dump(const Kernel *k, GString *out, const gchar *prefix);

@@ -1,19 +1,14 @@
 /* launch.c - launch planning: occupancy, waves, the spill footprint. */
 #include "launch.h"
 
+#include <string.h>
+
 gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **error) {
-  r->regs_allocated = kernel_regs_allocated(k);
-  r->spill_values = k->regs_per_thread - r->regs_allocated;
-  OccLaunch launch = {.threads = k->threads_per_block,
-                      .regs = r->regs_allocated,
-                      .smem_static = k->smem_static,
-                      .smem_dynamic = k->smem_dynamic,
-                      .optin = k->optin,
-                      .carveout_pct = -1};
+  OccLaunch launch;
   GError *err = NULL;
+  kernel_occ_launch(k, &launch);
   if (!occupancy_compute(&m->sm, &launch, &r->occ, &err)) {
-    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH, "%s: [launch] %s", k->file, err->message);
-    g_error_free(err);
+    g_propagate_prefixed_error(error, err, "%s: [launch] ", k->file);
     return FALSE;
   }
   if (r->occ.blocks_per_sm == 0) {
@@ -21,6 +16,8 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
                 k->file, m->name, r->occ.reason ? r->occ.reason : "no CTA fits");
     return FALSE;
   }
+  r->regs_allocated = r->occ.regs_allocated;
+  r->spill_values = r->occ.regs_spilled;
   r->warps_per_block = r->occ.warps_per_block;
   r->blocks_per_sm = r->occ.blocks_per_sm;
   if (k->blocks_per_sm > 0)
@@ -30,7 +27,18 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
   r->grid_blocks = k->blocks > 0 ? k->blocks : r->blocks_per_sm * m->sm.sms;
   r->sm_blocks = (r->grid_blocks + m->sm.sms - 1) / m->sm.sms;
   r->waves_per_sm = (gdouble)r->grid_blocks / ((gdouble)r->blocks_per_sm * m->sm.sms);
+  launch_sm_loads(m, r);
   return TRUE;
+}
+
+void launch_sm_loads(const SmModel *m, SimResult *r) {
+  OccSmLoad spread[2];
+  r->n_loads = occupancy_spread(r->grid_blocks, m->sm.sms, spread);
+  for (guint i = 0; i < r->n_loads; i++) {
+    memset(&r->loads[i], 0, sizeof r->loads[i]);
+    r->loads[i].blocks = (guint)spread[i].blocks;
+    r->loads[i].sms = spread[i].sms;
+  }
 }
 
 gdouble launch_spill_l1_hit(const SmModel *m, const SimResult *r) {
@@ -38,4 +46,12 @@ gdouble launch_spill_l1_hit(const SmModel *m, const SimResult *r) {
   gdouble smem = (gdouble)r->blocks_per_sm * r->occ.smem_per_block;
   gdouble l1 = m->l1_bytes > smem ? m->l1_bytes - smem : 0.0;
   return footprint <= l1 ? 1.0 : l1 / footprint;
+}
+
+gchar *launch_warning(const SmModel *m, const Kernel *k, const SimResult *r) {
+  OccLaunch launch;
+  kernel_occ_launch(k, &launch);
+  GString *w = g_string_new(NULL);
+  occupancy_min_blocks_warning(&m->sm, &launch, &r->occ, w);
+  return g_string_free(w, FALSE);
 }

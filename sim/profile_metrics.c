@@ -70,17 +70,20 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(k->level) : unit_names[p->sm_unit];
 }
 
+/* Nsight Compute's definitions (sim.h, SimSchedStats): per scheduler over
+ * its active cycles, device-wide. */
 static void scheduler_stats(ProfileMetrics *p, const SmModel *m, const SimResult *r) {
-  gdouble sched_cycles = (gdouble)r->st.cycles * m->sm.smsps;
+  SimSchedStats ss;
+  sim_sched_stats(r, &ss);
   p->smsps = m->sm.smsps;
   p->max_warps_per_sched = m->sm.max_warps / m->sm.smsps;
-  p->active_warps = ratio((gdouble)r->st.active_warp_cycles, sched_cycles);
-  p->eligible_warps =
-      ratio((gdouble)(r->st.state[STALL_SELECTED] + r->st.state[STALL_NOT_SELECTED]), sched_cycles);
-  p->issued_warps = ratio((gdouble)r->st.issue_cycles, sched_cycles);
-  p->ready_warps = ratio((gdouble)r->st.ready_warp_cycles, sched_cycles);
+  p->active_warps = ss.active_warps;
+  p->eligible_warps = ss.eligible_warps;
+  p->issued_warps = ss.issued_warps;
+  p->ready_warps = ss.ready_warps;
+  p->one_or_more_eligible_pct = ss.one_or_more_eligible_pct;
   p->issue_slot_pct = 100.0 * p->issued_warps;
-  p->no_eligible_pct = 100.0 - p->issue_slot_pct;
+  p->no_eligible_pct = 100.0 - p->one_or_more_eligible_pct;
   p->threads_per_inst = ratio((gdouble)r->st.thread_insts, (gdouble)r->st.issued);
 }
 
@@ -104,8 +107,9 @@ static void occupancy_stats(ProfileMetrics *p, const SmModel *m, const Kernel *k
                             const SimResult *r) {
   p->theoretical_pct = r->occupancy_pct;
   p->achieved_pct = sim_achieved_occupancy_pct(r, m);
+  p->sm_achieved_pct = sim_sm_achieved_occupancy_pct(r, m);
   p->theoretical_warps_per_sched = (gdouble)r->warps_per_sm / m->sm.smsps;
-  p->achieved_warps_per_sched = p->active_warps;
+  p->achieved_warps_per_sched = p->achieved_pct / 100.0 * m->sm.max_warps / m->sm.smsps;
   p->occ_blocks_per_sm = r->occ.blocks_per_sm;
   p->blocks_per_sm = r->blocks_per_sm;
   p->warps_per_sm = r->warps_per_sm;
@@ -128,8 +132,15 @@ static void launch_stats(ProfileMetrics *p, const SmModel *m, const Kernel *k, c
   p->waves_per_sm = r->waves_per_sm;
   p->full_waves = w.wave_blocks ? r->grid_blocks / w.wave_blocks : 0;
   p->partial_wave_blocks = w.wave_blocks ? r->grid_blocks % w.wave_blocks : 0;
-  p->tail_pct =
-      p->full_waves >= 1 && p->partial_wave_blocks > 0 ? 100.0 / (p->full_waves + 1) : 0.0;
+  p->last_wave_sms = w.last_wave_sms;
+  p->sm_time_used_pct = sim_sm_time_used_pct(r, m);
+  /* Two busy loads: the simulated share of the longest SM's run the others
+   * leave idle; one load: the wave estimate (the partial wave within it). */
+  if (r->n_loads == 2 && r->loads[1].blocks > 0)
+    p->tail_pct = sim_tail_pct(r);
+  else
+    p->tail_pct =
+        p->full_waves >= 1 && p->partial_wave_blocks > 0 ? 100.0 / (p->full_waves + 1) : 0.0;
 }
 
 void profile_metrics_compute(const SmModel *m, const Kernel *k, const SimResult *r,

@@ -5,15 +5,29 @@
  *     each pipe (pipe busy cycles / (cycles x SMSPs); the shared-memory unit
  *     serves the whole SM: busy cycles / cycles), memory throughput % =
  *     global bytes per cycle / the bandwidth of the kernel's [stream] level;
- *   - Scheduler Statistics: active, eligible and issued warps per scheduler
- *     per cycle.  Eligible is Nsight Compute's: a warp that could issue this
- *     cycle, i.e. `selected` + `not_selected`; operand-ready warps also count
- *     those whose pipe, dispatch or load slots are busy.  Issue slot
- *     utilization = issued per scheduler per cycle;
+ *   - Scheduler Statistics, device-wide, with Nsight Compute's definitions
+ *     (sim.h, SimSchedStats): per scheduler over the cycles in which it has
+ *     an active warp, summed over the SMSPs of every SM (each simulated load
+ *     weighted by its SMs):
+ *       active_warps_per_scheduler   smsp__warps_active.avg.per_cycle_active
+ *       eligible_warps_per_scheduler smsp__warps_eligible.avg.per_cycle_active
+ *                                    (a warp that could issue: selected +
+ *                                    not_selected; operand-ready warps also
+ *                                    count those whose pipe, dispatch or load
+ *                                    slots are busy)
+ *       issued_warps_per_scheduler   smsp__issue_active.avg.per_cycle_active
+ *       one_or_more_eligible_pct     smsp__issue_active.avg.pct_of_peak_sustained_active
+ *     (a scheduler with an eligible warp issues one, so "one or more
+ *     eligible" equals issue-active cycles);
+ *   - Occupancy: achieved is device-wide, Nsight Compute's
+ *     sm__warps_active.avg.pct_of_peak_sustained_active (active warps summed
+ *     over the SMs over their active cycles); sm_achieved_pct is the most
+ *     loaded SM's alone;
  *   - Warp State Statistics: warp cycles per issued instruction in each state
  *     (st.state[s] / st.issued), largest first, and its share of the total;
- *   - Occupancy: theoretical and achieved, the limiter(s), warps per scheduler;
- *   - Launch Statistics: grid, block, registers, shared memory, waves per SM.
+ *   - Launch Statistics: grid, block, registers, shared memory, waves per SM,
+ *     SM-time used and the tail (from the simulated loads when the grid
+ *     leaves SMs unequal).
  *
  * A plain struct: the report, the rules and the CSV row read its fields.
  * Units: percentages are 0..100; "per scheduler" = per SMSP per cycle.
@@ -61,17 +75,18 @@ typedef struct {
                                          loads per cycle x average latency) */
   const gchar *busiest;               /* busiest unit overall: a unit or the memory level name */
 
-  /* Scheduler Statistics (per scheduler per cycle) */
-  guint smsps;               /* schedulers per SM */
-  guint max_warps_per_sched; /* hardware maximum of resident warps per scheduler */
-  gdouble active_warps;      /* resident warps */
-  gdouble eligible_warps;    /* warps able to issue (selected + not_selected) */
-  gdouble issued_warps;      /* warps issued = instructions per cycle per scheduler */
-  gdouble ready_warps;       /* warps with operands ready, incl. those stalled by a busy
-                                pipe, dispatch or load slots */
-  gdouble issue_slot_pct;    /* issued_warps x 100 */
-  gdouble no_eligible_pct;   /* cycles a scheduler issued nothing, percent */
-  gdouble threads_per_inst;  /* active threads per issued warp instruction */
+  /* Scheduler Statistics (per scheduler per active cycle, device-wide) */
+  guint smsps;                      /* schedulers per SM */
+  guint max_warps_per_sched;        /* hardware maximum of resident warps per scheduler */
+  gdouble active_warps;             /* resident warps */
+  gdouble eligible_warps;           /* warps able to issue (selected + not_selected) */
+  gdouble issued_warps;             /* warps issued = instructions per cycle per scheduler */
+  gdouble ready_warps;              /* warps with operands ready, incl. those stalled by a busy
+                                       pipe, dispatch or load slots */
+  gdouble issue_slot_pct;           /* issued_warps x 100 */
+  gdouble one_or_more_eligible_pct; /* active cycles with an eligible warp, percent */
+  gdouble no_eligible_pct;          /* 100 - one_or_more_eligible_pct */
+  gdouble threads_per_inst;         /* active threads per issued warp instruction */
 
   /* Warp State Statistics */
   gdouble state_cpi[STALL_MAX]; /* warp cycles per issued instruction in each state */
@@ -81,7 +96,8 @@ typedef struct {
 
   /* Occupancy */
   gdouble theoretical_pct;             /* theoretical occupancy (after a blocks_per_sm cap) */
-  gdouble achieved_pct;                /* achieved occupancy */
+  gdouble achieved_pct;                /* achieved occupancy, device-wide */
+  gdouble sm_achieved_pct;             /* achieved occupancy of the most loaded SM */
   gdouble theoretical_warps_per_sched; /* warps */
   gdouble achieved_warps_per_sched;    /* warps */
   guint occ_blocks_per_sm;             /* CTAs the occupancy calculator allows */
@@ -103,8 +119,12 @@ typedef struct {
   gdouble waves_per_sm;        /* grid / (blocks_per_sm x sms) */
   guint64 full_waves;          /* whole waves */
   guint64 partial_wave_blocks; /* CTAs of the partial last wave (0 = none) */
-  gdouble tail_pct;            /* share of the runtime the partial wave may take: 100 / waves
-                                  when there is one after a full wave, else 0 */
+  guint last_wave_sms;         /* SMs busy in the last wave (breadth-first placement) */
+  gdouble sm_time_used_pct;    /* SM-time of the device the launch used, percent */
+  gdouble tail_pct;            /* share of the runtime the partial wave takes: simulated
+                                  ((longest - shortest SM) / longest) when the grid leaves SMs
+                                  unequal, else 100 / waves when a partial wave follows a full
+                                  one, else 0 */
 } ProfileMetrics;
 
 /* The metrics of run `r` of `k` on `m` (all borrowed) into `out`. */

@@ -40,7 +40,7 @@ static gboolean occupancy_change(const ProfileMetrics *pm, const SmModel *m, con
   OccLaunch launch;
   occupancy_launch_init(&launch);
   launch.threads = k->threads_per_block;
-  launch.regs = kernel_regs_allocated(k);
+  launch.regs = pm->regs_per_thread; /* as allocated: under max_regs and launch bounds */
   launch.smem_static = k->smem_static;
   launch.smem_dynamic = k->smem_dynamic;
   launch.optin = k->optin;

@@ -38,13 +38,22 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
                      .policy = policy,
                      .threads_per_block = k->threads_per_block,
                      .warps_per_block = out->warps_per_block,
-                     .cta_slots = MIN(out->blocks_per_sm, out->sm_blocks),
-                     .blocks = out->sm_blocks,
                      .early_exit = k->early_exit,
                      .spill_l1_hit = l1_hit,
                      .seed = k->seed};
-  g_autoptr(Sm) sm = sm_new(&launch, error);
-  return sm != NULL && sm_run(sm, opt->check_invariants, &out->st, error);
+  /* Each distinct load of the device once; loads[0] is the most loaded SM. */
+  for (guint i = 0; i < out->n_loads; i++) {
+    SimSmLoad *load = &out->loads[i];
+    if (load->blocks == 0)
+      continue; /* idle SMs */
+    launch.blocks = load->blocks;
+    launch.cta_slots = MIN(out->blocks_per_sm, load->blocks);
+    g_autoptr(Sm) sm = sm_new(&launch, error);
+    if (sm == NULL || !sm_run(sm, opt->check_invariants, &load->st, error))
+      return FALSE;
+  }
+  out->st = out->loads[0].st;
+  return TRUE;
 }
 
 guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
@@ -55,7 +64,10 @@ guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
   g_autoptr(Program) p =
       synth_program_new(k, synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
                                                   model->spill_extra_values));
-  return (guint64)r.sm_blocks * r.warps_per_block * p->warp_insts;
+  guint64 blocks = 0;
+  for (guint i = 0; i < r.n_loads; i++)
+    blocks += r.loads[i].blocks; /* each distinct load is simulated once */
+  return blocks * r.warps_per_block * p->warp_insts;
 }
 
 G_STATIC_ASSERT(OP_MAX <= G_N_ELEMENTS(((SimStats *)0)->ops));

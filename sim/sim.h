@@ -21,6 +21,15 @@ typedef struct {
   gboolean check_invariants; /* verify per-cycle invariants (tests; slower) */
 } SimOptions;
 
+/* SMs of the device holding the same number of the grid's CTAs: the grid
+ * is placed breadth-first (occupancy.h), so at most two loads differ by one
+ * CTA.  Each distinct load with CTAs is simulated once. */
+typedef struct {
+  guint blocks; /* CTAs each SM of the group runs over the launch */
+  guint sms;    /* SMs in the group */
+  SimStats st;  /* counters of one such SM (zero when blocks is 0: the SM idles) */
+} SimSmLoad;
+
 typedef struct {
   OccResult occ;               /* occupancy calculator's answer for the launch */
   guint regs_allocated;        /* registers per thread after the max_regs cap */
@@ -36,7 +45,9 @@ typedef struct {
   guint64 warp_insts_per_warp; /* warp instructions each warp issues */
   guint spilled_per_iter;      /* spilled values each warp reloads and stores per iteration */
   gdouble spill_l1_hit;        /* fraction of spill accesses that hit in L1 */
-  SimStats st;                 /* counters */
+  SimStats st;                 /* counters of the most loaded SM (loads[0]) */
+  SimSmLoad loads[2];          /* the device's SMs by load, most CTAs first */
+  guint n_loads;               /* entries of loads */
 } SimResult;
 
 #define SIM_ERROR (sim_error_quark())
@@ -46,8 +57,12 @@ typedef enum {
   SIM_ERROR_INVARIANT, /* an invariant failed (a bug; only with check_invariants) */
 } SimError;
 
-/* Simulate `k` on `model` (both borrowed).  Fills `out`; FALSE with SIM_ERROR
- * when the launch cannot run or (with check_invariants) an invariant fails.
+/* Simulate `k` on `model` (both borrowed): the most loaded SM of the launch
+ * (ceil(grid / sms) CTAs) into out->st, and, when the grid leaves other SMs
+ * one CTA fewer, one of those too (out->loads), so that device-wide numbers
+ * weight each load by its SM count.  Fills `out`; FALSE with SIM_ERROR when
+ * the launch cannot run or (with check_invariants) an invariant fails, or
+ * the occupancy calculator's OCCUPANCY_ERROR for [launch] keys out of range.
  * Deterministic: the same inputs and kernel seed give the same result. */
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error);
@@ -74,7 +89,38 @@ gdouble sim_fma_per_cycle(const SimResult *r);                  /* kernel warp-F
 gdouble sim_loads_per_cycle(const SimResult *r);                /* global warp-loads per cycle */
 gdouble sim_bytes_per_cycle(const SimResult *r);                /* global bytes per cycle */
 gdouble sim_issue_active(const SimResult *r, const SmModel *m); /* fraction, per SMSP avg */
+/* Device-wide achieved occupancy, percent: active warps summed over the SMs
+ * of every load over their active cycles summed (each SM is active from its
+ * first CTA to its last retirement; idle SMs do not count), / max_warps.
+ * Nsight Compute's sm__warps_active.avg.pct_of_peak_sustained_active. */
 gdouble sim_achieved_occupancy_pct(const SimResult *r, const SmModel *m);
+/* The same for the most loaded SM alone (out->st). */
+gdouble sim_sm_achieved_occupancy_pct(const SimResult *r, const SmModel *m);
+
+/* Scheduler statistics as Nsight Compute defines them: per scheduler (SMSP)
+ * over the cycles in which it has at least one active warp, summed over the
+ * SMSPs of every simulated SM weighted by the SMs of its load (the
+ * `.avg.per_cycle_active` of a smsp__ metric: sum / summed active cycles). */
+typedef struct {
+  gdouble active_warps;             /* smsp__warps_active.avg.per_cycle_active */
+  gdouble eligible_warps;           /* smsp__warps_eligible.avg.per_cycle_active: warps that could
+                                       issue (selected + not_selected) */
+  gdouble issued_warps;             /* smsp__issue_active.avg.per_cycle_active: instructions issued
+                                       per active cycle (at most 1) */
+  gdouble ready_warps;              /* warps with operands ready (eligible or throttled), per active
+                                       cycle (no Nsight metric) */
+  gdouble one_or_more_eligible_pct; /* smsp__issue_active.avg.pct_of_peak_sustained_active:
+                                       active cycles with an eligible warp (it issues) */
+} SimSchedStats;
+
+void sim_sched_stats(const SimResult *r, SimSchedStats *out);
+
+/* Device-wide: the share of SM-time the launch used, percent (SM cycles
+ * summed over loads / (SMs x the longest load's cycles)); and the share of
+ * the run the partial last wave takes, percent ((longest - shortest busy
+ * load) / longest; 0 with one load). */
+gdouble sim_sm_time_used_pct(const SimResult *r, const SmModel *m);
+gdouble sim_tail_pct(const SimResult *r);
 gdouble sim_avg_load_latency(const SimResult *r); /* cycles, issue to data */
 
 #endif

@@ -33,6 +33,7 @@ struct Sm {
   guint *retired;           /* CTA slots retired this cycle, in order */
   guint n_retired;          /* entries of retired */
   guint n_active;           /* resident, not yet drained warps, all SMSPs */
+  guint n_active_smsps;     /* SMSPs with at least one such warp */
   guint blocks_launched;    /* CTAs launched so far */
   guint blocks_done;        /* CTAs retired so far */
   guint64 next_age;         /* age of the next warp launched */
@@ -56,6 +57,8 @@ static inline void sm_wake(Sm *sm, Warp *w) {
   if (s->last_warp == w)
     s->last_warp = NULL;
   sm->n_active--;
+  if (--s->n_active == 0)
+    sm->n_active_smsps--;
   if (--sm->cta[w->cta].resident == 0) {
     sm->blocks_done++;
     sm->retired[sm->n_retired++] = w->cta;
@@ -122,6 +125,8 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
     sm->n_active++;
+    if (s->n_active++ == 0)
+      sm->n_active_smsps++;
     warp_operands_at(w, now, STALL_WAIT);
     w->cls = smsp_op_class[w->in->op];
     w->eligible_at = now;
@@ -326,7 +331,8 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
     while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
       event_queue_pop(&sm->units.inflight);
     SimCycle next = sm->n_soon ? now + 1 : event_queue_next(&sm->wake);
-    guint active = sm->n_active;                   /* a warp that exits this cycle drains later */
+    guint active = sm->n_active; /* a warp that exits this cycle drains later */
+    guint active_smsps = sm->n_active_smsps;
     guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
     if (check_invariants && !check_cycle(sm, now, issued, active, error))
       return FALSE;
@@ -340,6 +346,7 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
       span = next - now;
     }
     sm->st.active_warp_cycles += (guint64)active * span;
+    sm->st.smsp_active_cycles += (guint64)active_smsps * span;
     sm->st.ready_warp_cycles += (guint64)sm->tally.ready * span;
     stall_tally_flush(&sm->tally, sm->st.state, span);
     now += span;

@@ -45,6 +45,7 @@ typedef struct {
   SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
   gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
   const Warp *last_warp;         /* warp selected last (operand reuse cache) */
+  guint n_active;                /* resident, not yet drained warps */
 } Smsp;
 
 /* An SMSP with no warps. */

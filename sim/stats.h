@@ -43,6 +43,8 @@ typedef struct {
   guint64 spill_insts;        /* local-memory (spill) warp instructions */
   guint64 thread_insts;       /* thread instructions (active lanes) */
   guint64 issue_cycles;       /* sum over SMSPs of cycles with an issue */
+  guint64 smsp_active_cycles; /* sum over SMSPs of cycles with at least one active warp
+                                 (Nsight Compute's smsp__cycles_active) */
   guint64 active_warp_cycles; /* sum over cycles of resident, not-yet-drained warps */
   guint64 ready_warp_cycles;  /* sum over cycles of warps whose operands are ready
                                  (eligible, or throttled by a busy unit) */

@@ -1,0 +1,232 @@
+/* check_launch.c - tests of the launch as Nsight Compute reports it (issue
+ * 12), on the shipped H200 model and kernels: the grid placed breadth-first
+ * over the SMs and each distinct SM load simulated (device-wide achieved
+ * occupancy, SM-time used, the tail), Nsight Compute's per-scheduler
+ * definitions, and the [launch] keys for launch bounds and warpgroups.
+ * The expected values are the measurements and arithmetic of the issue,
+ * computed here independently of the code under test. */
+#include "launch.h"
+#include "profile_metrics.h"
+#include "sim.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The H200 and a shipped kernel with `sets` ("group.key=value", NULL-ended). */
+static void load(const gchar *kernel, const gchar *const *sets, SmModel **m, Kernel **k) {
+  GError *err = NULL;
+  *m = model_load("h200", sets, &err);
+  ck_assert_msg(*m != NULL, "%s", err ? err->message : "?");
+  *k = kernel_load(kernel, sets, &err);
+  ck_assert_msg(*k != NULL, "%s", err ? err->message : "?");
+}
+
+static SimResult run_ok(const SmModel *m, const Kernel *k) {
+  SimResult r;
+  GError *err = NULL;
+  SimOptions opt = {.check_invariants = TRUE};
+  ck_assert_msg(sim_run(m, k, &opt, &r, &err), "%s", err ? err->message : "?");
+  return r;
+}
+
+/* 256 threads, 100 KB dynamic shared memory (opt-in): 2 CTAs per SM, 16
+ * warps = 25 %.  A DRAM pointer chase: each SM's time does not depend on
+ * how many of its 2 CTA slots are filled, as the arithmetic assumes. */
+#define SHAPE "launch.threads_per_block=256", "launch.smem_dynamic=102400", "launch.optin=true"
+
+/* Grid 211 (0.8 waves): Nsight Compute measured 20.05 % achieved occupancy
+ * on the H200; (79 x 16 + 53 x 8) / 132 / 64 = 19.98 %.  The simulated SM
+ * with 2 CTAs alone says 25 % (less its drain). */
+START_TEST(test_device_achieved_occupancy) {
+  const gchar *sets[] = {SHAPE, "launch.blocks=211", NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("chase", sets, &m, &k);
+  SimResult r = run_ok(m, k);
+  ck_assert_uint_eq(r.blocks_per_sm, 2);
+  ck_assert_uint_eq(r.n_loads, 2);
+  ck_assert_uint_eq(r.loads[0].blocks, 2);
+  ck_assert_uint_eq(r.loads[0].sms, 79);
+  ck_assert_uint_eq(r.loads[1].blocks, 1);
+  ck_assert_uint_eq(r.loads[1].sms, 53);
+  ck_assert_uint_eq(r.loads[1].st.ctas, 1);
+  gdouble arithmetic = 100.0 * (79 * 16 + 53 * 8) / 132.0 / 64.0;
+  gdouble device = sim_achieved_occupancy_pct(&r, m);
+  gdouble sm = sim_sm_achieved_occupancy_pct(&r, m);
+  ck_assert_msg(fabs(device - arithmetic) < 1.0, "device-wide %.3f, expected ~%.3f", device,
+                arithmetic);
+  ck_assert_msg(fabs(device - 20.05) < 1.0, "device-wide %.3f, measured 20.05", device);
+  ck_assert_msg(sm > 24.0 && sm <= 25.0, "simulated SM %.3f, expected ~25", sm);
+  /* By hand from the two simulated loads. */
+  gdouble warps = 79.0 * r.loads[0].st.active_warp_cycles + 53.0 * r.loads[1].st.active_warp_cycles;
+  gdouble cycles = 79.0 * r.loads[0].st.cycles + 53.0 * r.loads[1].st.cycles;
+  ck_assert_double_eq_tol(device, 100.0 * warps / cycles / 64.0, 1e-9);
+}
+END_TEST
+
+/* A grid that fills every SM equally: one load, device-wide = per SM. */
+START_TEST(test_device_uniform) {
+  const gchar *sets[] = {SHAPE, "launch.blocks=264", NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("chase", sets, &m, &k);
+  SimResult r = run_ok(m, k);
+  ck_assert_uint_eq(r.n_loads, 1);
+  ck_assert_double_eq_tol(sim_achieved_occupancy_pct(&r, m), sim_sm_achieved_occupancy_pct(&r, m),
+                          1e-12);
+  ck_assert_double_eq_tol(sim_sm_time_used_pct(&r, m), 100.0, 1e-9);
+  ck_assert_double_eq(sim_tail_pct(&r), 0.0);
+}
+END_TEST
+
+/* Tail effect (../shared/cases/other.md, with the H200's 132 SMs): 1 CTA per
+ * SM, grid 133: one SM runs a second CTA alone, so the last wave takes half
+ * the run and the device uses 133 / 264 = 50.4 % of its SM-time. */
+START_TEST(test_device_tail) {
+  const gchar *sets[] = {"launch.blocks_per_sm=1", "launch.blocks=133", "stream.iterations=64",
+                         NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("fma", sets, &m, &k);
+  SimResult r = run_ok(m, k);
+  ck_assert_uint_eq(r.loads[0].blocks, 2);
+  ck_assert_uint_eq(r.loads[0].sms, 1);
+  ck_assert_uint_eq(r.loads[1].blocks, 1);
+  ck_assert_uint_eq(r.loads[1].sms, 131);
+  gdouble tail = sim_tail_pct(&r), used = sim_sm_time_used_pct(&r, m);
+  ck_assert_msg(fabs(tail - 50.0) < 2.0, "tail %.2f %%", tail);
+  ck_assert_msg(fabs(used - 100.0 * 133 / 264) < 1.0, "SM time used %.2f %%", used);
+  ProfileMetrics pm;
+  profile_metrics_compute(m, k, &r, &pm);
+  ck_assert_double_eq_tol(pm.tail_pct, tail, 1e-12);
+  ck_assert_uint_eq(pm.last_wave_sms, 1);
+  /* Not a multiple of the SM count: the estimate is the simulated share. */
+  ck_assert_uint_eq(pm.full_waves, 1);
+}
+END_TEST
+
+/* One 128-thread CTA per SM running a dependent FFMA chain; warps 2 and 3
+ * exit at once.  Nsight Compute (per scheduler over its active cycles):
+ * Active Warps Per Scheduler 1.00, Issued Warp Per Scheduler ~0.26, One or
+ * More Eligible ~26 %.  Dividing by cycles x all schedulers gives half. */
+START_TEST(test_scheduler_definitions) {
+  const gchar *sets[] = {"launch.blocks_per_sm=1", "stream.early_exit=2", "stream.ilp=1", NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("fma", sets, &m, &k);
+  SimResult r = run_ok(m, k);
+  SimSchedStats ss;
+  sim_sched_stats(&r, &ss);
+  ck_assert_msg(fabs(ss.active_warps - 1.0) < 1e-9, "active %.4f", ss.active_warps);
+  ck_assert_msg(fabs(ss.issued_warps - 0.26) < 0.02, "issued %.4f", ss.issued_warps);
+  ck_assert_msg(fabs(ss.one_or_more_eligible_pct - 26.0) < 2.0, "one or more eligible %.2f",
+                ss.one_or_more_eligible_pct);
+  ck_assert_double_eq_tol(ss.eligible_warps, ss.issued_warps, 1e-9); /* one warp per SMSP */
+  gdouble all_schedulers = (gdouble)r.st.issued / ((gdouble)r.st.cycles * m->sm.smsps);
+  ck_assert_msg(ss.issued_warps > 1.8 * all_schedulers, "%.4f vs %.4f", ss.issued_warps,
+                all_schedulers);
+  ProfileMetrics pm;
+  profile_metrics_compute(m, k, &r, &pm);
+  ck_assert_double_eq_tol(pm.one_or_more_eligible_pct, ss.one_or_more_eligible_pct, 1e-12);
+  ck_assert_double_eq_tol(pm.no_eligible_pct, 100.0 - ss.one_or_more_eligible_pct, 1e-12);
+}
+END_TEST
+
+/* [launch] launch_bounds_threads=896 on a kernel needing 90 registers: the
+ * ceiling is 72, 18 spill; with 512 threads under bounds of 256 the launch
+ * is refused. */
+START_TEST(test_launch_bounds_keys) {
+  const gchar *sets[] = {"launch.threads_per_block=896", "launch.regs_per_thread=90",
+                         "launch.launch_bounds_threads=896", "launch.launch_bounds_min_blocks=1",
+                         NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("fma", sets, &m, &k);
+  SimResult r;
+  ck_assert(launch_plan(m, k, &r, NULL));
+  ck_assert_uint_eq(r.occ.regs_ceiling, 72);
+  ck_assert_uint_eq(r.regs_allocated, 72);
+  ck_assert_uint_eq(r.spill_values, 18);
+  ck_assert_uint_eq(r.blocks_per_sm, 1);
+  g_autofree gchar *none = launch_warning(m, k, &r);
+  ck_assert_str_eq(none, "");
+  k->threads_per_block = 512;
+  k->bounds_threads = 256;
+  GError *err = NULL;
+  ck_assert(!launch_plan(m, k, &r, &err));
+  ck_assert(g_error_matches(err, SIM_ERROR, SIM_ERROR_LAUNCH));
+  ck_assert_msg(strstr(err->message, "launch bounds") != NULL, "%s", err->message);
+  g_clear_error(&err);
+  k->threads_per_block = 256; /* MIN_BLOCKS 12 of 256 threads: 96 warps > 64 */
+  k->bounds_min_blocks = 12;
+  ck_assert(launch_plan(m, k, &r, NULL));
+  g_autofree gchar *warning = launch_warning(m, k, &r);
+  ck_assert_msg(strstr(warning, "96 warps > 64 warps per SM") != NULL, "%s", warning);
+  k->bounds_min_blocks = 0;
+  k->bounds_threads = 2048; /* out of range: the calculator's error, code kept */
+  ck_assert(!launch_plan(m, k, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_RANGE));
+  g_clear_error(&err);
+}
+END_TEST
+
+/* [launch] warpgroup_regs=40,232,232: 384 threads launch with 168 registers
+ * per thread, 1 CTA per SM on cc 9.0; a kernel file may write the list with
+ * commas. */
+START_TEST(test_warpgroup_keys) {
+  const gchar *sets[] = {"launch.threads_per_block=384", "launch.warpgroup_regs=40,232,232",
+                         "stream.iterations=4", NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("fma", sets, &m, &k);
+  ck_assert_uint_eq(k->n_warpgroups, 3);
+  SimResult r = run_ok(m, k);
+  ck_assert_uint_eq(r.regs_allocated, 168);
+  ck_assert_uint_eq(r.blocks_per_sm, 1);
+  ck_assert_uint_eq(r.spill_values, 0);
+  k->warpgroup_regs[2] = 44; /* not a multiple of 8 */
+  GError *err = NULL;
+  ck_assert(!launch_plan(m, k, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));
+  g_clear_error(&err);
+}
+END_TEST
+
+/* The estimate counts every simulated load. */
+START_TEST(test_estimate_counts_loads) {
+  const gchar *sets[] = {SHAPE, "launch.blocks=211", NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("chase", sets, &m, &k);
+  SimResult r = run_ok(m, k);
+  guint64 issued = r.loads[0].st.issued + r.loads[1].st.issued;
+  ck_assert_uint_eq(sim_estimate_insts(m, k), issued);
+}
+END_TEST
+
+static Suite *launch_suite(void) {
+  Suite *s = suite_create("launch");
+  TCase *device = tcase_create("device");
+  tcase_set_timeout(device, 60);
+  tcase_add_test(device, test_device_achieved_occupancy);
+  tcase_add_test(device, test_device_uniform);
+  tcase_add_test(device, test_device_tail);
+  tcase_add_test(device, test_scheduler_definitions);
+  tcase_add_test(device, test_estimate_counts_loads);
+  suite_add_tcase(s, device);
+  TCase *keys = tcase_create("keys");
+  tcase_add_test(keys, test_launch_bounds_keys);
+  tcase_add_test(keys, test_warpgroup_keys);
+  suite_add_tcase(s, keys);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(launch_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
