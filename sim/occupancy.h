@@ -214,7 +214,9 @@ guint occupancy_smem_config_at_least(const SmLimits *sm, guint64 bytes);
  * launch's registers and shared memory (launch->threads is ignored).  Sets
  * `*threads` and fills `out` for it; when no block size can launch,
  * `*threads` = 0 and `out` holds the result for warp_size threads (with its
- * reason).  FALSE + OCCUPANCY_ERROR_RANGE for regs or carveout out of range. */
+ * reason).  FALSE + OCCUPANCY_ERROR_RANGE for regs or carveout out of range,
+ * OCCUPANCY_ERROR_WARPGROUP when the launch has warpgroups (they fix the
+ * block size). */
 gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, guint *threads,
                                    OccResult *out, GError **error);
 

@@ -18,6 +18,13 @@ static guint64 round_up(guint64 x, guint64 unit) {
 gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, guint *threads,
                                    OccResult *out, GError **error) {
   g_return_val_if_fail(sm != NULL && launch != NULL && threads != NULL && out != NULL, FALSE);
+  if (launch->n_warpgroups > 0) {
+    g_set_error(error, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP,
+                "warpgroup-regs: the warpgroups fix the block at %u threads (allowed: a block "
+                "size search without warpgroups)",
+                launch->n_warpgroups * OCC_WARPGROUP_THREADS);
+    return FALSE;
+  }
   OccLaunch l = *launch;
   OccResult r;
   guint best_warps = 0;
@@ -143,8 +150,12 @@ static void vary_append(GArray *points, const SmLimits *sm, const OccLaunch *bas
   else
     p.launch.smem_dynamic = value - base->smem_static;
   /* Every value of the range is valid once the base launch is. */
-  if (!occupancy_compute(sm, &p.launch, &p.result, NULL))
-    g_return_if_reached();
+  GError *err = NULL;
+  if (!occupancy_compute(sm, &p.launch, &p.result, &err)) {
+    g_critical("vary: %s", err->message);
+    g_error_free(err);
+    return;
+  }
   g_array_append_val(points, p);
 }
 
@@ -172,7 +183,7 @@ GArray *occupancy_vary(const SmLimits *sm, const OccLaunch *launch, OccVary what
   OccResult r;
   if (!occupancy_compute(sm, launch, &r, error))
     return NULL;
-  guint lo = 1, hi = sm->max_regs_per_thread, step = 1, cur = launch->regs;
+  guint lo = 1, hi = sm->max_regs_per_thread, step = 1, cur = occupancy_launch_regs(launch);
   if (what == OCC_VARY_THREADS) {
     lo = step = sm->warp_size;
     hi = sm->max_threads_per_block;

@@ -216,6 +216,10 @@ expect_ok "block larger than maxThreads" --model 9.0 --threads 512 --launch-boun
 expect_ok "warpgroups" --model 9.0 --warpgroup-regs 40,232,232 --format csv
 [ "$(col threads),$(col regs),$(col blocks_per_sm),$(col warpgroup_regs)" = "384,168,1,40;232;232" ] ||
   fail "warpgroups: $(cat "$TMP/out")"
+expect_ok "warpgroups vary" --model 9.0 --warpgroup-regs 40,232,232 --vary all --format csv
+grep -q ",regs,168,1$" "$TMP/out" || fail "warpgroups vary: the current regs point is not 168"
+expect_bad "warpgroups best block size" --model 9.0 --warpgroup-regs 40,232,232 --best-block-size
+expect_ok "launch bounds batch" --model 9.0 --launch-bounds 256,2 --batch "$TMP/batch.csv"
 expect_bad "warpgroups over budget" --model 9.0 --warpgroup-regs 40,232,240 --regs 168
 expect_bad "warpgroup count not a multiple of 8" --model 9.0 --warpgroup-regs 44,232,232
 expect_bad "warpgroups vs threads" --model 9.0 --warpgroup-regs 40,232,232 --threads 256
