@@ -1,30 +1,59 @@
-/* cli.h - the warpsim subcommands (each parses its own options with
- * GOptionContext and returns the process exit status: 0 success, 2 bad input,
- * 1 internal error).  Only these functions print.
+/* cli.h - what every warpsim subcommand shares: exit codes, --format,
+ * option parsing with GOptionContext, the routing of --set overrides to the
+ * model or the kernel, and printing an error.  Only the CLI prints.
  */
 #ifndef WARPSIM_CLI_H
 #define WARPSIM_CLI_H
 
 #include "kernel.h"
 #include "model.h"
-#include "report.h"
-#include "sim.h"
 
-int cli_run_main(int argc, char **argv);
-int cli_models_main(int argc, char **argv);
+#include <glib.h>
 
-/* Load model and kernel, routing each "--set group.key=value" to the one
- * whose group it names; an override naming neither is an error. */
+/* Process exit status of every subcommand. */
+typedef enum {
+  CLI_EXIT_OK = 0,       /* success */
+  CLI_EXIT_INTERNAL = 1, /* a bug: a failed invariant, a write error */
+  CLI_EXIT_USAGE = 2,    /* bad input: options, files, keys, values */
+} CliExit;
+
+#define CLI_ERROR (cli_error_quark())
+GQuark cli_error_quark(void);
+typedef enum {
+  CLI_ERROR_USAGE, /* bad option, argument or option value */
+  CLI_ERROR_SET,   /* a --set naming no model or kernel group */
+} CliError;
+
+/* Output formats. */
+typedef enum { CLI_FORMAT_TEXT, CLI_FORMAT_CSV, CLI_FORMAT_JSON } CliFormat;
+
+/* The format named `text` ("text", "csv", "json"); FALSE with CLI_ERROR_USAGE
+ * naming --format and the allowed values otherwise. */
+gboolean cli_parse_format(const gchar *text, CliFormat *format, GError **error);
+
+/* Parse the options of `ctx` from argv (argv[0] is the command); a
+ * positional argument left over is an error.  FALSE with CLI_ERROR_USAGE
+ * (the message starts with `command`) or GOptionContext's error. */
+gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **argv,
+                   GError **error);
+
+/* Load model and kernel (kernel may be NULL: model only), routing each
+ * "--set group.key=value" in `sets` (NULL-terminated, may be NULL) to the
+ * one whose group it names; a group naming neither is CLI_ERROR_SET.  Model
+ * and kernel errors propagate with their own domains and codes. */
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 
-/* The result row `warpsim run` prints (CSV column order); `sets` are the
- * run's "--set" strings (NULL-terminated, may be NULL): those naming a model
- * group fill the model_overrides column. */
-ReportRow *cli_result_row(const SmModel *m, const Kernel *k, const SimResult *r,
-                          const gchar *const *sets);
+/* The --set strings in `sets` that name a model group, joined by ';'
+ * ("dram.latency=800;..."; "" when none).  Returns a new string. */
+gchar *cli_model_overrides(const gchar *const *sets);
 
-/* Print "warpsim: MESSAGE" on stderr and return 2. */
+/* Print "warpsim: MESSAGE" for `error` on stderr, free it and return its
+ * exit status: CLI_EXIT_INTERNAL for SIM_ERROR_INVARIANT, else
+ * CLI_EXIT_USAGE. */
+int cli_exit(GError *error);
+
+/* Print "warpsim: MESSAGE" on stderr and return CLI_EXIT_USAGE. */
 int cli_fail(const gchar *message);
 
 #endif

@@ -1,7 +1,9 @@
 /* main.c - warpsim: dispatch to a subcommand. */
 #include "cli.h"
 #include "cli_diff.h"
+#include "cli_models.h"
 #include "cli_occupancy.h"
+#include "cli_run.h"
 
 #include <errno.h>
 #include <locale.h>

@@ -1,0 +1,201 @@
+/* cli_run.c - `warpsim run`. */
+#include "cli_run.h"
+
+#include "cli.h"
+#include "cli_row.h"
+#include "launch.h"
+#include "profile.h"
+#include "sim.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+/* The options of one invocation. */
+typedef struct {
+  gchar **sets;  /* --set group.key=value, NULL-terminated */
+  gchar *model;  /* --model */
+  gchar *kernel; /* --kernel */
+  gchar *format; /* --format */
+  gchar *policy; /* --policy; NULL: the model's */
+  gboolean no_header;
+  gboolean help_keys;
+  gboolean comments;
+  gboolean no_whatif;
+} RunOptions;
+
+static void run_options_clear(RunOptions *o) {
+  g_strfreev(o->sets);
+  g_free(o->model);
+  g_free(o->kernel);
+  g_free(o->format);
+  g_free(o->policy);
+}
+
+static const gchar run_description[] =
+    "Prints one result: text (default: an Nsight Compute-style report with Speed Of "
+    "Light,\nScheduler, Warp State, Occupancy and Launch sections, the rules that fire and "
+    "a what-if\nsimulation of their advice), one CSV row (with header unless --no-header) "
+    "or a JSON object\n(the row plus a \"profile\" member holding the report).\n"
+    "Rates are per SM per cycle: ipc = warp instructions, fma_per_cycle = warp FFMAs,\n"
+    "bytes_per_cycle = global-memory bytes. stall_<state> columns are "
+    "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
+    "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
+    "launch.blocks_per_sm=2 --format csv\n";
+
+static GOptionContext *run_context(RunOptions *o) {
+  const GOptionEntry entries[] = {
+      {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
+       "SM model: a name (see 'warpsim models'), a compute capability, or a path (default h200)",
+       "M"},
+      {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &o->kernel,
+       "kernel file: a path, or a name in traces/ (fma, chase, stream, ...)", "K"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
+       "override a kernel or model key, e.g. stream.ilp=4 or dram.latency=800 (repeatable)",
+       "GROUP.KEY=VALUE"},
+      {"policy", 'p', 0, G_OPTION_ARG_STRING, &o->policy,
+       "warp-scheduler policy: gto, lrr, oldest, grr or two_level (default: the model's)", "P"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "output: text, csv or json", "F"},
+      {"no-header", 0, 0, G_OPTION_ARG_NONE, &o->no_header,
+       "CSV without the header row (to append rows in a loop)", NULL},
+      {"config-comments", 0, 0, G_OPTION_ARG_NONE, &o->comments,
+       "CSV: precede the header with '# ' lines holding the effective model and kernel", NULL},
+      {"no-whatif", 0, 0, G_OPTION_ARG_NONE, &o->no_whatif,
+       "text/json: skip the extra simulations that try a rule's advice (more occupancy or ILP)",
+       NULL},
+      {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
+       "list every kernel and model key with its range, unit and meaning", NULL},
+      G_OPTION_ENTRY_NULL};
+  GOptionContext *ctx = g_option_context_new("- simulate one kernel on one SM");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_option_context_set_description(ctx, run_description);
+  return ctx;
+}
+
+/* Every key, then the values and provenance of the model `model_spec`. */
+static void print_help_keys(const gchar *model_spec) {
+  g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
+  kernel_describe(out);
+  g_string_append(out, "\nmodel keys:\n");
+  model_describe(out);
+  g_autoptr(SmModel) shown = model_load(model_spec, NULL, NULL);
+  if (shown != NULL) {
+    g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
+    model_dump(shown, out, "  ");
+  }
+  fputs(out->str, stdout);
+}
+
+/* About 50 M warp instructions per second (scripts/bench.sh): say so before
+ * a run that takes minutes, so a typo is not mistaken for a hang. */
+static void warn_long_run(const SmModel *m, const Kernel *k) {
+  guint64 insts = m->has_timing ? sim_estimate_insts(m, k) : 0;
+  if (insts > 1500000000ull)
+    fprintf(stderr,
+            "warpsim: note: this run simulates %.2g warp instructions (a minute or more "
+            "at ~50 million per second)\n",
+            (gdouble)insts);
+}
+
+/* The text report: what ran, its headline rates, then the Nsight Compute-style
+ * sections with their fired rules and what-ifs (profile.h). */
+static void append_text_summary(const SmModel *m, const Kernel *k, const SimResult *r,
+                                const Profile *p, GString *out) {
+  const ProfileMetrics *pm = profile_metrics(p);
+  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
+                         m->name, r->policy);
+  g_string_append_printf(out,
+                         "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
+                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
+                         k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
+                         r->occupancy_pct, r->sm_blocks);
+  g_autofree gchar *warning = launch_warning(m, k, r);
+  if (*warning != '\0')
+    g_string_append_printf(out, "  warning: %s\n", warning);
+  if (r->n_loads == 2 && r->loads[1].blocks > 0)
+    g_string_append_printf(out,
+                           "  device: %u SMs run %u CTAs, %u SMs %u (both simulated): achieved "
+                           "occupancy %.1f %% device-wide, %.1f %% on this SM\n",
+                           r->loads[0].sms, r->loads[0].blocks, r->loads[1].sms, r->loads[1].blocks,
+                           sim_achieved_occupancy_pct(r, m), sim_sm_achieved_occupancy_pct(r, m));
+  g_string_append_printf(out,
+                         "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
+                         "%s %.4f %s, issue active %.1f %%\n\n",
+                         r->st.cycles, sim_ipc(r), pm->metric, pm->throughput, pm->metric_unit,
+                         100.0 * sim_issue_active(r, m));
+  if (!m->validated)
+    g_string_append_printf(out,
+                           "  note: the timing of model %s is from published figures (%s, each "
+                           "key's .source), not validated against measurements here\n\n",
+                           m->name, m->file);
+  profile_append_text(p, out);
+}
+
+/* The CSV row, preceded by the effective configuration when asked. */
+static void append_csv(const RunOptions *o, const SmModel *m, const Kernel *k, const ReportRow *row,
+                       GString *out) {
+  if (o->comments) {
+    g_string_append_printf(out, "# warpsim %s\n", WARPSIM_VERSION);
+    model_dump(m, out, "# ");
+    kernel_dump(k, out, "# ");
+  }
+  if (!o->no_header)
+    report_csv_header(row, out);
+  report_csv_values(row, out);
+}
+
+/* Simulate and write the result in `format` to `out`. */
+static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
+    return FALSE;
+  warn_long_run(m, k);
+  SimOptions opt = {o->policy, FALSE};
+  SimResult r;
+  if (!sim_run(m, k, &opt, &r, error))
+    return FALSE;
+  g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
+  if (format == CLI_FORMAT_CSV) {
+    append_csv(o, m, k, row, out);
+    return TRUE;
+  }
+  g_autoptr(Profile) p = profile_new(m, k, &r);
+  if (o->no_whatif)
+    profile_skip_what_if(p);
+  else
+    profile_what_if(p, m, k, &opt);
+  if (format == CLI_FORMAT_JSON) {
+    JsonNode *profile = profile_to_json(p);
+    JsonObject *json = json_node_get_object(profile);
+    json_object_set_boolean_member(json, "model_validated", m->validated);
+    json_object_set_member(json, "model_provenance", model_sources_json(m));
+    report_json(row, "profile", profile, out);
+  } else
+    append_text_summary(m, k, &r, p, out);
+  return TRUE;
+}
+
+int cli_run_main(int argc, char **argv) {
+  RunOptions o = {0};
+  g_autoptr(GOptionContext) ctx = run_context(&o);
+  GError *err = NULL;
+  CliFormat format = CLI_FORMAT_TEXT;
+  int rc = CLI_EXIT_OK;
+  if (!cli_parse(ctx, "run", argc, argv, &err)) {
+    rc = cli_exit(err);
+  } else if (o.help_keys) {
+    print_help_keys(o.model ? o.model : "h200");
+  } else if (o.kernel == NULL) {
+    rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
+  } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {
+    rc = cli_exit(err);
+  } else {
+    g_autoptr(GString) out = g_string_new(NULL);
+    if (run(&o, format, out, &err))
+      fputs(out->str, stdout);
+    else
+      rc = cli_exit(err);
+  }
+  run_options_clear(&o);
+  return rc;
+}
