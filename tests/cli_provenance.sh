@@ -31,5 +31,23 @@ rc=0; "$ws" run --kernel fma --model "$tmp/m1.ini" >"$tmp/out" 2>"$tmp/err" || r
 sed 's/^latency.source=/latencyx.source=/' "$root/models/h200.ini" >"$tmp/m2.ini"
 rc=0; "$ws" run --kernel fma --model "$tmp/m2.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -q "unknown key" "$tmp/err" && ok || bad "source of an unknown key accepted (rc $rc)"
+# Every shipped model simulates the fma kernel; a model not validated here
+# says so in its report, and each of its timing values has a provenance.
+"$ws" models --csv | tail -n +2 | cut -d, -f1 >"$tmp/models"
+while read -r m; do
+  if ! "$ws" run --kernel fma --model "$m" --no-whatif >"$tmp/r" 2>"$tmp/e"; then
+    bad "$m: fma does not run: $(cat "$tmp/e")"
+    continue
+  fi
+  v=$(awk -F= '$1 == "validated" { print $2 }' "$root/models/$m.ini")
+  if [ "$v" = true ]; then grep -q "not validated" "$tmp/r" && bad "$m: validated model says not validated" || ok
+  else grep -q "from published figures" "$tmp/r" && ok || bad "$m: report does not say the timing is unvalidated"; fi
+  "$ws" run --kernel fma --model "$m" --format csv --config-comments >"$tmp/d"
+  miss=$(awk '/^# \[launch\]/ { exit } /^# \[/ { g = $2; t = (g ~ /^(sched|fma|alu|sfu|smem|lsu|branch|operand|l1|l2|dram|mem)\]$/); next }
+    t && /^# [a-z_0-9]+=/ { k = $2; sub(/=.*/, "", k); want[++n] = g k }
+    t && /^# [a-z_0-9]+\.source=/ { k = $2; sub(/\.source=.*/, "", k); got[g k] = 1 }
+    END { for (i = 1; i <= n; i++) if (!(want[i] in got)) printf "%s ", want[i] }' "$tmp/d")
+  [ -z "$miss" ] && ok || bad "$m: timing keys without provenance: $miss"
+done <"$tmp/models"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
