@@ -3,11 +3,33 @@
 
 #include <string.h>
 
+/* The calculator names fields as the occupancy command's options; a kernel
+ * file names them by key.  Rewrites the leading name of `err`'s message. */
+static void name_keys(GError *err) {
+  static const struct {
+    const gchar *option, *key;
+  } names[] = {{"threads ", "threads_per_block "},
+               {"regs ", "regs_per_thread "},
+               {"launch-bounds", "launch_bounds_threads, launch_bounds_min_blocks"},
+               {"max-regs ", "max_regs "},
+               {"warpgroup-regs:", "warpgroup_regs:"},
+               {"smem-static + smem-dynamic ", "smem_static + smem_dynamic "}};
+  for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+    if (g_str_has_prefix(err->message, names[i].option)) {
+      gchar *msg = g_strconcat(names[i].key, err->message + strlen(names[i].option), NULL);
+      g_free(err->message);
+      err->message = msg;
+      return;
+    }
+  }
+}
+
 gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **error) {
   OccLaunch launch;
   GError *err = NULL;
   kernel_occ_launch(k, &launch);
   if (!occupancy_compute(&m->sm, &launch, &r->occ, &err)) {
+    name_keys(err);
     g_propagate_prefixed_error(error, err, "%s: [launch] ", k->file);
     return FALSE;
   }

@@ -314,6 +314,9 @@ gboolean occupancy_compute(const SmLimits *sm, const OccLaunch *launch, OccResul
     return FALSE;
   memset(out, 0, sizeof *out);
   apply_bounds(sm, launch, out);
+  /* The warpgroups share what the block gets: the count under the caps. */
+  if (out->regs_spilled > 0 && !check_warpgroups(launch, out->regs_allocated, error))
+    return FALSE;
   gboolean smem_used = FALSE;
   gboolean too_big = launch->bounds.max_threads > 0 && launch->threads > launch->bounds.max_threads;
   guint wpb = (launch->threads + sm->warp_size - 1) / sm->warp_size;

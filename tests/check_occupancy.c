@@ -665,6 +665,11 @@ START_TEST(test_warpgroups) {
   ck_assert_msg(strstr(err->message, "allowed a sum <= 480") != NULL, "%s", err->message);
   g_clear_error(&err);
   l.regs = 0;
+  l.bounds.max_regs = 64; /* capped: 64 x 3 cannot hold 504 */
+  ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
+  ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));
+  g_clear_error(&err);
+  l.bounds.max_regs = 0;
   l.warpgroup_regs[0] = 44; /* not a multiple of 8 */
   ck_assert(!occupancy_compute(&m->sm, &l, &r, &err));
   ck_assert(g_error_matches(err, OCCUPANCY_ERROR, OCCUPANCY_ERROR_WARPGROUP));

@@ -56,7 +56,8 @@ run_ok --kernel fma --set launch.threads_per_block=384 --set launch.warpgroup_re
 # Bad values: exit 2, one line naming the key, nothing on stdout.
 for bad in "launch.launch_bounds_threads=2048" "launch.launch_bounds_min_blocks=2" \
   "launch.warpgroup_regs=40,232" "launch.warpgroup_regs=20,232,232" \
-  "launch.threads_per_block=512 --set launch.launch_bounds_threads=256"; do
+  "launch.threads_per_block=512 --set launch.launch_bounds_threads=256" \
+  "launch.threads_per_block=384 --set launch.warpgroup_regs=40,232,232 --set launch.max_regs=64"; do
   checks=$((checks + 1))
   "$BIN" run --kernel fma --format csv --set $bad >"$TMP/out" 2>"$TMP/err"
   rc=$?
@@ -65,6 +66,10 @@ for bad in "launch.launch_bounds_threads=2048" "launch.launch_bounds_min_blocks=
   [ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "$bad: stderr is not one line: $(cat "$TMP/err")"
   grep -q "launch" "$TMP/err" || fail "$bad: the message does not name [launch]: $(cat "$TMP/err")"
 done
+
+checks=$((checks + 1))
+"$BIN" run --kernel fma --set launch.launch_bounds_min_blocks=2 2>&1 >/dev/null |
+  grep -q "\[launch\] launch_bounds_threads" || fail "the MIN_BLOCKS error does not name the keys"
 
 echo "cli_launch: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
