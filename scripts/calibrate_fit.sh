@@ -18,7 +18,8 @@ lat() { awk -F, -v k="$1" '$1 == k { printf "%.0f", $2; found = 1 } END { exit !
 # max of column C over rows where the awk condition holds
 maxof() { awk -F, -v c="$2" "NR > 1 && ($3) { if (\$c > m) m = \$c } END { print m }" "$ref/$1.csv"; }
 row() { awk -F, -v c="$2" "NR > 1 && ($3) { print \$c; exit }" "$ref/$1.csv"; }
-rel="results/reference/$name"
+ref_abs=$(cd "$ref" && pwd)
+rel=${ref_abs#"$root"/}
 cc=$(val device cc) sms=$(val device sms) clock=$(val device clock_khz)
 fma_peak=$(maxof fma 5 '$1 == 8')
 sfu_peak=$(maxof sfu 5 '1')
@@ -123,8 +124,8 @@ bytes=262144
 bytes.source=public: 256 KB L1 + shared memory per SM (NVIDIA H100 whitepaper, 2022)
 
 [l2]
-latency=$(lat l2_hit_load_dependent)
-latency.source=measured: $rel/latency.csv[what=l2_hit_load_dependent]
+latency=$(awk_calc "printf \"%.0f\", $l2_c1")
+latency.source=measured: $rel/chase.csv[where=l2,ilp=1,blocks_per_sm=1] (4 warps on every SM, lightly loaded; one warp on one SM, latency.csv, reads more: see README)
 latency_spread=$(awk_calc "printf \"%.0f\", 2 * ($l2_c2 - $l2_c1)")
 latency_spread.source=fitted: $rel/chase.csv[where=l2,ilp=2,blocks_per_sm=1] vs [where=l2,ilp=1,blocks_per_sm=1]
 bytes_per_cycle=$l2_peak
