@@ -16,6 +16,16 @@ typedef struct {
   guint resident; /* warps not yet drained */
 } Cta;
 
+/* An instruction as this SM runs it, decoded once per run: its issue class,
+ * the model's latency and interval of its pipe, and whether it needs the
+ * general issue path (anything but a plain FFMA or integer op). */
+typedef struct {
+  guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
+  guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
+  guint8 cls;       /* IssueClass */
+  guint8 slow;      /* needs issue_effects, a branch, barriers or a stall count */
+} Decoded;
+
 struct Sm {
   SmLaunch l;               /* what runs (borrowed pointers) */
   const SmModel *m;         /* l.model */
@@ -39,7 +49,11 @@ struct Sm {
   guint64 next_age;         /* age of the next warp launched */
   guint latency[PIPE_MAX];  /* cycles to the result, per pipe */
   guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
-  StallTally tally;         /* this cycle's warps that could issue, by state */
+  StallTally tally;         /* this cycle's throttled warps, by state */
+  guint n_ready;            /* warps in the SMSPs' ready sets */
+  guint64 *pc_issues;       /* warp instructions issued per pc (ops, pipes, issued) */
+  Decoded *dec;             /* per pc of the program */
+  guint64 selected;         /* warps selected, summed per cycle (the selected state) */
   SimStats st;              /* counters */
 };
 
@@ -50,9 +64,11 @@ struct Sm {
 static inline void sm_wake(Sm *sm, Warp *w) {
   if (!w->done) {
     smsp_ready(&sm->smsp[w->smsp], w);
+    sm->n_ready++;
     return;
   }
   Smsp *s = &sm->smsp[w->smsp];
+  sm->st.thread_insts += w->issued * w->lanes;
   s->slot[w->slot] = NULL;
   if (s->last_warp == w)
     s->last_warp = NULL;
@@ -72,7 +88,6 @@ static inline void sm_wake(Sm *sm, Warp *w) {
 static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, SimCycle now,
                             gboolean issued_now) {
   warp_charge(w, sm->st.state, at, reason);
-  w->eligible_at = at;
   if (at == now + 1 && issued_now && !w->done)
     sm_wake(sm, w);
   else if (at == now + 1)
@@ -86,8 +101,8 @@ static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, Sim
 static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reason, SimCycle now,
                             gboolean issued_now) {
   SimCycle at = warp_operands_at(w, not_before, nb_reason);
-  w->cls = smsp_op_class[w->in->op];
-  if (w->at_barrier)
+  w->cls = sm->dec[w->pc].cls;
+  if (G_UNLIKELY(w->at_barrier))
     return;
   if (at > w->charged) /* else nothing to charge: the common back-to-back case */
     warp_charge_causes(w, sm->st.state, not_before, nb_reason, at);
@@ -98,10 +113,8 @@ static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reas
  * for the next cycle during the wake stay for it. */
 static void sm_wake_due(Sm *sm, SimCycle now) {
   guint n = sm->n_soon;
-  for (guint i = 0; i < n; i++) {
-    g_assert(sm->soon[i]->eligible_at == now);
+  for (guint i = 0; i < n; i++)
     sm_wake(sm, sm->soon[i]);
-  }
   sm->n_soon = 0;
   while (event_queue_next(&sm->wake) <= now)
     sm_wake(sm, event_queue_pop(&sm->wake));
@@ -128,9 +141,9 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     if (s->n_active++ == 0)
       sm->n_active_smsps++;
     warp_operands_at(w, now, STALL_WAIT);
-    w->cls = smsp_op_class[w->in->op];
-    w->eligible_at = now;
+    w->cls = sm->dec[w->pc].cls;
     smsp_ready(s, w);
+    sm->n_ready++;
   }
   sm->blocks_launched++;
 }
@@ -195,17 +208,16 @@ static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
  * ready and sets *reason to the state a consumer waits in. */
 static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycle now,
                               guint8 *reason) {
-  SimCycle ready = now + (in->latency ? in->latency : sm->latency[in->pipe]);
+  SimCycle ready = now + sm->dec[w->pc].latency;
   *reason = STALL_WAIT;
   switch ((InstrOp)in->op) {
   case OP_FFMA:
-    sm->st.ffma++;
     /* Register-bank conflict: unless the same warp issued the previous
      * instruction of this SMSP (operands held in the reuse cache), reading
      * two operands from one bank costs an extra dispatch cycle, which also
      * delays the result (README "Operand delivery"). */
     if (in->conflict && sm->m->operand_conflict && s->last_warp != w) {
-      s->dispatch_free = now + 1 + sm->m->operand_penalty;
+      smsp_busy(s, &s->dispatch_free, now + 1 + sm->m->operand_penalty);
       ready += sm->m->operand_penalty;
     }
     break;
@@ -214,7 +226,6 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     break;
   case OP_LDS:
     sm->units.smem_free = now + (SimCycle)sm->m->smem.interval * in->ways;
-    sm->st.pipe_busy[PIPE_SMEM] += (SimCycle)sm->m->smem.interval * in->ways;
     ready = now + sm->m->smem.latency + (SimCycle)(in->ways - 1) * sm->m->smem.interval;
     *reason = STALL_SHORT_SCOREBOARD;
     break;
@@ -238,22 +249,52 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   return ready;
 }
 
+/* Issue a plain FFMA or integer op (no memory, branch, barrier or stall
+ * count): what issue_effects and sm_fetch do for it, with the common case
+ * first: the warp's next instruction, of the same issue class, can issue
+ * next cycle, so it stays among its SMSP's candidates. */
+static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
+  const Instr *in = w->in;
+  SimCycle ready = now + sm->dec[w->pc].latency;
+  if (in->conflict && s->last_warp != w && sm->m->operand_conflict) {
+    smsp_busy(s, &s->dispatch_free, now + 1 + sm->m->operand_penalty);
+    ready += sm->m->operand_penalty;
+  }
+  warp_scoreboard_write(w, in, ready, STALL_WAIT);
+  smsp_selected(s, w);
+  w->pc++;
+  w->in = in + 1;
+  SimCycle at = warp_operands_at(w, now + 1, STALL_WAIT);
+  guint8 cls = sm->dec[w->pc].cls;
+  if (G_LIKELY(at == now + 1 && cls == w->cls))
+    return; /* charged up to now + 1 already */
+  smsp_unready(s, w);
+  sm->n_ready--;
+  w->cls = cls;
+  if (at > w->charged)
+    warp_charge_causes(w, sm->st.state, now + 1, STALL_WAIT, at);
+  sm_sleep(sm, w, at, (StallState)w->dep_reason, now, TRUE);
+}
+
 /* Issue the warp's next instruction at `now`. */
 static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   const Instr *in = w->in;
-  w->charged = now + 1; /* this cycle: selected, tallied by smsp_select */
-  sm->st.issued++;
-  sm->st.issue_cycles++;
-  sm->st.thread_insts += w->lanes;
-  sm->st.ops[in->op]++;
-  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM) {
-    s->pipe_free[in->pipe] = now + sm->interval[in->pipe];
-    sm->st.pipe_busy[in->pipe] += sm->interval[in->pipe];
+  const Decoded *d = &sm->dec[w->pc];
+  w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
+  sm->pc_issues[w->pc]++;
+  w->issued++;
+  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
+    smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
+  if (G_LIKELY(!d->slow)) {
+    sm_issue_plain(sm, s, w, now);
+    return;
   }
+  sm->n_ready--;
+  smsp_unready(s, w);
   guint8 reason;
   SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
   warp_scoreboard_write(w, in, ready, reason);
-  smsp_issued(s, w);
+  smsp_selected(s, w);
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
@@ -275,14 +316,32 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
 
 /* ---- the cycle ------------------------------------------------------------ */
 
-static gboolean check_cycle(const Sm *sm, SimCycle now, guint issued, guint active,
+static gboolean check_cycle(const Sm *sm, SimCycle now, guint issued, guint ready, guint active,
                             GError **error) {
-  if (issued <= sm->m->sm.smsps && sm->tally.ready >= issued && active <= sm->m->sm.max_warps)
+  if (issued <= sm->m->sm.smsps && ready >= issued && active <= sm->m->sm.max_warps)
     return TRUE;
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
               "invariant failed at cycle %" G_GUINT64_FORMAT ": issued %u, ready %u, active %u",
-              now, issued, sm->tally.ready, active);
+              now, issued, ready, active);
   return FALSE;
+}
+
+/* The counters kept per pc and per warp, summed into `st` at the end: warp
+ * instructions issued, per op and per pipe (busy cycles), FFMAs. */
+static void sm_collect(const Sm *sm, SimStats *st) {
+  for (guint pc = 0; pc < sm->p->n; pc++) {
+    const Instr *in = &sm->p->code[pc];
+    guint64 n = sm->pc_issues[pc];
+    st->issued += n;
+    st->ops[in->op] += n;
+    if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
+      st->pipe_busy[in->pipe] += n * sm->interval[in->pipe];
+    if (in->op == OP_LDS)
+      st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval * in->ways;
+  }
+  st->issue_cycles = st->issued; /* at most one issue per SMSP per cycle */
+  st->ffma = st->ops[OP_FFMA];
+  st->state[STALL_SELECTED] = sm->selected;
 }
 
 static gboolean check_totals(const SimStats *st, GError **error) {
@@ -307,7 +366,8 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   guint issued = 0;
   for (guint p = 0; p < sm->m->sm.smsps; p++) {
     Smsp *s = &sm->smsp[p];
-    Warp *w = smsp_select(s, &sm->units, sm->l.policy, sm->m->sched_group, now, next, &sm->tally);
+    Warp *w = smsp_select(s, &sm->units, sm->l.policy, sm->m->sched_group, now, next, &sm->tally,
+                          sm->st.state);
     if (w != NULL) {
       sm_issue(sm, s, w, now);
       issued++;
@@ -332,9 +392,9 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
       event_queue_pop(&sm->units.inflight);
     SimCycle next = sm->n_soon ? now + 1 : event_queue_next(&sm->wake);
     guint active = sm->n_active; /* a warp that exits this cycle drains later */
-    guint active_smsps = sm->n_active_smsps;
+    guint active_smsps = sm->n_active_smsps, ready = sm->n_ready;
     guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
-    if (check_invariants && !check_cycle(sm, now, issued, active, error))
+    if (check_invariants && !check_cycle(sm, now, issued, ready, active, error))
       return FALSE;
     SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
     if (issued == 0) {
@@ -347,17 +407,28 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
     }
     sm->st.active_warp_cycles += (guint64)active * span;
     sm->st.smsp_active_cycles += (guint64)active_smsps * span;
-    sm->st.ready_warp_cycles += (guint64)sm->tally.ready * span;
+    sm->st.ready_warp_cycles += (guint64)ready * span;
+    sm->selected += issued;
     stall_tally_flush(&sm->tally, sm->st.state, span);
     now += span;
   }
   sm->st.cycles = now;
   sm->st.ctas = sm->blocks_done;
   *st = sm->st;
+  sm_collect(sm, st);
   return !check_invariants || check_totals(st, error);
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */
+
+static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
+  d->latency = in->latency ? in->latency : sm->latency[in->pipe];
+  d->interval = (guint16)sm->interval[in->pipe];
+  d->cls = smsp_op_class[in->op];
+  d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch || in->wait_mask != 0 ||
+            in->sb_write != INSTR_NO_SB || in->stall > 1 ||
+            (in->pipe != PIPE_FMA && in->pipe != PIPE_ALU && in->pipe != PIPE_SFU);
+}
 
 Sm *sm_new(const SmLaunch *launch, GError **error) {
   const SmModel *m = launch->model;
@@ -398,6 +469,10 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   for (guint p = 0; p < m->sm.smsps; p++)
     smsp_init(&sm->smsp[p]);
   sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
+  sm->pc_issues = g_new0(guint64, sm->p->n);
+  sm->dec = g_new0(Decoded, sm->p->n);
+  for (guint pc = 0; pc < sm->p->n; pc++)
+    sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
   return sm;
 }
 
@@ -411,6 +486,8 @@ void sm_free(Sm *sm) {
   g_free(sm->cta);
   g_free(sm->retired);
   g_free(sm->soon);
+  g_free(sm->pc_issues);
+  g_free(sm->dec);
   event_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);
   mem_free(sm->mem);

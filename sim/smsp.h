@@ -40,10 +40,15 @@ typedef struct {
   Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
   guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
   guint64 ready[CLS_MAX];        /* warps whose operands are ready, by next issue class */
+  guint n_ready[CLS_MAX];        /* warps in ready[c] */
+  guint64 ready_all;             /* the union of ready[] */
+  guint n_ready_all;             /* warps in ready_all */
   guint classes;                 /* bit c set when ready[c] != 0 */
   SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
   SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
+  SimCycle busy_until;           /* the latest of pipe_free[] and dispatch_free */
   gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
+  guint64 last_mask;             /* bit of last_slot, 0 when none */
   const Warp *last_warp;         /* warp selected last (operand reuse cache) */
   guint n_active;                /* resident, not yet drained warps */
 } Smsp;
@@ -54,23 +59,109 @@ void smsp_init(Smsp *s);
 /* The warp's operands are ready: it joins the candidates of its class. */
 static inline void smsp_ready(Smsp *s, const Warp *w) {
   s->ready[w->cls] |= 1ULL << w->slot;
+  s->n_ready[w->cls]++;
+  s->ready_all |= 1ULL << w->slot;
+  s->n_ready_all++;
   s->classes |= 1u << w->cls;
 }
 
-/* The warp issued: it leaves the candidates and becomes the last selected. */
-static inline void smsp_issued(Smsp *s, const Warp *w) {
-  if ((s->ready[w->cls] &= ~(1ULL << w->slot)) == 0)
+/* The warp leaves the candidates of its class. */
+static inline void smsp_unready(Smsp *s, const Warp *w) {
+  s->ready[w->cls] &= ~(1ULL << w->slot);
+  s->ready_all &= ~(1ULL << w->slot);
+  s->n_ready_all--;
+  if (--s->n_ready[w->cls] == 0)
     s->classes &= ~(1u << w->cls);
+}
+
+/* The warp issued: it is the last selected (the operand reuse cache). */
+static inline void smsp_selected(Smsp *s, const Warp *w) {
   s->last_slot = (gint)w->slot;
+  s->last_mask = 1ULL << w->slot;
   s->last_warp = w;
 }
 
-/* One cycle of the SMSP's scheduler at `now`: tallies its ready warps (all
- * of them as ready; those whose class is blocked to its throttle), lowers
- * *next to the cycle a blocked class frees up, and returns the warp the
- * policy selects (tallied selected, the other eligible ones not_selected),
+/* A pipe (or dispatch) of the SMSP is busy until `until`. */
+static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
+  *free_at = until;
+  s->busy_until = MAX(s->busy_until, until);
+}
+
+/* Issue classes that depend on SM-wide units (shared memory, loads in flight). */
+#define SMSP_SM_WIDE_CLASSES ((1u << CLS_SMEM) | (1u << CLS_LOAD))
+
+/* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
+ * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
+ * mio_throttle, math_pipe_throttle, dispatch_stall (README "Warp states"). */
+static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
+                                            SimCycle now, SimCycle *free_at) {
+  static const guint8 pipe_of[CLS_MAX] = {PIPE_FMA, PIPE_ALU, PIPE_SFU, PIPE_SMEM,
+                                          PIPE_LSU, PIPE_LSU, PIPE_NONE};
+  StallState b = STALL_SELECTED;
+  if (cls <= CLS_SFU) {
+    if (s->pipe_free[pipe_of[cls]] > now) {
+      *free_at = s->pipe_free[pipe_of[cls]];
+      return STALL_MATH_PIPE_THROTTLE;
+    }
+  } else if (cls == CLS_SMEM) {
+    if (u->smem_free > now) {
+      *free_at = u->smem_free;
+      return STALL_MIO_THROTTLE;
+    }
+  } else if (cls != CLS_NONE) {
+    if (cls == CLS_LOAD && u->max_inflight > 0 && u->inflight.len >= u->max_inflight) {
+      *free_at = event_queue_next(&u->inflight);
+      return STALL_LG_THROTTLE;
+    }
+    if (s->pipe_free[PIPE_LSU] > now) { /* loads and stores need the LSU */
+      *free_at = s->pipe_free[PIPE_LSU];
+      return STALL_MIO_THROTTLE;
+    }
+  }
+  if (s->dispatch_free > now) {
+    *free_at = s->dispatch_free;
+    b = STALL_DISPATCH_STALL;
+  }
+  return b;
+}
+
+/* One cycle of the SMSP's scheduler at `now`: charges its ready warps whose
+ * class is throttled (stall_tally_add: for the whole span of cycles that
+ * follows), lowers *next to the cycle a throttled class frees up, selects
+ * one of the others by the policy and charges the rest not_selected.
+ * Returns the selected warp (the caller issues it and counts it selected),
  * or NULL when none is eligible. */
-Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy, guint group_size,
-                  SimCycle now, SimCycle *next, StallTally *t);
+static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
+                                guint group_size, SimCycle now, SimCycle *next, StallTally *t,
+                                guint64 *states) {
+  guint64 cand = s->ready_all;
+  guint n_cand = s->n_ready_all;
+  gboolean sm_wide =
+      (s->classes & SMSP_SM_WIDE_CLASSES) != 0 &&
+      (u->smem_free > now || (u->max_inflight && u->inflight.len >= u->max_inflight));
+  if (G_UNLIKELY(now < s->busy_until || sm_wide)) { /* else every ready warp is eligible */
+    cand = 0;
+    n_cand = 0;
+    for (guint m = s->classes; m != 0; m &= m - 1) {
+      guint c = (guint)__builtin_ctz(m);
+      SimCycle free_at = 0;
+      StallState b = smsp_class_blocked(s, u, (IssueClass)c, now, &free_at);
+      if (b == STALL_SELECTED) {
+        cand |= s->ready[c];
+        n_cand += s->n_ready[c];
+      } else {
+        stall_tally_add(t, states, b, s->n_ready[c]);
+        *next = MIN(*next, free_at);
+      }
+    }
+  }
+  if (cand == 0)
+    return NULL;
+  states[STALL_NOT_SELECTED] += n_cand - 1;
+  if (policy->greedy && (cand & s->last_mask))
+    return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
+  SchedView view = {cand, s->ages, s->last_slot, group_size};
+  return s->slot[policy->pick(&view)];
+}
 
 #endif

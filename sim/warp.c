@@ -24,6 +24,7 @@ void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
   w->pc = pc;
   w->in = &p->code[pc];
   w->done = w->at_barrier = 0;
+  w->issued = 0;
   w->last_mem = w->charged = now;
 }
 

@@ -23,11 +23,11 @@ typedef struct {
 } Scoreboard;
 
 typedef struct {
-  SimCycle eligible_at;                   /* earliest cycle the next instruction may issue */
   SimCycle dep_at;                        /* when its operands are ready (kept across a barrier) */
   SimCycle last_mem;                      /* cycle its last memory access completes */
   SimCycle charged;                       /* warp states are charged for every cycle before this */
   guint64 age;                            /* launch order: lower is older */
+  guint64 issued;                         /* warp instructions issued since it started */
   guint32 pc;                             /* index into the program */
   guint32 counters[PROGRAM_MAX_COUNTERS]; /* branch counters (program.h) */
   guint8 dep_reason;                      /* StallState of dep_at */
@@ -111,20 +111,31 @@ static inline void warp_advance(Warp *w, const Program *p) {
   w->in = &p->code[w->pc];
 }
 
-/* Warps that could issue, counted by state for the current cycle and
- * charged for every cycle of the span that follows (nothing changes in it):
- * selected, not_selected and the throttles. */
+/* Ready warps whose class is throttled, counted by state in the current
+ * cycle: charged at once for this cycle and, when no warp issues, for every
+ * further cycle of the span in which nothing changes. */
 typedef struct {
-  guint64 count[STALL_MAX]; /* warps this cycle, by state */
-  guint ready;              /* warps whose operands are ready (eligible or throttled) */
+  guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
+  gboolean any;               /* some entry is non-zero */
 } StallTally;
 
-/* Charge the tally for `span` cycles to `states` and reset it. */
+/* `n` warps are throttled in `state` this cycle. */
+static inline void stall_tally_add(StallTally *t, guint64 *states, StallState state, guint n) {
+  states[state] += n;
+  t->blocked[state] += n;
+  t->any = TRUE;
+}
+
+/* The cycle's tally holds for `span` cycles in all: charge the rest and
+ * reset it. */
 static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
-  states[STALL_SELECTED] += t->count[STALL_SELECTED] * span;
-  for (guint i = STALL_LG_THROTTLE; i <= STALL_NOT_SELECTED; i++)
-    states[i] += t->count[i] * span;
-  *t = (StallTally){0};
+  if (!t->any)
+    return;
+  for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
+    states[i] += t->blocked[i] * (span - 1);
+    t->blocked[i] = 0;
+  }
+  t->any = FALSE;
 }
 
 #endif
