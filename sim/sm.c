@@ -24,6 +24,8 @@ typedef struct {
   guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
   guint8 cls;       /* IssueClass */
   guint8 slow;      /* needs issue_effects, a branch, barriers or a stall count */
+  guint8 conflict;  /* an FFMA bank conflict is modelled for it */
+  guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
 struct Sm {
@@ -51,8 +53,7 @@ struct Sm {
   guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
   StallTally tally;         /* this cycle's throttled warps, by state */
   guint n_ready;            /* warps in the SMSPs' ready sets */
-  guint64 *pc_issues;       /* warp instructions issued per pc (ops, pipes, issued) */
-  Decoded *dec;             /* per pc of the program */
+  Decoded *dec;             /* per pc of the program, with its issue count */
   guint64 selected;         /* warps selected, summed per cycle (the selected state) */
   SimStats st;              /* counters */
 };
@@ -253,42 +254,50 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
  * count): what issue_effects and sm_fetch do for it, with the common case
  * first: the warp's next instruction, of the same issue class, can issue
  * next cycle, so it stays among its SMSP's candidates. */
-static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
+static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, SimCycle now) {
   const Instr *in = w->in;
-  SimCycle ready = now + sm->dec[w->pc].latency;
-  if (in->conflict && s->last_warp != w && sm->m->operand_conflict) {
+  SimCycle ready = now + d->latency;
+  smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
+  if (d->conflict && s->last_warp != w) {
     smsp_busy(s, &s->dispatch_free, now + 1 + sm->m->operand_penalty);
     ready += sm->m->operand_penalty;
   }
-  warp_scoreboard_write(w, in, ready, STALL_WAIT);
+  if (in->dst != INSTR_NO_SLOT) { /* sb_write: none on this path */
+    w->sb.ready_at[in->dst] = ready;
+    w->sb.wait_state[in->dst] = STALL_WAIT;
+  }
   smsp_selected(s, w);
   w->pc++;
   w->in = in + 1;
-  SimCycle at = warp_operands_at(w, now + 1, STALL_WAIT);
+  guint8 reason = STALL_WAIT;
+  SimCycle at = warp_operands_ready(w, now + 1, &reason);
   guint8 cls = sm->dec[w->pc].cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
-    return; /* charged up to now + 1 already */
+    return;             /* stays ready: `charged` is next set when it leaves */
+  w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
+  w->dep_at = at;
+  w->dep_reason = reason;
   smsp_unready(s, w);
   sm->n_ready--;
   w->cls = cls;
   if (at > w->charged)
     warp_charge_causes(w, sm->st.state, now + 1, STALL_WAIT, at);
-  sm_sleep(sm, w, at, (StallState)w->dep_reason, now, TRUE);
+  sm_sleep(sm, w, at, (StallState)reason, now, TRUE);
 }
 
 /* Issue the warp's next instruction at `now`. */
 static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   const Instr *in = w->in;
-  const Decoded *d = &sm->dec[w->pc];
-  w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
-  sm->pc_issues[w->pc]++;
+  Decoded *d = &sm->dec[w->pc];
+  d->issues++;
   w->issued++;
-  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
-    smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   if (G_LIKELY(!d->slow)) {
-    sm_issue_plain(sm, s, w, now);
+    sm_issue_plain(sm, s, w, d, now);
     return;
   }
+  w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
+  if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
+    smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   sm->n_ready--;
   smsp_unready(s, w);
   guint8 reason;
@@ -331,7 +340,7 @@ static gboolean check_cycle(const Sm *sm, SimCycle now, guint issued, guint read
 static void sm_collect(const Sm *sm, SimStats *st) {
   for (guint pc = 0; pc < sm->p->n; pc++) {
     const Instr *in = &sm->p->code[pc];
-    guint64 n = sm->pc_issues[pc];
+    guint64 n = sm->dec[pc].issues;
     st->issued += n;
     st->ops[in->op] += n;
     if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
@@ -363,11 +372,13 @@ static gboolean check_totals(const SimStats *st, GError **error) {
  * and issues it.  Returns the warps issued; lowers *next to the cycle a
  * throttled class frees up. */
 static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
-  guint issued = 0;
-  for (guint p = 0; p < sm->m->sm.smsps; p++) {
+  guint issued = 0, smsps = sm->m->sm.smsps, group = sm->m->sched_group;
+  const SchedPolicy *policy = sm->l.policy;
+  gboolean greedy = policy->greedy;
+  for (guint p = 0; p < smsps; p++) {
     Smsp *s = &sm->smsp[p];
-    Warp *w = smsp_select(s, &sm->units, sm->l.policy, sm->m->sched_group, now, next, &sm->tally,
-                          sm->st.state);
+    Warp *w =
+        smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, sm->st.state);
     if (w != NULL) {
       sm_issue(sm, s, w, now);
       issued++;
@@ -384,20 +395,24 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
   for (guint slot = 0; slot < sm->l.cta_slots && sm->blocks_launched < sm->l.blocks; slot++)
     cta_launch(sm, slot, now);
   while (sm->blocks_done < sm->l.blocks) {
-    sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
-    if (sm->blocks_done >= sm->l.blocks)
-      break;
-    sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
+    if (sm->n_soon > 0 || event_queue_next(&sm->wake) <= now) {
+      sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
+      if (sm->blocks_done >= sm->l.blocks)
+        break;
+      if (sm->n_retired > 0)
+        sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
+    }
     while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
       event_queue_pop(&sm->units.inflight);
-    SimCycle next = sm->n_soon ? now + 1 : event_queue_next(&sm->wake);
-    guint active = sm->n_active; /* a warp that exits this cycle drains later */
+    SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
+    guint active = sm->n_active;     /* a warp that exits this cycle drains later */
     guint active_smsps = sm->n_active_smsps, ready = sm->n_ready;
     guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
     if (check_invariants && !check_cycle(sm, now, issued, ready, active, error))
       return FALSE;
     SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
     if (issued == 0) {
+      next = MIN(next, sm->n_soon ? now + 1 : event_queue_next(&sm->wake));
       if (next == SIM_CYCLE_NEVER) {
         g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
                     "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
@@ -425,6 +440,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->latency = in->latency ? in->latency : sm->latency[in->pipe];
   d->interval = (guint16)sm->interval[in->pipe];
   d->cls = smsp_op_class[in->op];
+  d->conflict = in->conflict && sm->m->operand_conflict;
   d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch || in->wait_mask != 0 ||
             in->sb_write != INSTR_NO_SB || in->stall > 1 ||
             (in->pipe != PIPE_FMA && in->pipe != PIPE_ALU && in->pipe != PIPE_SFU);
@@ -464,12 +480,12 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
     warp_init(&sm->warp[i], sm->p->n_slots);
     sm->warp[i].smsp = i % m->sm.smsps;
     sm->warp[i].slot = i / m->sm.smsps;
+    sm->warp[i].bit = 1ULL << sm->warp[i].slot;
   }
   sm->smsp = g_new0(Smsp, m->sm.smsps);
   for (guint p = 0; p < m->sm.smsps; p++)
     smsp_init(&sm->smsp[p]);
   sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
-  sm->pc_issues = g_new0(guint64, sm->p->n);
   sm->dec = g_new0(Decoded, sm->p->n);
   for (guint pc = 0; pc < sm->p->n; pc++)
     sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
@@ -486,7 +502,6 @@ void sm_free(Sm *sm) {
   g_free(sm->cta);
   g_free(sm->retired);
   g_free(sm->soon);
-  g_free(sm->pc_issues);
   g_free(sm->dec);
   event_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);

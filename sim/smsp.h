@@ -58,17 +58,17 @@ void smsp_init(Smsp *s);
 
 /* The warp's operands are ready: it joins the candidates of its class. */
 static inline void smsp_ready(Smsp *s, const Warp *w) {
-  s->ready[w->cls] |= 1ULL << w->slot;
+  s->ready[w->cls] |= w->bit;
   s->n_ready[w->cls]++;
-  s->ready_all |= 1ULL << w->slot;
+  s->ready_all |= w->bit;
   s->n_ready_all++;
   s->classes |= 1u << w->cls;
 }
 
 /* The warp leaves the candidates of its class. */
 static inline void smsp_unready(Smsp *s, const Warp *w) {
-  s->ready[w->cls] &= ~(1ULL << w->slot);
-  s->ready_all &= ~(1ULL << w->slot);
+  s->ready[w->cls] &= ~(w->bit);
+  s->ready_all &= ~(w->bit);
   s->n_ready_all--;
   if (--s->n_ready[w->cls] == 0)
     s->classes &= ~(1u << w->cls);
@@ -76,8 +76,10 @@ static inline void smsp_unready(Smsp *s, const Warp *w) {
 
 /* The warp issued: it is the last selected (the operand reuse cache). */
 static inline void smsp_selected(Smsp *s, const Warp *w) {
+  if (s->last_warp == w)
+    return; /* greedy policies: the common case */
   s->last_slot = (gint)w->slot;
-  s->last_mask = 1ULL << w->slot;
+  s->last_mask = w->bit;
   s->last_warp = w;
 }
 
@@ -125,20 +127,23 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
   return b;
 }
 
-/* One cycle of the SMSP's scheduler at `now`: charges its ready warps whose
- * class is throttled (stall_tally_add: for the whole span of cycles that
- * follows), lowers *next to the cycle a throttled class frees up, selects
- * one of the others by the policy and charges the rest not_selected.
- * Returns the selected warp (the caller issues it and counts it selected),
- * or NULL when none is eligible. */
+/* Whether an SM-wide unit (shared memory, the loads-in-flight cap) is
+ * throttling at `now`. */
+static inline gboolean smsp_units_busy(const SmUnits *u, SimCycle now) {
+  return u->smem_free > now || (u->max_inflight > 0 && u->inflight.len >= u->max_inflight);
+}
+
+/* One cycle of the SMSP's scheduler at `now`: charges its ready
+ * warps whose class is throttled (stall_tally_add: for the whole span of cycles that follows),
+ * lowers *next to the cycle a throttled class frees up, selects one of the others by the policy and
+ * charges the rest not_selected. Returns the selected warp (the caller issues it and counts it
+ * selected), or NULL when none is eligible. */
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
-                                guint group_size, SimCycle now, SimCycle *next, StallTally *t,
-                                guint64 *states) {
+                                gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
+                                StallTally *t, guint64 *states) {
   guint64 cand = s->ready_all;
   guint n_cand = s->n_ready_all;
-  gboolean sm_wide =
-      (s->classes & SMSP_SM_WIDE_CLASSES) != 0 &&
-      (u->smem_free > now || (u->max_inflight && u->inflight.len >= u->max_inflight));
+  gboolean sm_wide = (s->classes & SMSP_SM_WIDE_CLASSES) != 0 && smsp_units_busy(u, now);
   if (G_UNLIKELY(now < s->busy_until || sm_wide)) { /* else every ready warp is eligible */
     cand = 0;
     n_cand = 0;
@@ -158,7 +163,7 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
   if (cand == 0)
     return NULL;
   states[STALL_NOT_SELECTED] += n_cand - 1;
-  if (policy->greedy && (cand & s->last_mask))
+  if (greedy && (cand & s->last_mask))
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
   SchedView view = {cand, s->ages, s->last_slot, group_size};
   return s->slot[policy->pick(&view)];

@@ -38,6 +38,7 @@ typedef struct {
   guint cta;                              /* CTA slot */
   guint smsp;                             /* SMSP index */
   guint slot;                             /* slot within the SMSP (< 64) */
+  guint64 bit;                            /* 1 << slot */
   guint lanes;                            /* active threads of this warp */
   guint sb_base;                          /* index of scoreboard barrier 0 in the scoreboard */
   Scoreboard sb;                          /* owned */
@@ -68,11 +69,12 @@ void warp_charge_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_rea
                         SimCycle until);
 
 /* When the operands of the next instruction (its sources and waited
- * barriers) are ready, not before `not_before` (waiting in `reason`); sets
- * dep_at and dep_reason. */
-static inline SimCycle warp_operands_at(Warp *w, SimCycle not_before, guint8 reason) {
+ * barriers) are ready, not before `not_before`; *state (preset to the
+ * state of waiting for `not_before`) gets the state of the last one. */
+static inline SimCycle warp_operands_ready(const Warp *w, SimCycle not_before, guint8 *state) {
   const Instr *in = w->in;
   SimCycle at = not_before;
+  guint8 reason = *state;
   for (guint i = 0; i < in->n_src; i++) {
     SimCycle r = w->sb.ready_at[in->src[i]];
     if (r > at) {
@@ -87,9 +89,16 @@ static inline SimCycle warp_operands_at(Warp *w, SimCycle not_before, guint8 rea
       reason = w->sb.wait_state[b];
     }
   }
-  w->dep_at = at;
-  w->dep_reason = reason;
+  *state = reason;
   return at;
+}
+
+/* warp_operands_ready, recorded in dep_at and dep_reason (which a barrier
+ * keeps until its release). */
+static inline SimCycle warp_operands_at(Warp *w, SimCycle not_before, guint8 reason) {
+  w->dep_at = warp_operands_ready(w, not_before, &reason);
+  w->dep_reason = reason;
+  return w->dep_at;
 }
 
 /* Record the result of the issued instruction `in`: its dst slot and its
