@@ -237,9 +237,18 @@ static ReportTable *section_table(const Profile *p, ProfileSection s) {
     }
     return t;
   }
+  /* Rows about the kernel's global loads: none to describe without loads. */
+  static const gchar *const load_rows[] = {"memory_level",
+                                           "memory_bytes_per_cycle",
+                                           "memory_peak_bytes_per_cycle",
+                                           "load_latency_cycles",
+                                           "load_latency_unloaded_cycles",
+                                           "loads_in_flight",
+                                           NULL};
   ReportTable *t = report_table_new(3, metric_header);
   for (guint i = 0; i < G_N_ELEMENTS(metric_rows); i++) {
-    if (metric_rows[i].section != s)
+    if (metric_rows[i].section != s ||
+        (!p->pm.has_loads && g_strv_contains(load_rows, metric_rows[i].json)))
       continue;
     gchar *value = metric_rows[i].type == VAL_STRING
                        ? metric_rows[i].text(p)

@@ -60,6 +60,7 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
       p->busiest_pipe = u;
   }
   const MemLevelModel *lv = model_mem_level(m, k->level);
+  p->has_loads = k->loads > 0;
   p->mem_level = k->level;
   p->mem_bytes_per_cycle = sim_bytes_per_cycle(r);
   p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;

@@ -66,6 +66,7 @@ typedef struct {
   ProfileUnit sm_unit;                /* the unit giving sm_pct */
   ProfileUnit busiest_pipe;           /* the busiest unit other than the issue slots */
   gdouble mem_pct;                    /* memory throughput: percent of the level's bandwidth */
+  gboolean has_loads;                 /* the kernel issues global loads ([stream] loads > 0) */
   guint mem_level;                    /* MemLevel of the kernel's loads */
   gdouble mem_bytes_per_cycle;        /* global bytes per cycle per SM */
   gdouble mem_peak_bytes_per_cycle;   /* the level's bytes per cycle per SM */
