@@ -14,9 +14,12 @@ check=0 repeat=5
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
-    --repeat) repeat=${2:?}; shift 2 ;;
+    --repeat)
+      [ $# -ge 2 ] || warpsim_die "--repeat needs a value (see --help)"
+      [[ "$2" =~ ^[1-9][0-9]{0,3}$ ]] || warpsim_die "--repeat: '$2' is not a count of runs (allowed 1..9999)"
+      repeat=$2; shift 2 ;;
     -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "bench.sh: unknown argument '$1'" >&2; exit 2 ;;
+    *) warpsim_die "unknown argument '$1' (see --help)" ;;
   esac
 done
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
@@ -56,6 +59,6 @@ bench "fma ILP4 64 warps" --kernel fma --set stream.ilp=4 --set stream.fma=128 \
 bench "chase DRAM ILP4 64 warps" --kernel chase --set stream.ilp=4 --set stream.loads=4 \
   --set launch.blocks_per_sm=16 --set stream.iterations=4096
 if [ $status -ne 0 ]; then
-  echo "below target: < $target warp-instructions per second on fma ILP4 64 warps" >&2
+  echo "bench.sh: below target: < $target warp-instructions per second on fma ILP4 64 warps" >&2
   [ $check -eq 0 ] || exit 1
 fi

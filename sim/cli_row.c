@@ -50,6 +50,8 @@ typedef gboolean COL_BOOL_t;
   X(thread_insts, COL_UINT, c->st->thread_insts, 0)                                                \
   X(fma, COL_UINT, c->k->fma, 0)                                                                   \
   X(loads, COL_UINT, c->k->loads, 0)                                                               \
+  /* global loads a warp keeps in flight: each of `loads` is its own chain */                      \
+  X(loads_in_flight, COL_UINT, c->k->loads, 0)                                                     \
   X(load_pattern, COL_STR, g_strdup(kernel_pattern_name(c->k->pattern)), 0)                        \
   X(load_bytes, COL_UINT, c->k->load_bytes, 0)                                                     \
   X(level, COL_STR, g_strdup(kernel_level_name(c->k->level)), 0)                                   \

@@ -21,6 +21,7 @@ typedef struct {
   gboolean help_keys;
   gboolean comments;
   gboolean no_whatif;
+  gchar *units; /* --units: "sm" (NULL) or "device" */
 } RunOptions;
 
 static void run_options_clear(RunOptions *o) {
@@ -29,6 +30,7 @@ static void run_options_clear(RunOptions *o) {
   g_free(o->kernel);
   g_free(o->format);
   g_free(o->policy);
+  g_free(o->units);
 }
 
 static const gchar run_description[] =
@@ -62,6 +64,10 @@ static GOptionContext *run_context(RunOptions *o) {
       {"no-whatif", 0, 0, G_OPTION_ARG_NONE, &o->no_whatif,
        "text/json: skip the extra simulations that try a rule's advice (more occupancy or ILP)",
        NULL},
+      {"units", 'u', 0, G_OPTION_ARG_STRING, &o->units,
+       "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
+       "TFLOP/s, instructions/s) from the model's [sm] sms and clock_mhz",
+       "U"},
       {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
        "list every kernel and model key with its range, unit and meaning", NULL},
       G_OPTION_ENTRY_NULL};
@@ -96,10 +102,47 @@ static void warn_long_run(const SmModel *m, const Kernel *k) {
             (gdouble)insts);
 }
 
+/* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
+ * as the simulated one.  An FFMA is 2 FP32 FLOP per thread. */
+typedef struct {
+  gdouble gb_per_s;          /* global memory, 10^9 bytes per second */
+  gdouble fp32_tflops;       /* 10^12 FP32 operations per second */
+  gdouble warp_ginsts_per_s; /* 10^9 warp instructions per second */
+} DeviceRates;
+
+static DeviceRates device_rates(const SmModel *m, const SimResult *r) {
+  gdouble cycles_per_s = (gdouble)m->sm.sms * m->clock_mhz * 1e6; /* all SMs */
+  return (DeviceRates){
+      .gb_per_s = sim_bytes_per_cycle(r) * cycles_per_s / 1e9,
+      .fp32_tflops = sim_fma_per_cycle(r) * m->sm.warp_size * 2.0 * cycles_per_s / 1e12,
+      .warp_ginsts_per_s = sim_ipc(r) * cycles_per_s / 1e9,
+  };
+}
+
+static void add_device_columns(ReportRow *row, const SmModel *m, const SimResult *r) {
+  DeviceRates d = device_rates(m, r);
+  report_add_uint(row, "device_sms", m->sm.sms);
+  report_add_double(row, "device_clock_mhz", m->clock_mhz, 1);
+  report_add_double(row, "device_gb_per_s", d.gb_per_s, 1);
+  report_add_double(row, "device_fp32_tflops", d.fp32_tflops, 3);
+  report_add_double(row, "device_warp_ginsts_per_s", d.warp_ginsts_per_s, 2);
+}
+
+/* stream.ilp spreads FFMA, MUFU and LDS chains; on a kernel of loads only it
+ * does nothing, so say so when it is set apart from stream.loads. */
+static void warn_ilp(const Kernel *k) {
+  if (k->loads > 0 && k->fma + k->sfu + k->lds == 0 && k->ilp > 1 && k->ilp != k->loads)
+    fprintf(stderr,
+            "warpsim: warning: %s: stream.ilp=%u has no effect on this kernel (ILP spreads FFMA, "
+            "MUFU and LDS chains; it has none); its loads in flight per warp are stream.loads=%u "
+            "(CSV column loads_in_flight)\n",
+            k->file, k->ilp, k->loads);
+}
+
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
  * sections with their fired rules and what-ifs (profile.h). */
-static void append_text_summary(const SmModel *m, const Kernel *k, const SimResult *r,
-                                const Profile *p, GString *out) {
+static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
+                                const SimResult *r, const Profile *p, GString *out) {
   const ProfileMetrics *pm = profile_metrics(p);
   g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
                          m->name, r->policy);
@@ -119,9 +162,17 @@ static void append_text_summary(const SmModel *m, const Kernel *k, const SimResu
                            sim_achieved_occupancy_pct(r, m), sim_sm_achieved_occupancy_pct(r, m));
   g_string_append_printf(out,
                          "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, "
-                         "%s %.4f %s, issue active %.1f %%\n\n",
+                         "%s %.4f %s, issue active %.1f %%\n",
                          r->st.cycles, sim_ipc(r), pm->metric, pm->throughput, pm->metric_unit,
                          100.0 * sim_issue_active(r, m));
+  if (o->units != NULL) {
+    DeviceRates d = device_rates(m, r);
+    g_string_append_printf(out,
+                           "  device rates: %.1f GB/s global memory, %.3f TFLOP/s FP32 (FFMA = 2 "
+                           "FLOP), %.2f G warp inst/s (%u SMs at %.0f MHz, each as this SM)\n",
+                           d.gb_per_s, d.fp32_tflops, d.warp_ginsts_per_s, m->sm.sms, m->clock_mhz);
+  }
+  g_string_append_c(out, '\n');
   if (!m->validated)
     g_string_append_printf(out,
                            "  note: the timing of model %s is from published figures (%s, each "
@@ -150,11 +201,20 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
   warn_long_run(m, k);
+  warn_ilp(k);
+  if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
+                m->file);
+    return FALSE;
+  }
   SimOptions opt = {o->policy, FALSE};
   SimResult r;
   if (!sim_run(m, k, &opt, &r, error))
     return FALSE;
   g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
+  if (o->units != NULL)
+    add_device_columns(row, m, &r);
   if (format == CLI_FORMAT_CSV) {
     append_csv(o, m, k, row, out);
     return TRUE;
@@ -171,7 +231,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     json_object_set_member(json, "model_provenance", model_sources_json(m));
     report_json(row, "profile", profile, out);
   } else
-    append_text_summary(m, k, &r, p, out);
+    append_text_summary(o, m, k, &r, p, out);
   return TRUE;
 }
 
@@ -189,7 +249,12 @@ int cli_run_main(int argc, char **argv) {
     rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
   } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {
     rc = cli_exit(err);
+  } else if (o.units != NULL && g_strcmp0(o.units, "sm") != 0 &&
+             g_strcmp0(o.units, "device") != 0) {
+    rc = cli_fail("--units: must be sm or device");
   } else {
+    if (g_strcmp0(o.units, "sm") == 0)
+      g_clear_pointer(&o.units, g_free); /* the default */
     g_autoptr(GString) out = g_string_new(NULL);
     if (run(&o, format, out, &err))
       fputs(out->str, stdout);

@@ -53,6 +53,10 @@ static int dispatch(int argc, char **argv) {
     return 0;
   }
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+      printf("Usage: warpsim version\n\nPrint the version of warpsim (also: warpsim --version).\n");
+      return 0;
+    }
     if (argc > 2) {
       fprintf(stderr, "warpsim: version: unexpected argument '%s'\n", argv[2]);
       return 2;

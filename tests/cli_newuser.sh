@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# cli_newuser.sh - what a new user met (issue 10), each as a check: every
+# command's --help works (version too); models and kernels by the names people
+# type (H100, sm_90, h200.ini, fma.ini) are accepted or refused with the names
+# that would work; a pure-FFMA report shows no memory level or load latency;
+# one meaning of ILP (a loads_in_flight column, a warning when stream.ilp has
+# no effect and disagrees with stream.loads); --units device rates equal the
+# per-SM rates x SMs x clock computed here; bench.sh argument errors are one
+# line.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+set -u
+bin=${WARPSIM_BIN:?}
+root=${WARPSIM_ROOT:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
+ok() { passed=$((passed + 1)); }
+col() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } { print $c }' "$2"; }
+# bad NAME NEEDLE -- CMD...: exit 2, nothing on stdout, one line on stderr holding NEEDLE.
+bad() {
+  local name=$1 needle=$2
+  shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$name: exit $rc, expected 2: $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "$name: wrote to stdout"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$name: not one line: $(cat "$tmp/err")"
+  [ "$(tail -c1 "$tmp/err" | od -An -c | tr -d ' ')" = '\n' ] || fail "$name: no final newline"
+  grep -qF -- "$needle" "$tmp/err" || fail "$name: lacks '$needle': $(cat "$tmp/err")"
+  ok
+}
+short=(--set stream.iterations=16)
+
+# --help of every command the usage lists, version included.
+cmds=$("$bin" --help | awk '/^Commands:/ { f = 1; next } f && !NF { exit } f { print $1 }')
+[ -n "$cmds" ] || fail "warpsim --help lists no commands"
+for c in $cmds; do
+  "$bin" "$c" --help >"$tmp/out" 2>"$tmp/err" || fail "warpsim $c --help: exit $?: $(cat "$tmp/err")"
+  grep -qi usage "$tmp/out" || fail "warpsim $c --help: no usage"
+  ok
+done
+
+# Model and kernel names as people type them.
+for spec in H100 h100.ini; do
+  bad "--model $spec (no timing)" "models that can: h200" -- "$bin" run --model "$spec" --kernel fma
+done
+for spec in sm_90 SM_90 compute_90 9.0 H200 h200.ini; do
+  "$bin" run --model "$spec" --kernel fma.ini "${short[@]}" --format csv >"$tmp/out" 2>"$tmp/err" ||
+    fail "--model $spec --kernel fma.ini: $(cat "$tmp/err")"
+  [ "$(col model "$tmp/out"),$(col kernel "$tmp/out")" = "h200,fma" ] || fail "--model $spec: $(cat "$tmp/out")"
+  ok
+done
+bad "--model nosuch" "models: a100 b200" -- "$bin" run --model nosuch --kernel fma
+bad "--model sm_77" "no shipped model has compute capability 7.7" -- "$bin" run --model sm_77 --kernel fma
+bad "--kernel nosuch.ini" "chase fma spill stream" -- "$bin" run --kernel nosuch.ini
+
+# A pure-FFMA report has no memory rows; a chase report has them.
+"$bin" run --kernel fma "${short[@]}" --no-whatif >"$tmp/fma.txt" || fail "fma report"
+! grep -qE 'Memory Level|Load Latency|Loads In Flight|Memory Bandwidth' "$tmp/fma.txt" ||
+  fail "pure-FFMA report shows memory rows: $(grep -E 'Memory|Latency' "$tmp/fma.txt")"
+"$bin" run --kernel chase "${short[@]}" --no-whatif >"$tmp/chase.txt" || fail "chase report"
+grep -q 'Memory Level  *dram' "$tmp/chase.txt" && grep -q 'Avg. Global Load Latency' "$tmp/chase.txt" ||
+  fail "chase report lacks its memory rows"
+ok
+
+# One meaning of ILP.
+"$bin" run --kernel chase --set stream.ilp=4 "${short[@]}" --format csv >"$tmp/out" 2>"$tmp/err" || fail "chase ilp 4"
+[ "$(col ilp "$tmp/out"),$(col loads_in_flight "$tmp/out")" = "4,1" ] || fail "chase ilp=4: columns"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'warning: .*stream.ilp=4 has no effect.*stream.loads=1' "$tmp/err" ||
+  fail "chase stream.ilp=4 alone: no warning: $(cat "$tmp/err")"
+ok
+for args in "--kernel chase --set stream.ilp=4 --set stream.loads=4" "--kernel chase --set stream.loads=4" \
+  "--kernel fma --set stream.ilp=4" "--kernel stream --set stream.ilp=2 --set stream.fma=2"; do
+  # shellcheck disable=SC2086
+  "$bin" run $args "${short[@]}" --format csv >"$tmp/out" 2>"$tmp/err" || fail "$args"
+  [ ! -s "$tmp/err" ] || fail "$args: unexpected warning: $(cat "$tmp/err")"
+  [ "$(col loads_in_flight "$tmp/out")" = "$(col loads "$tmp/out")" ] || fail "$args: loads_in_flight"
+  ok
+done
+
+# --units device: the per-SM rate x SMs x clock.
+"$bin" run --kernel stream --set stream.loads=2 --set stream.ilp=2 --set stream.fma=2 "${short[@]}" \
+  --units device --format csv >"$tmp/out" || fail "--units device"
+sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
+mhz=$(awk -F= '$1 == "clock_mhz" { print $2 }' "$root/models/h200.ini")
+awk -v b="$(col bytes_per_cycle "$tmp/out")" -v g="$(col device_gb_per_s "$tmp/out")" -v s="$sms" -v m="$mhz" \
+  'BEGIN { want = b * s * m / 1000; d = g - want; exit !(want > 1000 && (d < 0 ? -d : d) < 0.0006 * s * m / 1000 + 0.05) }' ||
+  fail "device GB/s $(col device_gb_per_s "$tmp/out") != $(col bytes_per_cycle "$tmp/out") x $sms x $mhz MHz"
+"$bin" run --kernel fma --set stream.ilp=4 --set stream.fma=128 "${short[@]}" --units device --format csv >"$tmp/out" ||
+  fail "--units device fma"
+awk -v f="$(col fma_per_cycle "$tmp/out")" -v t="$(col device_fp32_tflops "$tmp/out")" -v s="$sms" -v m="$mhz" \
+  'BEGIN { want = f * 64 * s * m / 1e6; d = t - want; exit !(want > 10 && (d < 0 ? -d : d) < 0.01) }' ||
+  fail "device TFLOP/s $(col device_fp32_tflops "$tmp/out") != $(col fma_per_cycle "$tmp/out") x 64 x $sms x $mhz MHz"
+"$bin" run --kernel fma "${short[@]}" --units device --no-whatif | grep -q "^  device rates: .* GB/s .* TFLOP/s" ||
+  fail "--units device: no device line in the text report"
+"$bin" run --kernel fma "${short[@]}" --format csv | head -1 | grep -q device_ && fail "device columns without --units device"
+ok
+bad "--units bogus" "--units" -- "$bin" run --kernel fma --units bogus
+
+# bench.sh argument errors: one line, exit 2, no build, no run.
+bad "bench --repeat" "--repeat needs a value" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat
+bad "bench --repeat 0" "not a count" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat 0
+bad "bench --bogus" "unknown argument" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --bogus
+echo "$passed passed, 0 failed"
