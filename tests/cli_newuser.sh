@@ -42,8 +42,15 @@ done
 
 # Model and kernel names as people type them.
 for spec in H100 h100.ini; do
-  bad "--model $spec (no timing)" "models that can: h200" -- "$bin" run --model "$spec" --kernel fma
+  "$bin" run --model "$spec" --kernel fma "${short[@]}" --format csv >"$tmp/out" 2>"$tmp/err" ||
+    fail "--model $spec: $(cat "$tmp/err")"
+  [ "$(col model "$tmp/out")" = h100 ] || fail "--model $spec: $(cat "$tmp/out")"
+  ok
 done
+# A model with occupancy limits only: refused, naming the models that simulate.
+awk '/^\[/ { keep = ($0 == "[model]" || $0 == "[sm]") } keep' "$root/models/h200.ini" >"$tmp/occonly.ini"
+bad "--model without timing" "models that can: " -- "$bin" run --model "$tmp/occonly.ini" --kernel fma
+grep -q "h200" "$tmp/err" || fail "--model without timing: h200 not named: $(cat "$tmp/err")"
 for spec in sm_90 SM_90 compute_90 9.0 H200 h200.ini; do
   "$bin" run --model "$spec" --kernel fma.ini "${short[@]}" --format csv >"$tmp/out" 2>"$tmp/err" ||
     fail "--model $spec --kernel fma.ini: $(cat "$tmp/err")"
