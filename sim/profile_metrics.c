@@ -27,7 +27,11 @@ gdouble profile_metrics_throughput(const Kernel *k, const SimResult *r, const gc
                {"sfu_per_cycle", "warp MUFU/cycle/SM"},
                {"lds_per_cycle", "warp LDS/cycle/SM"},
                {"ipc", "warp inst/cycle/SM"}};
-  guint i = k->loads > 0 ? 0 : k->fma > 0 ? 1 : k->sfu > 0 ? 2 : k->lds > 0 ? 3 : 4;
+  guint i = k->loads > 0                       ? 0
+            : k->fma > 0 || k->live_values > 0 ? 1
+            : k->sfu > 0                       ? 2
+            : k->lds > 0                       ? 3
+                                               : 4;
   const guint64 count[] = {r->st.load_bytes, r->st.ffma, r->st.ops[OP_MUFU], r->st.ops[OP_LDS],
                            r->st.issued};
   *metric = kinds[i].metric;

@@ -7,9 +7,12 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
                       gdouble *bytes) {
   *fma = 0.0;
   *bytes = 0.0;
-  if (k->fma > 0)
+  /* Independent FFMA chains per warp: the kernel's ilp chains plus one per
+   * live value (an accumulator). */
+  guint chains = (k->fma > 0 ? MIN(k->ilp, k->fma) : 0) + k->live_values;
+  if (chains > 0)
     *fma = MIN((gdouble)m->sm.smsps / m->fma.interval,
-               (gdouble)r->warps_per_sm * MIN(k->ilp, k->fma) / m->fma.latency);
+               (gdouble)r->warps_per_sm * chains / m->fma.latency);
   if (k->loads > 0) {
     const MemLevelModel *l = model_mem_level(m, k->level);
     guint latency = model_level_latency(l, k->pattern == KERNEL_PATTERN_STREAM);
