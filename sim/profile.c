@@ -184,7 +184,7 @@ static const struct {
     {PROFILE_SECTION_LAUNCH, "SMs Busy In The Last Wave", "SM", "last_wave_sms", U(last_wave_sms),
      0},
     {PROFILE_SECTION_LAUNCH, "SM Time Used", "%", "sm_time_used_pct", D(sm_time_used_pct), 1},
-    {PROFILE_SECTION_LAUNCH, "Partial Wave Share (at most)", "%", "tail_pct", D(tail_pct), 1},
+    {PROFILE_SECTION_LAUNCH, "Partial Wave Share", "%", "tail_pct", D(tail_pct), 1},
 };
 
 #undef D
