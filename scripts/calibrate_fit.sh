@@ -45,21 +45,31 @@ cat <<EOF2
 # KEY.source says from which rows.  Limits in [sm] are from device.csv.
 [model]
 description=$(val device name) (calibrated by scripts/calibrate.sh, $rel)
+description.source=measured: $rel/device.csv[field=name]
 validated=true
+validated.source=measured: scripts/validate.sh --ref $rel (run by calibrate.sh)
 
 [sm]
 cc=$cc
+cc.source=measured: $rel/device.csv[field=cc]
 smsps=4
 smsps.source=public: NVIDIA architecture whitepapers (4 SMSPs per SM since Maxwell)
 sms=$sms
 sms.source=measured: $rel/device.csv[field=sms]
 max_warps=$(($(val device max_threads_per_sm) / 32))
+max_warps.source=measured: $rel/device.csv[field=max_threads_per_sm] / 32
 max_blocks=$(val device max_blocks_per_sm)
+max_blocks.source=measured: $rel/device.csv[field=max_blocks_per_sm]
 regs=$(val device regs_per_sm)
+regs.source=measured: $rel/device.csv[field=regs_per_sm]
 max_regs_per_block=$(val device regs_per_block)
+max_regs_per_block.source=measured: $rel/device.csv[field=regs_per_block]
 smem_per_sm=$(val device smem_per_sm)
+smem_per_sm.source=measured: $rel/device.csv[field=smem_per_sm]
 smem_per_block_optin=$(val device smem_per_block_optin)
+smem_per_block_optin.source=measured: $rel/device.csv[field=smem_per_block_optin]
 smem_reserved=$(val device reserved_smem_per_block)
+smem_reserved.source=measured: $rel/device.csv[field=reserved_smem_per_block]
 smem_alloc_unit=128
 smem_alloc_unit.source=public: CUDA Occupancy Calculator (128 B from cc 8.0)
 clock_mhz=$(awk_calc "printf \"%.0f\", $clock / 1000")

@@ -35,5 +35,30 @@ expect "bad name" 2 "--name" "$cal" --name 'A B' --fit-only
 expect "fit without data" 2 "missing" "$cal" --fit-only --name x --ref-dir "$tmp/none" \
   --model-out "$tmp/x.ini"
 [ ! -e "$tmp/ref" ] || { echo "FAIL: $tmp/ref was created"; fail=$((fail + 1)); }
+# The fit over the committed H200 run: values worked out by hand from its CSVs.
+ref=$root/results/reference/h200/calibrate
+if "$root/scripts/calibrate_fit.sh" "$ref" h200 >"$tmp/m.ini" 2>"$tmp/err"; then
+  get() { awk -F= -v g="[$1]" -v k="$2" '/^\[/ { in_g = ($0 == g); next } in_g && $1 == k { print $2; exit }' "$tmp/m.ini"; }
+  check() { # GROUP KEY WANT WHY
+    local got
+    got=$(get "$1" "$2")
+    if [ "$got" = "$3" ]; then pass=$((pass + 1)); else
+      echo "FAIL fit $1.$2: $got (want $3: $4)"
+      fail=$((fail + 1))
+    fi
+  }
+  check fma latency 4 "latency.csv ffma_dependent 4.06"
+  check sfu interval 8 "4 SMSPs / sfu.csv plateau 0.4996"
+  check l2 latency 305 "chase.csv l2 ilp 1 b 1: 304.9 cycles"
+  check l2 latency_spread 22 "2 x (315.8 - 304.9)"
+  check dram bytes_per_cycle 17.512 "stream.csv ilp 1 plateau"
+  check branch latency 10 "256 / (3.8151 / 4) - 258 = 10.3"
+  srcs=$(grep -c '\.source=' "$tmp/m.ini")
+  keys=$(grep -cE '^[a-z_0-9]+=' "$tmp/m.ini")
+  [ "$srcs" -eq "$keys" ] && pass=$((pass + 1)) || { echo "FAIL: $srcs sources for $keys keys (every value needs one)"; fail=$((fail + 1)); }
+else
+  echo "FAIL: calibrate_fit.sh: $(cat "$tmp/err")"
+  fail=$((fail + 1))
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
