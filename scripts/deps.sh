@@ -25,6 +25,9 @@ warpsim_need_packages() {
   else
     missing+=(libglib2.0-dev libjson-glib-dev check)
   fi
+  # No pkg-config files: Nsight Compute CSV reader and SASS name demangler.
+  [ -e /usr/include/csv.h ] || missing+=(libcsv-dev)
+  [ -e /usr/include/libiberty/demangle.h ] || missing+=(libiberty-dev)
   if [ ${#missing[@]} -eq 0 ]; then
     return 0
   fi

@@ -1,0 +1,659 @@
+/* sass.c - reading cuobjdump/nvdisasm SASS listings (see sass.h). */
+#include "sass.h"
+
+#include <libiberty/demangle.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_sass_error, sass_error)
+
+/* ---- control bits ---------------------------------------------------------- */
+
+void sass_ctrl_decode(guint64 hi, SassCtrl *out) {
+  out->stall = (guint8)((hi >> 41) & 0xf);
+  out->yield = (guint8)((hi >> 45) & 0x1);
+  out->write_sb = (guint8)((hi >> 46) & 0x7);
+  out->read_sb = (guint8)((hi >> 49) & 0x7);
+  out->wait_mask = (guint8)((hi >> 52) & 0x3f);
+  out->reuse = (guint8)((hi >> 58) & 0xf);
+}
+
+gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b) {
+  return a->file == b->file && a->index < b->index + b->count && b->index < a->index + a->count;
+}
+
+/* ---- names ----------------------------------------------------------------- */
+
+gchar *sass_name_key(const gchar *name) {
+  GString *s = g_string_new(NULL);
+  gint depth = 0, paren = 0;
+  for (const gchar *p = name; *p; p++) {
+    if (*p == '<')
+      depth++;
+    else if (*p == '>')
+      depth--;
+    if (depth == 0 && *p == '(')
+      break; /* the parameter list */
+    if (depth > 0 && *p == '(') {
+      paren++; /* a value cast inside template arguments: dropped */
+      continue;
+    }
+    if (paren > 0) {
+      if (*p == ')')
+        paren--;
+      continue;
+    }
+    if (depth == 0 && *p == ' ') {
+      g_string_truncate(s, 0); /* what came before was the return type */
+      continue;
+    }
+    if (*p != ' ')
+      g_string_append_c(s, *p);
+  }
+  return g_string_free(s, FALSE);
+}
+
+static gchar *demangle(const gchar *mangled) {
+  char *d = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI);
+  if (d == NULL)
+    return g_strdup(mangled);
+  gchar *r = g_strdup(d);
+  free(d);
+  return r;
+}
+
+/* ---- operands -------------------------------------------------------------- */
+
+typedef struct {
+  SassInstr *in;
+  gboolean dst; /* registers found go to dst, else src */
+} OpSink;
+
+static void sink_add(SassInstr *in, gboolean dst, guint8 file, guint index, guint count) {
+  SassReg r = {file, (guint8)index, (guint8)count};
+  if (dst && in->n_dst < SASS_MAX_DST)
+    in->dst[in->n_dst++] = r;
+  else if (!dst && in->n_src < SASS_MAX_SRC)
+    in->src[in->n_src++] = r;
+}
+
+/* Width in registers of a ".64"/".128" suffix at p (after the register). */
+static guint span_of(const gchar *p) {
+  if (g_str_has_prefix(p, ".64"))
+    return 2;
+  if (g_str_has_prefix(p, ".128"))
+    return 4;
+  return 1;
+}
+
+/* Parse one register token at *pp (R12, P0, UR4, UP1, RZ, PT...); advance.
+ * Returns the file, or SASS_REG_MAX when it is no register (or a zero/true
+ * register, which is no dependency: *zero set). */
+static gint reg_token(const gchar **pp, guint *index, gboolean *zero) {
+  const gchar *p = *pp;
+  gint file = -1;
+  *zero = FALSE;
+  if (p[0] == 'U' && p[1] == 'R') {
+    file = SASS_REG_UR;
+    p += 2;
+  } else if (p[0] == 'U' && p[1] == 'P') {
+    file = SASS_REG_UP;
+    p += 2;
+  } else if (p[0] == 'R') {
+    file = SASS_REG_R;
+    p += 1;
+  } else if (p[0] == 'P') {
+    file = SASS_REG_P;
+    p += 1;
+  } else {
+    return -1;
+  }
+  if ((file == SASS_REG_R || file == SASS_REG_UR) && *p == 'Z') {
+    *zero = TRUE;
+    p++;
+  } else if ((file == SASS_REG_P || file == SASS_REG_UP) && *p == 'T') {
+    *zero = TRUE;
+    p++;
+  } else if (g_ascii_isdigit(*p)) {
+    *index = (guint)strtoul(p, (char **)&p, 10);
+  } else {
+    return -1;
+  }
+  if (g_ascii_isalnum(*p) || *p == '_')
+    return -1; /* e.g. a name like PT_X or RZERO: not a register */
+  *pp = p;
+  return file;
+}
+
+/* Registers inside brackets ([R2.64+0x10], desc[UR4][R2.64], c[0x0][UR4]):
+ * address operands, always read. */
+static void bracket_regs(SassInstr *in, const gchar *op) {
+  for (const gchar *p = op; *p; p++) {
+    if (p != op && (g_ascii_isalnum(p[-1]) || p[-1] == '_' || p[-1] == '.'))
+      continue;
+    guint index = 0;
+    gboolean zero;
+    const gchar *q = p;
+    gint file = reg_token(&q, &index, &zero);
+    if (file < 0)
+      continue;
+    if (!zero)
+      sink_add(in, FALSE, (guint8)file, index, span_of(q));
+    p = q - 1;
+  }
+}
+
+/* One operand: its register (added to dst or src with `width` registers
+ * unless it says .64/.128 itself), or the registers inside its brackets.
+ * Returns the register file found at top level, -1 when none. */
+static gint operand(SassInstr *in, const gchar *op, gboolean dst, guint width) {
+  while (*op == '-' || *op == '!' || *op == '|' || *op == '~')
+    op++;
+  if (strchr(op, '[') != NULL) {
+    bracket_regs(in, op);
+    return -1;
+  }
+  guint index = 0;
+  gboolean zero;
+  const gchar *q = op;
+  gint file = reg_token(&q, &index, &zero);
+  if (file < 0)
+    return -1;
+  if (!zero) {
+    guint span = span_of(q);
+    sink_add(in, dst, (guint8)file, index, span > 1 ? span : width);
+  }
+  return file;
+}
+
+/* The register file of a plain register operand ("R5", "UR4.64", "PT"), or -1. */
+static gint reg_file_of(const gchar *op) {
+  guint index = 0;
+  gboolean zero;
+  return reg_token(&op, &index, &zero);
+}
+
+/* ---- opcode knowledge (operand roles; timing lives in the model file) ---- */
+
+static gboolean opcode_in(const gchar *op, const gchar *const *set) {
+  for (guint i = 0; set[i]; i++)
+    if (strcmp(op, set[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Opcodes with no register destination: their first operand is read. */
+static const gchar *const no_dst[] = {
+    "STG",     "STS",       "STL",     "ST",        "STSM",     "RED",    "REDG",
+    "REDS",    "BRA",       "BRX",     "JMP",       "JMX",      "EXIT",   "RET",
+    "CALL",    "BAR",       "BSSY",    "BSYNC",     "WARPSYNC", "NOP",    "DEPBAR",
+    "MEMBAR",  "ERRBAR",    "CCTL",    "CCTLL",     "YIELD",    "BPT",    "KILL",
+    "BREAK",   "WARPGROUP", "FENCE",   "ARRIVES",   "SYNCS",    "UBLKCP", "UTMALDG",
+    "UTMASTG", "UTMAPF",    "ACQBULK", "NANOSLEEP", "BMOV",     NULL};
+
+/* Compares and predicate logic: two predicate destinations, then sources. */
+static const gchar *const two_pred_dst[] = {"ISETP",  "FSETP", "DSETP",  "HSETP2",
+                                            "PSETP",  "PLOP3", "UISETP", "UPLOP3",
+                                            "UPSETP", "FCHK",  NULL};
+
+/* Carry-out predicates may follow the register destination. */
+static const gchar *const carry_out[] = {"IADD3", "LEA", "UIADD3", "ULEA", "IADD", "LEA.HI", NULL};
+
+/* Registers per value moved, from the opcode's size modifier (.64/.128,
+ * LDSM's .4/.2), for memory data operands. */
+static guint data_width(const SassInstr *in) {
+  if (strstr(in->mods, ".128") != NULL)
+    return 4;
+  if (strstr(in->mods, ".64") != NULL)
+    return 2;
+  if (strcmp(in->opcode, "LDSM") == 0)
+    return g_str_has_suffix(in->mods, ".4") ? 4 : g_str_has_suffix(in->mods, ".2") ? 2 : 1;
+  return 1;
+}
+
+static gboolean is_memory_data(const gchar *op) {
+  static const gchar *const mem[] = {"LDG", "LDS",  "LDL",   "LD",    "LDSM", "STG",  "STS", "STL",
+                                     "ST",  "ATOM", "ATOMG", "ATOMS", "RED",  "REDG", NULL};
+  return opcode_in(op, mem);
+}
+
+/* Split operands at top-level commas and assign dst/src roles. */
+static void decode_operands(SassInstr *in, const gchar *ops) {
+  g_auto(GStrv) parts = g_strsplit(ops, ",", -1);
+  guint n = 0;
+  for (guint i = 0; parts[i]; i++) {
+    g_strstrip(parts[i]);
+    if (*parts[i])
+      parts[n++] = parts[i];
+  }
+  gboolean fp64 = in->opcode[0] == 'D' && strcmp(in->opcode, "DEPBAR") != 0;
+  gboolean wide = strstr(in->mods, ".WIDE") != NULL;
+  guint mem_w = is_memory_data(in->opcode) ? data_width(in) : 1;
+  guint first_src = 0;
+  if (n > 0 && !opcode_in(in->opcode, no_dst)) {
+    if (opcode_in(in->opcode, two_pred_dst)) {
+      operand(in, parts[0], TRUE, 1);
+      if (n > 1)
+        operand(in, parts[1], TRUE, 1);
+      first_src = MIN(2u, n);
+    } else {
+      guint w = fp64 || wide ? 2 : mem_w;
+      gint f = operand(in, parts[0], TRUE, w);
+      first_src = 1;
+      if ((f == SASS_REG_P || f == SASS_REG_UP) && n > 1 && reg_file_of(parts[1]) >= 0 &&
+          reg_file_of(parts[1]) != SASS_REG_P && reg_file_of(parts[1]) != SASS_REG_UP) {
+        /* LOP3.LUT P1, R10, ... and SHFL.BFLY PT, R5, ...: the predicate, then the register */
+        operand(in, parts[1], TRUE, w);
+        first_src = 2;
+      } else if ((f == SASS_REG_R || f == SASS_REG_UR) && opcode_in(in->opcode, carry_out)) {
+        while (first_src < n && (g_str_has_prefix(parts[first_src], "P") ||
+                                 g_str_has_prefix(parts[first_src], "UP")))
+          operand(in, parts[first_src++], TRUE, 1);
+      }
+    }
+  }
+  for (guint i = first_src; i < n; i++) {
+    guint w = fp64 ? 2 : 1;
+    if (is_memory_data(in->opcode) && strchr(parts[i], '[') == NULL)
+      w = mem_w; /* a store's data register(s) */
+    if (wide && i == n - 1)
+      w = 2; /* IMAD.WIDE's addend */
+    operand(in, parts[i], FALSE, w);
+  }
+}
+
+/* ---- listing --------------------------------------------------------------- */
+
+typedef struct {
+  gchar *name;
+  guint arch;
+  guint line;
+  GArray *ins;       /* SassInstr */
+  GHashTable *label; /* label name -> offset + 1 */
+  GPtrArray *fixups; /* (index, label) pairs for branch targets given as labels */
+} RawFunction;
+
+static void raw_free(gpointer p) {
+  RawFunction *f = p;
+  for (guint i = 0; f->ins && i < f->ins->len; i++) {
+    SassInstr *in = &g_array_index(f->ins, SassInstr, i);
+    g_free(in->opcode);
+    g_free(in->mods);
+    g_free(in->text);
+  }
+  if (f->ins)
+    g_array_free(f->ins, TRUE);
+  if (f->label)
+    g_hash_table_destroy(f->label);
+  if (f->fixups)
+    g_ptr_array_free(f->fixups, TRUE);
+  g_free(f->name);
+  g_free(f);
+}
+
+static RawFunction *raw_new(const gchar *name, guint arch, guint line) {
+  RawFunction *f = g_new0(RawFunction, 1);
+  f->name = g_strdup(name);
+  f->arch = arch;
+  f->line = line;
+  f->ins = g_array_new(FALSE, TRUE, sizeof(SassInstr));
+  f->label = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  f->fixups = g_ptr_array_new_with_free_func(g_free);
+  return f;
+}
+
+static gboolean arch_supported(guint arch) {
+  return arch == 80 || arch == 86 || arch == 87 || arch == 89 || arch == 90;
+}
+
+/* "sm_90" / "sm_90a" / "EF_CUDA_SM90" anywhere in `line`: the arch, else 0. */
+static guint arch_in_line(const gchar *line) {
+  const gchar *p = strstr(line, "code for sm_");
+  if (p == NULL)
+    p = strstr(line, ".target\tsm_");
+  if (p == NULL)
+    p = strstr(line, ".target sm_");
+  if (p == NULL)
+    p = strstr(line, "arch = sm_");
+  if (p != NULL)
+    return (guint)strtoul(strstr(p, "sm_") + 3, NULL, 10);
+  p = strstr(line, "EF_CUDA_SM");
+  if (p != NULL && g_ascii_isdigit(p[10]))
+    return (guint)strtoul(p + 10, NULL, 10);
+  return 0;
+}
+
+typedef struct {
+  const gchar *origin;
+  GRegex *re_ins, *re_hi, *re_label;
+} Parser;
+
+/* Decode the text of one instruction (after the offset, before ';'). */
+static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, const Parser *ps,
+                            GError **error) {
+  const gchar *p = text;
+  in->guard = -1;
+  in->target = -1;
+  if (*p == '@') {
+    p++;
+    if (*p == '!') {
+      in->guard_neg = TRUE;
+      p++;
+    }
+    guint index = 0;
+    gboolean zero;
+    gint file = reg_token(&p, &index, &zero);
+    if (file != SASS_REG_P && file != SASS_REG_UP) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: bad guard predicate in '%s'",
+                  ps->origin, in->line, text);
+      return FALSE;
+    }
+    in->guard_file = (guint8)file;
+    in->guard = zero ? -1 : (gint8)index;
+    while (*p == ' ')
+      p++;
+  }
+  const gchar *end = p;
+  while (*end && *end != ' ')
+    end++;
+  g_autofree gchar *mnem = g_strndup(p, (gsize)(end - p));
+  if (*mnem == '\0' || !g_ascii_isupper(*mnem)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: no opcode in '%s'", ps->origin,
+                in->line, text);
+    return FALSE;
+  }
+  gchar *dot = strchr(mnem, '.');
+  in->opcode = dot ? g_strndup(mnem, (gsize)(dot - mnem)) : g_strdup(mnem);
+  in->mods = g_strdup(dot ? dot : "");
+  in->text = g_strdup(text);
+  const gchar *ops = end;
+  while (*ops == ' ')
+    ops++;
+  /* Branch and call targets: a hex offset, or `(.L_x_3) in nvdisasm output. */
+  static const gchar *const branches[] = {"BRA", "CALL", "BSSY", "BREAK", "JMP", "SSY", NULL};
+  if (opcode_in(in->opcode, branches)) {
+    const gchar *t = strrchr(ops, ',');
+    t = t ? t + 1 : ops;
+    while (*t == ' ')
+      t++;
+    if (g_str_has_prefix(t, "`(")) {
+      g_ptr_array_add(f->fixups, g_strdup_printf("%u %s", f->ins->len, t + 2));
+      gchar *fx = g_ptr_array_index(f->fixups, f->fixups->len - 1);
+      gchar *close = strchr(fx, ')');
+      if (close)
+        *close = '\0';
+    } else if (g_str_has_prefix(t, "0x")) {
+      in->target = (gint64)g_ascii_strtoull(t, NULL, 16);
+    }
+  }
+  decode_operands(in, ops);
+  return TRUE;
+}
+
+static gboolean resolve_labels(RawFunction *f, const Parser *ps, GError **error) {
+  for (guint i = 0; i < f->fixups->len; i++) {
+    const gchar *fx = g_ptr_array_index(f->fixups, i);
+    gchar *sp = strchr(fx, ' ');
+    guint idx = (guint)strtoul(fx, NULL, 10);
+    gpointer v = g_hash_table_lookup(f->label, sp + 1);
+    SassInstr *in = &g_array_index(f->ins, SassInstr, idx);
+    if (v == NULL) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: unknown label '%s'", ps->origin,
+                  in->line, sp + 1);
+      return FALSE;
+    }
+    in->target = GPOINTER_TO_INT(v) - 1;
+  }
+  return TRUE;
+}
+
+/* Parse every function of the listing into `funcs` (RawFunction). */
+static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArray *funcs,
+                              GError **error) {
+  g_auto(GStrv) lines = NULL;
+  {
+    g_autofree gchar *copy = g_strndup(text, len);
+    if (memchr(text, '\0', len) != NULL) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:1: not a SASS listing (binary data; give the text of cuobjdump -sass)",
+                  ps->origin);
+      return FALSE;
+    }
+    lines = g_strsplit(copy, "\n", -1);
+  }
+  guint arch = 0;
+  RawFunction *cur = NULL;
+  gchar *pending_label = NULL;
+  for (guint ln = 0; lines[ln]; ln++) {
+    const gchar *line = lines[ln];
+    guint a = arch_in_line(line);
+    if (a) {
+      arch = a;
+      if (cur && strstr(line, "EF_CUDA_SM") != NULL)
+        cur->arch = a; /* cuobjdump prints the header flags after the name */
+    }
+    const gchar *fn = strstr(line, "Function : ");
+    if (fn != NULL) {
+      g_autofree gchar *name = g_strstrip(g_strdup(fn + 11));
+      cur = raw_new(name, arch, ln + 1);
+      g_ptr_array_add(funcs, cur);
+      continue;
+    }
+    gchar *stripped = g_strstrip(g_strdup(line));
+    if (g_str_has_prefix(stripped, ".text.") && g_str_has_suffix(stripped, ":")) {
+      stripped[strlen(stripped) - 1] = '\0';
+      cur = raw_new(stripped + 6, arch, ln + 1);
+      g_ptr_array_add(funcs, cur);
+      g_free(stripped);
+      continue;
+    }
+    g_autoptr(GMatchInfo) mi = NULL;
+    if (cur && g_regex_match(ps->re_label, stripped, 0, &mi)) {
+      g_free(pending_label);
+      pending_label = g_match_info_fetch(mi, 1);
+      g_hash_table_insert(cur->label, g_strdup(pending_label), GINT_TO_POINTER(0));
+      g_free(stripped);
+      continue;
+    }
+    g_free(stripped);
+    g_match_info_free(mi);
+    mi = NULL;
+    if (!g_regex_match(ps->re_ins, line, 0, &mi))
+      continue;
+    g_autofree gchar *off = g_match_info_fetch(mi, 1);
+    g_autofree gchar *body = g_match_info_fetch(mi, 2);
+    g_autofree gchar *lo = g_match_info_fetch(mi, 3);
+    if (cur == NULL) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:%u: instruction before any function header", ps->origin, ln + 1);
+      g_free(pending_label);
+      return FALSE;
+    }
+    SassInstr in = {0};
+    in.line = ln + 1;
+    in.offset = (guint32)g_ascii_strtoull(off, NULL, 16);
+    in.enc[0] = g_ascii_strtoull(lo, NULL, 16);
+    g_autoptr(GMatchInfo) mh = NULL;
+    if (lines[ln + 1] == NULL || !g_regex_match(ps->re_hi, lines[ln + 1], 0, &mh)) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:%u: instruction without the second (control) word of its 128-bit "
+                  "encoding (sm_70 and later; listings from cuobjdump -sass or nvdisasm -hex)",
+                  ps->origin, ln + 1);
+      g_free(pending_label);
+      return FALSE;
+    }
+    g_autofree gchar *hi = g_match_info_fetch(mh, 1);
+    in.enc[1] = g_ascii_strtoull(hi, NULL, 16);
+    sass_ctrl_decode(in.enc[1], &in.ctrl);
+    guint expect =
+        cur->ins->len ? g_array_index(cur->ins, SassInstr, cur->ins->len - 1).offset + 16 : 0;
+    if (in.offset != expect) {
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:%u: instruction at offset 0x%x, expected 0x%x (16-byte instructions in "
+                  "order)",
+                  ps->origin, ln + 1, in.offset, expect);
+      g_free(pending_label);
+      return FALSE;
+    }
+    if (pending_label) {
+      g_hash_table_insert(cur->label, pending_label, GINT_TO_POINTER((gint)in.offset + 1));
+      pending_label = NULL;
+    }
+    if (!decode_text(&in, g_strstrip(body), cur, ps, error)) {
+      g_free(in.opcode);
+      g_free(in.mods);
+      g_free(in.text);
+      return FALSE;
+    }
+    g_array_append_val(cur->ins, in);
+    ln++; /* the control word's line */
+  }
+  g_free(pending_label);
+  for (guint i = 0; i < funcs->len; i++)
+    if (!resolve_labels(g_ptr_array_index(funcs, i), ps, error))
+      return FALSE;
+  return TRUE;
+}
+
+static SassFunction *function_from_raw(RawFunction *r, const gchar *origin) {
+  SassFunction *f = g_new0(SassFunction, 1);
+  f->name = g_strdup(r->name);
+  f->demangled = demangle(r->name);
+  f->file = g_strdup(origin);
+  f->arch = r->arch;
+  f->n = r->ins->len;
+  f->ins = (SassInstr *)g_array_free(r->ins, FALSE);
+  r->ins = NULL;
+  return f;
+}
+
+/* Pick the function: exact mangled name, else a unique demangled substring;
+ * among several arch sections of one function, sm_90 first. */
+static RawFunction *select_function(GPtrArray *funcs, const gchar *want, const gchar *origin,
+                                    GError **error) {
+  RawFunction *best = NULL;
+  gboolean exact = FALSE;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+  for (guint i = 0; i < funcs->len; i++) {
+    RawFunction *r = g_ptr_array_index(funcs, i);
+    g_autofree gchar *dm = demangle(r->name);
+    gboolean is_exact = strcmp(r->name, want) == 0;
+    gboolean match = is_exact || strstr(dm, want) != NULL;
+    if (!match)
+      continue;
+    if (best != NULL && strcmp(best->name, r->name) != 0 && !(exact && !is_exact)) {
+      if (is_exact && !exact) {
+        best = r;
+        exact = TRUE;
+        continue;
+      }
+      GString *both = g_string_new(NULL);
+      for (guint j = 0; j < funcs->len; j++) {
+        RawFunction *q = g_ptr_array_index(funcs, j);
+        g_autofree gchar *dq = demangle(q->name);
+        if (strcmp(q->name, want) == 0 || strstr(dq, want) != NULL)
+          g_string_append_printf(both, "%s'%s'", both->len ? ", " : "", dq);
+      }
+      g_set_error(error, SASS_ERROR, SASS_ERROR_FUNCTION,
+                  "%s: function '%s' matches several functions: %s (give more of the name or "
+                  "the mangled name)",
+                  origin, want, both->str);
+      g_string_free(both, TRUE);
+      return NULL;
+    }
+    if (best == NULL || (best->arch != 90 && (r->arch == 90 || !arch_supported(best->arch)))) {
+      best = r;
+      exact = is_exact;
+    }
+  }
+  if (best == NULL) {
+    GString *all = g_string_new(NULL);
+    for (guint i = 0; i < funcs->len; i++) {
+      RawFunction *r = g_ptr_array_index(funcs, i);
+      g_autofree gchar *dm = demangle(r->name);
+      g_string_append_printf(all, "%s%s (%s)", all->len ? ", " : "", r->name, dm);
+    }
+    g_set_error(error, SASS_ERROR, SASS_ERROR_FUNCTION,
+                "%s: no function matches '%s' (functions found: %s)", origin, want,
+                all->len ? all->str : "none");
+    g_string_free(all, TRUE);
+    return NULL;
+  }
+  return best;
+}
+
+SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
+                             const gchar *function, GError **error) {
+  Parser ps = {.origin = origin};
+  ps.re_ins = g_regex_new("^\\s*/\\*([0-9a-fA-F]{4,})\\*/\\s*(.*?)\\s*;\\s*/\\*\\s*0x([0-9a-fA-F]"
+                          "{16})\\s*\\*/\\s*$",
+                          G_REGEX_OPTIMIZE, 0, NULL);
+  ps.re_hi =
+      g_regex_new("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", G_REGEX_OPTIMIZE, 0, NULL);
+  ps.re_label = g_regex_new("^(\\.L_[A-Za-z0-9_]+):$", G_REGEX_OPTIMIZE, 0, NULL);
+  g_autoptr(GPtrArray) funcs = g_ptr_array_new_with_free_func(raw_free);
+  SassFunction *out = NULL;
+  if (parse_listing(text, len, &ps, funcs, error)) {
+    RawFunction *r = NULL;
+    if (funcs->len == 0)
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:1: not a SASS listing (no 'Function :' or '.text.' header; give the text "
+                  "of cuobjdump -sass or nvdisasm -hex)",
+                  origin);
+    else
+      r = select_function(funcs, function, origin, error);
+    if (r != NULL && !arch_supported(r->arch))
+      g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
+                  "%s:%u: function '%s' is compiled for sm_%u (supported: sm_80, sm_86, sm_87, "
+                  "sm_89, sm_90)",
+                  origin, r->line, r->name, r->arch);
+    else if (r != NULL && r->ins->len == 0)
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: function '%s' has no instructions",
+                  origin, r->line, r->name);
+    else if (r != NULL)
+      out = function_from_raw(r, origin);
+  }
+  g_regex_unref(ps.re_ins);
+  g_regex_unref(ps.re_hi);
+  g_regex_unref(ps.re_label);
+  return out;
+}
+
+SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
+  gchar *text = NULL;
+  gsize len = 0;
+  GError *err = NULL;
+  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, "%s: not a regular file", path);
+    return NULL;
+  }
+  if (!g_file_get_contents(path, &text, &len, &err)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, "%s: %s", path, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  SassFunction *f = sass_load_data(text, len, path, function, error);
+  g_free(text);
+  return f;
+}
+
+gint sass_find_offset(const SassFunction *f, guint32 offset) {
+  if (offset % 16 != 0 || offset / 16 >= f->n || f->ins[offset / 16].offset != offset)
+    return -1;
+  return (gint)(offset / 16);
+}
+
+void sass_function_free(SassFunction *f) {
+  if (f == NULL)
+    return;
+  for (guint i = 0; i < f->n; i++) {
+    g_free(f->ins[i].opcode);
+    g_free(f->ins[i].mods);
+    g_free(f->ins[i].text);
+  }
+  g_free(f->ins);
+  g_free(f->name);
+  g_free(f->demangled);
+  g_free(f->file);
+  g_free(f);
+}

@@ -1,0 +1,118 @@
+/* sass.h - a kernel's machine code (SASS) read from a cuobjdump -sass or
+ * nvdisasm listing: per instruction its offset, opcode and modifiers, guard
+ * predicate, destination and source registers, branch target and the
+ * control bits of its 128-bit encoding.
+ *
+ * Control bits (Volta and later: sm_70 .. sm_90, 128-bit instructions).  The
+ * 23 bits at 105..125 of the 128-bit word, i.e. bits 41..61 of the second
+ * (upper) 64-bit word the listing prints, are (Jia, Maggioni, Staiger,
+ * Scarpazza, "Dissecting the NVIDIA Volta GPU Architecture via
+ * Microbenchmarking", arXiv:1804.06826, 2018, section 2.1, figure 2.2):
+ *   bits 41..44  stall count: cycles before this warp's next instruction may issue (0..15)
+ *   bit  45      yield flag (as encoded; not used by the model)
+ *   bits 46..48  write scoreboard: dependency barrier (0..5) this variable-latency
+ *                instruction sets until its result is written; 7 = none
+ *   bits 49..51  read scoreboard: barrier set until its source registers are read; 7 = none
+ *   bits 52..57  wait mask: barriers (bit i = barrier i) that must clear before it issues
+ *   bits 58..61  operand reuse flags (operand slots a, b, c, d)
+ * Checked on the H200 listings in results/reference/h200/real/sass/: every
+ * variable-latency producer (S2R, LDG, LDS, MUFU, SHFL...) sets a write
+ * barrier that the first reader of its destination waits on (tests/check_sass.c).
+ */
+#ifndef WARPSIM_SASS_H
+#define WARPSIM_SASS_H
+
+#include <glib.h>
+
+typedef enum {
+  SASS_REG_R,  /* general register R0..R254 */
+  SASS_REG_P,  /* predicate P0..P6 */
+  SASS_REG_UR, /* uniform register UR0..UR62 */
+  SASS_REG_UP, /* uniform predicate UP0..UP6 */
+  SASS_REG_MAX
+} SassRegFile;
+
+typedef struct {
+  guint8 file;  /* SassRegFile */
+  guint8 index; /* first register */
+  guint8 count; /* consecutive registers: 1, 2 (.64), 4 (.128) */
+} SassReg;
+
+#define SASS_NO_BARRIER 7 /* write/read scoreboard field: none */
+#define SASS_BARRIERS 6   /* dependency barriers (scoreboards) per warp */
+#define SASS_MAX_DST 4
+#define SASS_MAX_SRC 8
+
+typedef struct {
+  guint8 stall;     /* cycles, 0..15 */
+  guint8 yield;     /* yield bit as encoded */
+  guint8 write_sb;  /* barrier 0..5, SASS_NO_BARRIER = none */
+  guint8 read_sb;   /* barrier 0..5, SASS_NO_BARRIER = none */
+  guint8 wait_mask; /* bit i: waits on barrier i */
+  guint8 reuse;     /* operand reuse flags, 4 bits */
+} SassCtrl;
+
+typedef struct {
+  guint32 offset;     /* bytes from the function's start */
+  guint line;         /* line of the listing (1-based) */
+  gchar *opcode;      /* base opcode, e.g. "LDG", owned */
+  gchar *mods;        /* modifiers with their dots, e.g. ".E.128", "" when none; owned */
+  gchar *text;        /* instruction text without offset and encoding, owned */
+  gint8 guard;        /* guard predicate index, -1 = none (or PT) */
+  guint8 guard_file;  /* SASS_REG_P or SASS_REG_UP */
+  gboolean guard_neg; /* guard is negated (@!P0) */
+  guint8 n_dst, n_src;
+  SassReg dst[SASS_MAX_DST]; /* registers written (RZ, PT, URZ, UPT left out) */
+  SassReg src[SASS_MAX_SRC]; /* registers read, including address registers */
+  gint64 target;             /* branch target offset in bytes; -1 = none */
+  guint64 enc[2];            /* the two 64-bit words of the encoding */
+  SassCtrl ctrl;             /* decoded from enc[1] */
+} SassInstr;
+
+typedef struct {
+  gchar *name;      /* mangled name as in the listing, owned */
+  gchar *demangled; /* demangled name (the mangled one when it does not demangle), owned */
+  gchar *file;      /* listing it came from, owned */
+  guint arch;       /* SM version, e.g. 90 for sm_90 */
+  SassInstr *ins;   /* instructions in address order, owned */
+  guint n;          /* number of instructions */
+} SassFunction;
+
+#define SASS_ERROR (sass_error_quark())
+GQuark sass_error_quark(void);
+typedef enum {
+  SASS_ERROR_NOT_FOUND, /* unreadable file */
+  SASS_ERROR_PARSE,     /* not a SASS listing, or a malformed instruction (message: FILE:LINE) */
+  SASS_ERROR_ARCH,      /* an architecture other than sm_80, 86, 87, 89, 90 */
+  SASS_ERROR_FUNCTION,  /* no function matches, or several do (message lists them) */
+} SassError;
+
+/* Read the listing at `path` and decode the function `function`: its mangled
+ * name exactly, or a substring of exactly one function's demangled name.
+ * Returns a new SassFunction (sass_function_free) or NULL with SASS_ERROR;
+ * messages start "FILE:LINE: " where a line is at fault. */
+SassFunction *sass_load(const gchar *path, const gchar *function, GError **error);
+
+/* Same, from listing text; `origin` names it in messages. */
+SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
+                             const gchar *function, GError **error);
+
+/* Decode the control bits of `hi`, the second 64-bit word of an encoding. */
+void sass_ctrl_decode(guint64 hi, SassCtrl *out);
+
+/* The comparable key of a demangled (or Nsight Compute) kernel name: the
+ * qualified name with template arguments, without return type, parameter
+ * list, value casts ("(int)0" -> "0") and spaces; e.g. "void
+ * k_transpose<(int)0>(float *, int)" -> "k_transpose<0>".  Newly allocated. */
+gchar *sass_name_key(const gchar *name);
+
+/* Index of the instruction at byte `offset`, or -1. */
+gint sass_find_offset(const SassFunction *f, guint32 offset);
+
+/* TRUE when `a` and `b` share a register (same file, overlapping spans). */
+gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
+
+void sass_function_free(SassFunction *f);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassFunction, sass_function_free)
+
+#endif
