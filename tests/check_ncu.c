@@ -1,0 +1,252 @@
+/* check_ncu.c - tests of sim/ncu.[ch]: the six real H200 source-page and
+ * details exports (results/reference/h200/real/ncu through WARPSIM_ROOT)
+ * against their SASS listings, per-instruction memory counters worked out
+ * from the files by hand, kernel selection in a multi-kernel details
+ * export, and bad input (another kernel's profile, malformed CSV, missing
+ * columns, non-numeric values). */
+#include "ncu.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+typedef struct {
+  const gchar *stem, *mangled;
+  guint n;          /* instructions in the listing and the export */
+  guint regs;       /* attrs.csv */
+  gdouble smem;     /* attrs.csv static_smem, bytes */
+  gdouble l1, l2;   /* details_full_b8.csv L1/TEX and L2 Hit Rate, % */
+  gdouble executed; /* details Executed Instructions = sum of the source page's counts */
+} RealCase;
+
+static const RealCase real_cases[] = {
+    {"saxpy", "_Z7k_saxpyPfPKffiP3RecS_", 120, 32, 0, 3.05, 33.48, 13719552},
+    {"softmax", "_Z9k_softmaxPfPKfiP3RecS_", 264, 32, 16, 0.01, 50.64, 76973952},
+    {"sgemm", "_Z7k_sgemmPfPKfS1_iP3RecS_", 544, 51, 8192, 0.13, 97.64, 231910272},
+    {"stencil", "_Z9k_stencilPfPKfiP3RecS_", 192, 40, 0, 22.52, 51.03, 31380096},
+    {"gather", "_Z8k_gatherPfPKfPKjiP3RecS_", 120, 32, 0, 0.02, 16.08, 3712896},
+    {"transpose", "_Z11k_transposeILi0EEvPfPKfiP3RecS0_", 168, 32, 4096, 0.02, 50.98, 59638656},
+};
+
+static gchar *ref_path(const gchar *dir, const gchar *file) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  return g_build_filename(root, "results", "reference", "h200", "real", dir, file, NULL);
+}
+
+static SassFunction *listing(const RealCase *c) {
+  g_autofree gchar *file = g_strdup_printf("%s.sass", c->stem);
+  g_autofree gchar *path = ref_path("sass", file);
+  GError *err = NULL;
+  SassFunction *f = sass_load(path, c->mangled, &err);
+  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
+  return f;
+}
+
+static NcuSource *source(const RealCase *c, const gchar *key, GError **err) {
+  g_autofree gchar *file = g_strdup_printf("%s_source_b8.csv", c->stem);
+  g_autofree gchar *path = ref_path("ncu", file);
+  return ncu_source_load(path, key, err);
+}
+
+START_TEST(test_real_source) {
+  const RealCase *c = &real_cases[_i];
+  g_autoptr(SassFunction) f = listing(c);
+  g_autofree gchar *key = sass_name_key(f->demangled);
+  GError *err = NULL;
+  g_autoptr(NcuSource) s = source(c, key, &err);
+  ck_assert_msg(s != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(s->n, c->n);
+  ck_assert_msg(ncu_source_check(s, f, &err), "%s", err ? err->message : "?");
+  ck_assert_uint_eq(s->line, 1);
+  ck_assert_uint_eq(s->ins[0].line, 3);
+  guint64 sum = 0;
+  for (guint i = 0; i < s->n; i++) {
+    ck_assert_uint_eq(s->ins[i].offset, 16 * i);
+    sum += s->ins[i].executed;
+  }
+  ck_assert_uint_eq(sum, (guint64)c->executed);
+  g_autofree gchar *dpath = ref_path("ncu", "details_full_b8.csv");
+  g_autoptr(NcuDetails) d = ncu_details_load(dpath, key, &err);
+  ck_assert_msg(d != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(d->regs, c->regs);
+  ck_assert_double_eq_tol(d->smem_static, c->smem, 1e-9);
+  ck_assert_double_eq_tol(d->l1_hit_pct, c->l1, 1e-9);
+  ck_assert_double_eq_tol(d->l2_hit_pct, c->l2, 1e-9);
+  ck_assert_double_eq_tol(d->executed_insts, c->executed, 0.5);
+  ck_assert_uint_eq(d->block_size, 128);
+  ck_assert_uint_eq(d->grid_size, 8 * 132);
+}
+END_TEST
+
+/* gather.sass 0x3d0: the coalesced idx[] load, 540672 sectors over 135168
+ * warp-loads = 4 per request, 32 bits per thread; 0x430: the random gather,
+ * 4325375 sectors = 32.0 per request.  transpose 0x550: LDS with 32-way
+ * conflicts, 17301504 wavefronts over 540672 executions = 32. */
+START_TEST(test_memory_counters) {
+  GError *err = NULL;
+  g_autoptr(NcuSource) g = source(&real_cases[4], "k_gather", &err);
+  ck_assert_msg(g != NULL, "%s", err ? err->message : "?");
+  const NcuInstr *idx = &g->ins[0x3d0 / 16], *gat = &g->ins[0x430 / 16];
+  ck_assert_uint_eq(idx->space, NCU_SPACE_GLOBAL);
+  ck_assert(!idx->store);
+  ck_assert_uint_eq(idx->access_bits, 32);
+  ck_assert_uint_eq(idx->executed, 135168);
+  ck_assert_uint_eq(idx->l2_sectors, 540672);
+  ck_assert_uint_eq(gat->l2_sectors, 4325375);
+  ck_assert(g->ins[0x4f0 / 16].store);
+  g_autoptr(NcuSource) t = source(&real_cases[5], "k_transpose<0>", &err);
+  ck_assert_msg(t != NULL, "%s", err ? err->message : "?");
+  const NcuInstr *lds = &t->ins[0x550 / 16];
+  ck_assert_uint_eq(lds->space, NCU_SPACE_SHARED);
+  ck_assert_double_eq(lds->smem_ways, 32);
+  ck_assert_uint_eq(lds->smem_wavefronts, 17301504);
+  ck_assert_uint_eq(lds->smem_ideal, 540672);
+  ck_assert_uint_eq(t->ins[0x4b0 / 16].smem_wavefronts, 540672); /* conflict-free STS */
+}
+END_TEST
+
+/* The details export holds transpose<0> and transpose<1>: the key picks one. */
+START_TEST(test_details_template) {
+  g_autofree gchar *dpath = ref_path("ncu", "details_full_b8.csv");
+  GError *err = NULL;
+  g_autoptr(NcuDetails) one = ncu_details_load(dpath, "k_transpose<1>", &err);
+  ck_assert_msg(one != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq_tol(one->l1_hit_pct, 4.23, 1e-9);
+  ck_assert_double_eq_tol(one->smem_static, 4224, 1e-9); /* "4.22 Kbyte": 33 x 32 floats */
+  ck_assert_double_eq_tol(one->smem_dynamic, 23936, 1e-9);
+  ck_assert(ncu_details_load(dpath, "k_transpose", &err) == NULL);
+  ck_assert_int_eq(err->code, NCU_ERROR_KERNEL);
+  ck_assert_msg(strstr(err->message, "'void k_transpose<1>(float *, const float *, int, Rec *, "
+                                     "float *)'") != NULL,
+                "%s", err->message);
+  g_error_free(err);
+}
+END_TEST
+
+/* ---- bad input -------------------------------------------------------------- */
+
+START_TEST(test_other_kernel) {
+  GError *err = NULL;
+  /* saxpy's export asked for gather */
+  ck_assert(source(&real_cases[0], "k_gather", &err) == NULL);
+  ck_assert_int_eq(err->code, NCU_ERROR_KERNEL);
+  ck_assert_msg(strstr(err->message, "saxpy_source_b8.csv:1: a profile of 'k_saxpy(") != NULL, "%s",
+                err->message);
+  g_clear_error(&err);
+  /* softmax's export checked against the saxpy listing: offset 0x20 differs
+   * (saxpy ULDC.64, softmax another opcode) or the counts do */
+  g_autoptr(SassFunction) f = listing(&real_cases[0]);
+  g_autoptr(NcuSource) s = source(&real_cases[4], "k_gather", &err);
+  ck_assert(s != NULL);
+  /* gather and saxpy have 120 instructions each: the first opcode that differs */
+  ck_assert(!ncu_source_check(s, f, &err));
+  ck_assert_int_eq(err->code, NCU_ERROR_KERNEL);
+  ck_assert_msg(strstr(err->message, "gather_source_b8.csv:") != NULL &&
+                    strstr(err->message, "in the profile but") != NULL,
+                "%s", err->message);
+  g_clear_error(&err);
+  g_autoptr(SassFunction) big = listing(&real_cases[2]);
+  g_autoptr(NcuSource) sg = source(&real_cases[2], "k_sgemm", &err);
+  big->n = 500; /* a listing shorter than the profile */
+  ck_assert(!ncu_source_check(sg, big, &err));
+  ck_assert_msg(strstr(err->message, "sgemm_source_b8.csv:503: the profile has 544 instructions, "
+                                     "function '_Z7k_sgemmPfPKfS1_iP3RecS_'") != NULL,
+                "%s", err->message);
+  big->n = 544;
+  g_clear_error(&err);
+}
+END_TEST
+
+typedef struct {
+  gboolean details;
+  const gchar *text;
+  gint code;
+  const gchar *msg;
+} BadCase;
+
+#define HDR "\"Address\",\"Source\",\"Instructions Executed\"\n"
+#define KN "\"Kernel Name\",\"k(int)\",\n"
+#define DHDR                                                                                       \
+  "\"ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+
+static const BadCase bad_cases[] = {
+    {FALSE, KN HDR "\"0x10\",\"EXIT\",\"4\n", NCU_ERROR_PARSE, "c.csv:3: malformed CSV"},
+    {FALSE, KN HDR "\"0x10\",\"EX\"IT\",\"4\"\n", NCU_ERROR_PARSE, "c.csv:3: malformed CSV"},
+    {FALSE, KN HDR "\"0x10\",\"EXIT\",\"four\"\n", NCU_ERROR_PARSE,
+     "c.csv:3: column 'Instructions Executed': not a count 'four'"},
+    {FALSE, KN HDR "\"0x10\",\"EXIT\",\"-3\"\n", NCU_ERROR_PARSE, "c.csv:3: column"},
+    {FALSE, KN HDR "\"0x10\",\"EXIT\"\n", NCU_ERROR_PARSE, "c.csv:3: 2 fields, the header has 3"},
+    {FALSE, KN HDR "\"zz\",\"EXIT\",\"4\"\n", NCU_ERROR_PARSE, "c.csv:3: column 'Address'"},
+    {FALSE, KN "\"Addr\",\"Source\"\n\"0x10\",\"EXIT\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: no column 'Address'"},
+    {FALSE, HDR "\"0x10\",\"EXIT\",\"4\"\n", NCU_ERROR_PARSE,
+     "c.csv:1: not a Nsight Compute source-page export"},
+    {FALSE, "", NCU_ERROR_PARSE, "c.csv:1: not a Nsight Compute source-page export"},
+    {FALSE, KN HDR, NCU_ERROR_PARSE, "c.csv:1: no instruction rows"},
+    {FALSE, "\"Kernel Name\",\"other(int)\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n", NCU_ERROR_KERNEL,
+     "c.csv:1: a profile of 'other(int)', not of 'k'"},
+    {TRUE, "a,b\n1,2\n", NCU_ERROR_PARSE, "c.csv:1: not a Nsight Compute details export"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"lots\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Registers Per Thread': not a number 'lots'"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Block Size\",\"\",\"128\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: kernel 'k(int)' has no 'Registers Per Thread'"},
+    {TRUE, DHDR "\"1\",\"j(int)\",\"Launch\",\"Block Size\",\"\",\"128\"\n", NCU_ERROR_KERNEL,
+     "c.csv:1: no kernel 'k' in the details export (kernels: 'j(int)')"},
+    {TRUE, DHDR "\"1\",\"k(int)\"\n", NCU_ERROR_PARSE, "c.csv:2: 2 fields, the header has 6"},
+};
+
+START_TEST(test_bad_input) {
+  const BadCase *c = &bad_cases[_i];
+  GError *err = NULL;
+  gpointer r = c->details
+                   ? (gpointer)ncu_details_load_data(c->text, strlen(c->text), "c.csv", "k", &err)
+                   : (gpointer)ncu_source_load_data(c->text, strlen(c->text), "c.csv", "k", &err);
+  ck_assert(r == NULL);
+  ck_assert_msg(err != NULL, "no error");
+  ck_assert_int_eq(err->code, c->code);
+  ck_assert_msg(strstr(err->message, c->msg) != NULL, "'%s' lacks '%s'", err->message, c->msg);
+  ck_assert(strchr(err->message, '\n') == NULL);
+  g_error_free(err);
+}
+END_TEST
+
+START_TEST(test_missing_file) {
+  GError *err = NULL;
+  ck_assert(ncu_source_load("/nonexistent.csv", "k", &err) == NULL);
+  ck_assert_int_eq(err->code, NCU_ERROR_NOT_FOUND);
+  g_clear_error(&err);
+  ck_assert(ncu_details_load("/", "k", &err) == NULL);
+  ck_assert_int_eq(err->code, NCU_ERROR_NOT_FOUND);
+  g_clear_error(&err);
+  const gchar bin[] = "\"Kernel Name\"\0,";
+  ck_assert(ncu_source_load_data(bin, sizeof bin, "b.csv", "k", &err) == NULL);
+  ck_assert_int_eq(err->code, NCU_ERROR_PARSE);
+  g_clear_error(&err);
+}
+END_TEST
+
+static Suite *ncu_suite(void) {
+  Suite *s = suite_create("ncu");
+  TCase *real = tcase_create("real");
+  tcase_set_timeout(real, 60);
+  tcase_add_loop_test(real, test_real_source, 0, G_N_ELEMENTS(real_cases));
+  tcase_add_test(real, test_memory_counters);
+  tcase_add_test(real, test_details_template);
+  tcase_add_test(real, test_other_kernel);
+  suite_add_tcase(s, real);
+  TCase *bad = tcase_create("bad_input");
+  tcase_add_loop_test(bad, test_bad_input, 0, G_N_ELEMENTS(bad_cases));
+  tcase_add_test(bad, test_missing_file);
+  suite_add_tcase(s, bad);
+  return s;
+}
+
+int main(void) {
+  g_autoptr(SRunner) sr = srunner_create(ncu_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
