@@ -185,6 +185,10 @@ mkdir -p "$final"
 cp "$out"/* "$final"/
 column -s, -t "$final/summary.csv"
 echo "wrote $final/{$(cd "$final" && ls *.csv | sed 's/\.csv$//' | paste -sd,)}.csv" >&2
+# The six real kernels from their SASS and one profile (reported; their own
+# --check is scripts/validate_real.sh --check).
+WARPSIM=$warpsim "$root/scripts/validate_real.sh" --model "$model" --out "$final" $sets ||
+  { echo "validate.sh: the real-kernel validation failed" >&2; exit 2; }
 if [ $check -eq 1 ] && grep -q ',NO$' "$final/summary.csv"; then
   echo "validate.sh: some curves miss the held-out thresholds (MAPE <= 8 %, knee within 4 warps)" >&2
   exit 1

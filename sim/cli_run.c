@@ -212,6 +212,11 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   SimResult r;
   if (!sim_run(m, k, &opt, &r, error))
     return FALSE;
+  if (r.warnings[0] != '\0') { /* one line per opcode no class names */
+    g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
+    for (guint i = 0; lines[i] && *lines[i]; i++)
+      fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
+  }
   g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
   if (o->units != NULL)
     add_device_columns(row, m, &r);

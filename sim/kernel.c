@@ -3,7 +3,9 @@
 
 #include "config.h"
 #include "paths.h"
+#include "sassprog.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -67,11 +69,72 @@ static const ConfigEntry kernel_table[] = {
      "the CTA's last N warps exit at once (divergent early return)", NULL},
     {"stream", "seed", CONFIG_UINT, K(seed), 0, "1", 0, 4294967295.0, NULL, 0, 0, NULL,
      "seed of the run's random numbers", NULL},
+    {"stream", "footprint", CONFIG_UINT, K(footprint), 0, "0", 0, 4294967295.0, NULL, 0, 0,
+     "bytes per warp",
+     "data each warp reuses at `level`: when resident warps x footprint "
+     "outgrow the level (L1 left by shared memory, L2 / SMs), loads miss to the next level "
+     "(0 = never)",
+     "assumed: no capacity model"},
+    {"sass", "file", CONFIG_STRING, K(sass_file), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "SASS listing (cuobjdump -sass), relative to the kernel file; empty = synthetic kernel",
+     "assumed: a synthetic kernel"},
+    {"sass", "function", CONFIG_STRING, K(sass_function), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "mangled name, or a unique substring of the demangled name", NULL},
+    {"sass", "source_csv", CONFIG_STRING, K(sass_source), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "ncu --page source --print-source sass --csv export (empty = none)", "assumed: no profile"},
+    {"sass", "details_csv", CONFIG_STRING, K(sass_details), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "ncu --page details --csv export (empty = none)", "assumed: no profile"},
+    {"sass", "trip_count", CONFIG_UINT, K(trip_count), 0, "0", 0, 1e8, NULL, 0, 0, "trips",
+     "loop trips of backward branches when no profile gives counts", "assumed: none"},
+    {"sass", "footprint_l1", CONFIG_UINT, K(footprint_l1), 0, "0", 0, 4294967295.0, NULL, 0, 0,
+     "bytes per warp", "data each warp reuses through L1 (0 = estimated from the profile)",
+     "assumed: estimated"},
+    {"sass", "footprint_l2", CONFIG_UINT, K(footprint_l2), 0, "0", 0, 4294967295.0, NULL, 0, 0,
+     "bytes per warp", "data each warp reuses through L2 (0 = estimated from the profile)",
+     "assumed: estimated"},
 };
 #define N_KERNEL_KEYS G_N_ELEMENTS(kernel_table)
 
 gboolean kernel_override_group(const gchar *group) {
   return config_has_group(kernel_table, N_KERNEL_KEYS, group);
+}
+
+/* A [sass] path: relative to the kernel file's folder. */
+static gchar *sass_path(const gchar *kernel_file, const gchar *p) {
+  if (p == NULL || *p == '\0' || g_path_is_absolute(p))
+    return g_strdup(p ? p : "");
+  g_autofree gchar *dir = g_path_get_dirname(kernel_file);
+  return g_build_filename(dir, p, NULL);
+}
+
+/* Load the [sass] listing and profiles; registers and static shared memory
+ * default to the details export when the file does not set them. */
+static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
+  if (k->sass_function == NULL || *k->sass_function == '\0') {
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [sass] function: required with [sass] file (a mangled name or a unique "
+                "substring of the demangled one)",
+                k->file);
+    return FALSE;
+  }
+  g_autofree gchar *listing = sass_path(k->file, k->sass_file);
+  g_autofree gchar *source = sass_path(k->file, k->sass_source);
+  g_autofree gchar *details = sass_path(k->file, k->sass_details);
+  GError *err = NULL;
+  k->sass = sass_kernel_load(listing, k->sass_function, source, details, k->trip_count, &err);
+  if (k->sass == NULL) {
+    g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return FALSE;
+  }
+  k->sass->footprint_l1 = k->footprint_l1;
+  k->sass->footprint_l2 = k->footprint_l2;
+  const NcuDetails *d = k->sass->details;
+  if (d != NULL && !g_key_file_has_key(kf, "launch", "regs_per_thread", NULL))
+    k->regs_per_thread = d->regs;
+  if (d != NULL && !isnan(d->smem_static) && !g_key_file_has_key(kf, "launch", "smem_static", NULL))
+    k->smem_static = (guint)d->smem_static;
+  return TRUE;
 }
 
 static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
@@ -86,6 +149,8 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     g_error_free(err);
     return NULL;
   }
+  if (k->sass_file != NULL && *k->sass_file != '\0' && !load_sass(k, kf, error))
+    return NULL;
   return g_steal_pointer(&k);
 }
 
@@ -203,6 +268,7 @@ void kernel_free(Kernel *k) {
   if (k == NULL)
     return;
   config_clear(kernel_table, N_KERNEL_KEYS, k);
+  sass_kernel_free(k->sass);
   g_free(k->name);
   g_free(k->file);
   g_free(k);

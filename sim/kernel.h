@@ -46,6 +46,16 @@ typedef struct {
   guint live_values;      /* live values touched per iteration (spill model) */
   guint early_exit;       /* warps per CTA (the last ones) that exit at once */
   guint seed;             /* seed of the run's GRand */
+  guint footprint;        /* bytes per warp the loads reuse at `level`; 0 = no capacity model */
+  /* [sass]: a real kernel from its SASS and Nsight Compute exports */
+  gchar *sass_file;        /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */
+  gchar *sass_function;    /* mangled name or a unique substring of the demangled one, owned */
+  gchar *sass_source;      /* ncu --page source --csv export, owned; "" = none */
+  gchar *sass_details;     /* ncu --page details --csv export, owned; "" = none */
+  guint trip_count;        /* loop trips of backward branches without a profile */
+  guint footprint_l1;      /* bytes per warp reused through L1; 0 = estimated */
+  guint footprint_l2;      /* bytes per warp reused through L2; 0 = estimated */
+  struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned; NULL = synthetic */
 } Kernel;
 
 #define KERNEL_ERROR (kernel_error_quark())

@@ -36,6 +36,23 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
    "servers", "independent " NAME " servers sequential loads spread over (0 = channels)", "assumed: as random lines"}
 /* clang-format on */
 
+/* The keys of one SASS opcode class ([class_<name>], opclass.h). */
+/* clang-format off */
+#define CLASS_KEYS(id, name, DESC)                                                                \
+  {"class_" name, "opcodes", CONFIG_STRING, M(opclass[id].opcodes), 0, "", 0, 0, NULL, 0, 0,      \
+   NULL, "SASS opcodes of the " DESC " class (';'-separated base opcodes)",                      \
+   "assumed: no opcodes"},                      \
+  {"class_" name, "latency", CONFIG_UINT, M(opclass[id].latency), 0, "1", 1, 100000, NULL, 0, 0,  \
+   "cycles", DESC ": cycles until a result waited on through a scoreboard is written",            \
+   "assumed: 1 cycle"},           \
+  {"class_" name, "interval", CONFIG_UINT, M(opclass[id].interval), 0, "1", 1, 255, NULL, 0, 0,   \
+   "cycles", DESC ": cycles its pipe stays busy per warp instruction", "assumed: 1 cycle"}
+#define CLASS_READ_KEY(id, name, DESC)                                                            \
+  {"class_" name, "read_latency", CONFIG_UINT, M(opclass[id].read_latency), 0, "1", 1, 255,       \
+   NULL, 0, 0, "cycles", DESC ": cycles after issue a store's registers are read",               \
+   "assumed: 1 cycle"}
+/* clang-format on */
+
 /* The one table of model keys.  Entries flagged T are timing keys: a model
  * without them serves the occupancy calculator only. */
 static const ConfigEntry model_table[] = {
@@ -145,6 +162,30 @@ static const ConfigEntry model_table[] = {
      "sector size", NULL},
     {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
      "cache-line size", NULL},
+    {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
+     "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
+     "assumed: no L2 capacity model"},
+    CLASS_KEYS(OPCLASS_FP32, "fp32", "FP32"),
+    CLASS_KEYS(OPCLASS_INT, "int", "integer/logic"),
+    CLASS_KEYS(OPCLASS_FP64, "fp64", "FP64"),
+    CLASS_KEYS(OPCLASS_MUFU, "mufu", "MUFU"),
+    CLASS_KEYS(OPCLASS_TENSOR, "tensor", "tensor"),
+    CLASS_KEYS(OPCLASS_CONV, "conv", "conversion"),
+    CLASS_KEYS(OPCLASS_GLOBAL, "global", "global/local memory"),
+    CLASS_READ_KEY(OPCLASS_GLOBAL, "global", "global/local memory"),
+    {"class_global", "lines_in_flight", CONFIG_UINT, M(opclass[OPCLASS_GLOBAL].lines_in_flight), 0,
+     "0", 0, 1000000, NULL, 0, 0, "lines per SM",
+     "SASS kernels: L1 lines missing at once per SM before lg_throttle (0 = no cap)",
+     "assumed: no cap"},
+    {"class_global", "dram_write_cost", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].write_cost), 0,
+     "1", 0.1, 10, NULL, 0, 0, "read bytes per byte",
+     "SASS kernels: DRAM time of a stored byte (read/write turnaround)", "assumed: as a read"},
+    CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
+    CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
+    CLASS_KEYS(OPCLASS_SHUFFLE, "shuffle", "shuffle"),
+    CLASS_KEYS(OPCLASS_UNIFORM, "uniform", "uniform datapath"),
+    CLASS_KEYS(OPCLASS_CONTROL, "control", "branch/barrier/sync"),
+    CLASS_KEYS(OPCLASS_SPECIAL, "special", "special-register"),
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)
 

@@ -10,6 +10,7 @@
 #define WARPSIM_MODEL_H
 
 #include "config.h"
+#include "opclass.h"
 
 #include <glib.h>
 
@@ -81,11 +82,13 @@ typedef struct {
   guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
   guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
-  guint l1_bytes;     /* bytes of unified L1 + shared memory per SM; local memory
-                         (spills) hits in what shared memory leaves free */
-  guint max_inflight; /* warp-loads in flight per SM (0 = no cap) */
-  guint sector_bytes; /* bytes per sector */
-  guint line_bytes;   /* bytes per cache line */
+  guint l1_bytes;                    /* bytes of unified L1 + shared memory per SM; local memory
+                                        (spills) hits in what shared memory leaves free */
+  guint max_inflight;                /* warp-loads in flight per SM (0 = no cap) */
+  guint sector_bytes;                /* bytes per sector */
+  guint line_bytes;                  /* bytes per cache line */
+  guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
+  OpClassModel opclass[OPCLASS_MAX]; /* SASS opcode classes ([class_<name>]) */
 } SmModel;
 
 #define MODEL_ERROR (model_error_quark())

@@ -370,6 +370,8 @@ static void details_metric(NcuDetails *d, const gchar *metric, const gchar *unit
     d->smem_static = bytes_of(v, unit);
   else if (strcmp(metric, "Dynamic Shared Memory Per Block") == 0)
     d->smem_dynamic = bytes_of(v, unit);
+  else if (strcmp(metric, "Shared Memory Configuration Size") == 0)
+    d->smem_config = bytes_of(v, unit);
   else if (strcmp(metric, "Block Size") == 0)
     d->block_size = isnan(v) ? 0 : (guint)v;
   else if (strcmp(metric, "Grid Size") == 0)
@@ -427,7 +429,7 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       d->file = g_strdup(origin);
       d->kernel = g_strdup(name);
       d->line = r->line;
-      d->smem_static = d->smem_dynamic = d->l1_hit_pct = d->l2_hit_pct = NAN;
+      d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
       d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
       id = g_strdup(field(r, c.id));
     }

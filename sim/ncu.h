@@ -44,6 +44,7 @@ typedef struct {
   guint regs;                /* Launch Statistics: Registers Per Thread (0 = absent) */
   gdouble smem_static;       /* Static Shared Memory Per Block, bytes (NaN = absent) */
   gdouble smem_dynamic;      /* Dynamic Shared Memory Per Block, bytes (NaN = absent) */
+  gdouble smem_config;       /* Shared Memory Configuration Size (carveout), bytes (NaN = absent) */
   guint block_size;          /* threads per block (0 = absent) */
   guint grid_size;           /* blocks (0 = absent) */
   gdouble l1_hit_pct;        /* Memory Workload Analysis: L1/TEX Hit Rate, % (NaN = absent) */

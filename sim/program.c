@@ -2,8 +2,9 @@
 #include "program.h"
 
 const gchar *program_op_name(InstrOp op) {
-  static const gchar *const names[OP_MAX] = {"FFMA", "IALU", "BRA", "MUFU", "LDS",
-                                             "LDG",  "LDL",  "STL", "BAR",  "EXIT"};
+  static const gchar *const names[OP_MAX] = {
+      "FFMA", "IALU", "BRA",    "MUFU", "LDS",     "LDG", "LDL", "STL",  "BAR", "EXIT",
+      "FP32", "FP64", "TENSOR", "CONV", "UNIFORM", "STG", "STS", "SHFL", "MISC"};
   return op < OP_MAX ? names[op] : "?";
 }
 
@@ -12,12 +13,15 @@ static gboolean instr_check(const Program *p, const Instr *in, const gchar **why
     *why = "op, pipe or source count out of range";
   else if (in->dst != INSTR_NO_SLOT && in->dst >= p->n_slots)
     *why = "destination slot out of range";
-  else if (in->sb_write != INSTR_NO_SB && in->sb_write >= INSTR_SB_BARRIERS)
+  else if ((in->sb_write != INSTR_NO_SB && in->sb_write >= INSTR_SB_BARRIERS) ||
+           (in->sb_read != INSTR_NO_SB && in->sb_read >= INSTR_SB_BARRIERS))
     *why = "scoreboard barrier out of range";
   else if (in->wait_mask >> INSTR_SB_BARRIERS)
     *why = "wait mask names a missing scoreboard barrier";
   else if (in->has_branch && (in->target >= p->n || in->counter >= PROGRAM_MAX_COUNTERS))
     *why = "branch target or counter out of range";
+  else if (in->has_branch && in->fall > 0 && in->fall > in->trips)
+    *why = "branch falls through more often than it executes";
   for (guint j = 0; j < in->n_src && *why == NULL; j++)
     if (in->src[j] >= p->n_slots)
       *why = "source slot out of range";

@@ -26,17 +26,38 @@ typedef enum {
   OP_STL,  /* local-memory store of a spilled value (lsu, then L1) */
   OP_BAR,  /* __syncthreads (BAR.SYNC) */
   OP_EXIT, /* end of the warp */
+  /* SASS programs (sassprog.c) also use: */
+  OP_FP32,    /* other FP32 (FADD, FMUL, FMNMX...: fma pipe) */
+  OP_FP64,    /* FP64 (fp64 pipe) */
+  OP_TENSOR,  /* tensor core (tensor pipe) */
+  OP_CONV,    /* conversion (sfu pipe) */
+  OP_UNIFORM, /* uniform datapath (uniform pipe) */
+  OP_STG,     /* global store (lsu, then the memory levels; nothing waits on it) */
+  OP_STS,     /* shared-memory store or atomic (SM-wide shared-memory unit) */
+  OP_SHFL,    /* warp shuffle (SM-wide shared-memory crossbar) */
+  OP_MISC,    /* control and special registers (no pipe) */
   OP_MAX
 } InstrOp;
 
 /* Execution units.  fma, alu, sfu and lsu are per SMSP; smem is SM-wide. */
-typedef enum { PIPE_FMA, PIPE_ALU, PIPE_SFU, PIPE_SMEM, PIPE_LSU, PIPE_NONE, PIPE_MAX } InstrPipe;
+typedef enum {
+  PIPE_FMA,
+  PIPE_ALU,
+  PIPE_SFU,
+  PIPE_SMEM,
+  PIPE_LSU,
+  PIPE_NONE,
+  PIPE_FP64,    /* per SMSP (SASS programs) */
+  PIPE_TENSOR,  /* per SMSP (SASS programs) */
+  PIPE_UNIFORM, /* per SMSP (SASS programs) */
+  PIPE_MAX
+} InstrPipe;
 
-#define INSTR_NO_SLOT 0xffff   /* dst/src: no value slot */
-#define INSTR_MAX_SRC 3        /* value slots one instruction reads */
-#define INSTR_SB_BARRIERS 6    /* scoreboard barriers per warp (SASS SB0..SB5) */
-#define INSTR_NO_SB 0xff       /* sb_write: sets no scoreboard barrier */
-#define PROGRAM_MAX_COUNTERS 4 /* per-warp branch counters */
+#define INSTR_NO_SLOT 0xffff    /* dst/src: no value slot */
+#define INSTR_MAX_SRC 3         /* value slots one instruction reads */
+#define INSTR_SB_BARRIERS 6     /* scoreboard barriers per warp (SASS SB0..SB5) */
+#define INSTR_NO_SB 0xff        /* sb_write: sets no scoreboard barrier */
+#define PROGRAM_MAX_COUNTERS 64 /* per-warp branch counters */
 
 /* One instruction.  Dependencies are value slots: the warp's scoreboard keeps
  * the cycle each slot's value is ready; an instruction waits for its `src`
@@ -57,16 +78,30 @@ typedef struct {
   guint16 src[INSTR_MAX_SRC]; /* value slots read; unused ones INSTR_NO_SLOT */
   guint16 ways;               /* LDS: bank-conflict degree (cycles of the unit) */
   guint16 latency;            /* cycles to the result; 0 = its pipe's model latency */
-  /* Memory access (OP_LDG, OP_LDL, OP_STL): */
-  guint8 level;       /* MemLevel it is served from (mem.h) */
+  guint8 interval;            /* cycles its pipe stays busy; 0 = the pipe's model interval */
+  guint8 sb_read;             /* scoreboard barrier set until its source registers are read
+                                 (`read_latency` cycles after issue), or INSTR_NO_SB */
+  guint8 read_latency;        /* cycles after issue its source registers are read */
+  /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
+  guint8 level;       /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
+                         from the launch's hit rates (SmLaunch) */
+  guint8 lines;       /* L1 lines a SASS request touches: miss slots it holds when it misses */
+  guint8 l1tex;       /* the data passes the L1TEX data path the shared-memory unit uses */
+  guint8 line_cost;   /* DRAM: lines whose transfer time one access costs (a scattered
+                         access pays a whole line per sector); 0 = its bytes */
   guint8 sequential;  /* lines of one access share a server (streaming) */
   guint16 lane_bytes; /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint32 bytes;      /* bytes per warp-access when lane_bytes is 0 */
-  /* Branch (has_branch): after issue the warp's counter `counter` is
-   * incremented; while it stays below `trips` the warp continues at
-   * `target`, else the counter resets to 0 and the warp falls through. */
+  /* Branch (has_branch): with `fall` = 0, after issue the warp's counter
+   * `counter` is incremented; while it stays below `trips` the warp
+   * continues at `target`, else the counter resets to 0 and the warp falls
+   * through.  With `fall` > 0 (a taken ratio from a profile, Bresenham's
+   * rule): the counter gains `fall`; when it reaches `trips` it loses `trips`
+   * and the warp falls through, else it takes the branch: the branch falls
+   * through `fall` times in every `trips`, taken first. */
   guint32 target; /* pc when taken */
   guint32 trips;  /* times the branch is reached per loop (taken trips - 1 times) */
+  guint32 fall;   /* Bresenham: fall-throughs per `trips` executions; 0 = loop counter */
   guint8 counter; /* per-warp counter index, < PROGRAM_MAX_COUNTERS */
 } Instr;
 
@@ -86,6 +121,15 @@ typedef struct {
 static inline guint program_next_pc(const Instr *in, guint pc, guint32 *counters) {
   if (!in->has_branch)
     return pc + 1;
+  if (in->fall > 0) {
+    guint32 c = counters[in->counter] + in->fall;
+    if (c >= in->trips) {
+      counters[in->counter] = c - in->trips;
+      return pc + 1;
+    }
+    counters[in->counter] = c;
+    return in->target;
+  }
   if (++counters[in->counter] < in->trips)
     return in->target;
   counters[in->counter] = 0;

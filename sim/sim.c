@@ -2,6 +2,7 @@
 #include "sim.h"
 
 #include "launch.h"
+#include "sassprog.h"
 #include "sm.h"
 #include "synth.h"
 
@@ -29,10 +30,36 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   out->policy = policy->name;
   out->spilled_per_iter = synth_spilled_per_iter(k, out->regs_allocated, model->spill_loop_regs,
                                                  model->spill_extra_values);
-  g_autoptr(Program) program = synth_program_new(k, out->spilled_per_iter);
+  GString *warnings = g_string_new(NULL);
+  g_autoptr(Program) program = k->sass ? sass_program_new(k->sass, model, warnings, error)
+                                       : synth_program_new(k, out->spilled_per_iter);
+  g_strlcpy(out->warnings, warnings->str, sizeof out->warnings);
+  g_string_free(warnings, TRUE);
+  if (program == NULL)
+    return FALSE;
   out->warp_insts_per_warp = program->warp_insts;
   gdouble l1_hit = launch_spill_l1_hit(model, out);
   out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
+  /* L1 is what the shared-memory carveout leaves (not what the CTAs use). */
+  gdouble smem =
+      MAX((gdouble)out->occ.smem_config, (gdouble)out->blocks_per_sm * out->occ.smem_per_block);
+  gdouble load_l1 = 0, load_l2 = 0;
+  if (k->sass) {
+    /* Local memory the listing touches per thread, through L1 as spills are. */
+    SimResult r = *out;
+    r.spill_values = (k->sass->local_bytes + 3) / 4;
+    l1_hit = launch_spill_l1_hit(model, &r);
+    out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
+    sass_kernel_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
+  } else if (k->footprint > 0) {
+    gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
+    gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
+    load_l1 = k->level == KERNEL_LEVEL_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint)
+                                          : 0.0;
+    load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
+  }
+  out->load_l1_hit = load_l1;
+  out->load_l2_hit = load_l2;
   SmLaunch launch = {.model = model,
                      .program = program,
                      .policy = policy,
@@ -40,6 +67,10 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
                      .warps_per_block = out->warps_per_block,
                      .early_exit = k->early_exit,
                      .spill_l1_hit = l1_hit,
+                     .load_l1_hit = load_l1,
+                     .load_l2_hit = load_l2,
+                     .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
+                     .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
                      .seed = k->seed};
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
@@ -62,8 +93,12 @@ guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
   if (!launch_plan(model, k, &r, NULL))
     return 0;
   g_autoptr(Program) p =
-      synth_program_new(k, synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
-                                                  model->spill_extra_values));
+      k->sass
+          ? sass_program_new(k->sass, model, NULL, NULL)
+          : synth_program_new(k, synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
+                                                        model->spill_extra_values));
+  if (p == NULL)
+    return 0;
   guint64 blocks = 0;
   for (guint i = 0; i < r.n_loads; i++)
     blocks += r.loads[i].blocks; /* each distinct load is simulated once */

@@ -45,6 +45,9 @@ typedef struct {
   guint64 warp_insts_per_warp; /* warp instructions each warp issues */
   guint spilled_per_iter;      /* spilled values each warp reloads and stores per iteration */
   gdouble spill_l1_hit;        /* fraction of spill accesses that hit in L1 */
+  gdouble load_l1_hit;         /* global loads' L1 hit rate at this launch (SASS, footprint) */
+  gdouble load_l2_hit;         /* the L2 hit rate of loads that miss L1 */
+  gchar warnings[512];         /* lines the run warns about (unknown opcodes), or "" */
   SimStats st;                 /* counters of the most loaded SM (loads[0]) */
   SimSmLoad loads[2];          /* the device's SMs by load, most CTAs first */
   guint n_loads;               /* entries of loads */

@@ -174,16 +174,48 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
 
 /* ---- issue ---------------------------------------------------------------- */
 
+/* The level a global access of a SASS program is served from, drawn from
+ * the launch's hit rates (L1, then L2 for what misses L1). */
+static MemLevel draw_level(Sm *sm) {
+  gdouble u = g_rand_double(sm->rng);
+  if (u < sm->l.load_l1_hit)
+    return MEM_L1;
+  if (u < sm->l.load_l1_hit + (1.0 - sm->l.load_l1_hit) * sm->l.load_l2_hit)
+    return MEM_L2;
+  return MEM_DRAM;
+}
+
 /* Memory effects of issuing the load or store `in`; returns the cycle its
  * data is back. */
 static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
   SimCycle ready;
-  if (in->op == OP_LDG) {
-    ready = mem_load(sm->mem, (MemLevel)in->level, bytes, in->sequential, now);
-    sm->st.loads++;
-    sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
-    sm->st.load_latency_sum += ready - now;
+  gboolean missed = TRUE; /* the access left L1 */
+  if (in->l1tex) {
+    /* SASS: global data passes the L1TEX data stage that shared memory
+     * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
+    SimCycle busy = (SimCycle)((bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle);
+    sm->units.smem_free = MAX(sm->units.smem_free, now) + busy;
+    sm->st.pipe_busy[PIPE_SMEM] += busy;
+  }
+  if (in->op == OP_LDG || in->op == OP_STG) {
+    MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
+    guint cost = bytes; /* bytes the level's servers are occupied for */
+    if (level == MEM_DRAM && in->line_cost > 0)
+      cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+    if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
+      cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
+    missed = level != MEM_L1;
+    ready = mem_load(sm->mem, level, cost, in->sequential, now);
+    if (in->op == OP_STG) {
+      /* Nothing waits for a store's data; its registers are read soon after
+       * issue (the read scoreboard). */
+      ready = now + in->read_latency;
+    } else {
+      sm->st.loads++;
+      sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
+      sm->st.load_latency_sum += ready - now;
+    }
   } else {
     /* A spill access also goes to L2 when it misses, which happens when the
      * SM's spill footprint outgrows the L1 that shared memory leaves (README
@@ -199,10 +231,26 @@ static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
       ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin));
     sm->st.spill_insts++;
   }
-  if (in->op != OP_STL)
+  if (in->l1tex && in->op == OP_LDG) {
+    /* SASS: every line that misses L1 holds one of the SM's miss slots
+     * (SmLaunch max_inflight) until its data is back. */
+    if (missed)
+      for (guint i = 0; i < in->lines; i++)
+        event_queue_push(&sm->units.inflight, ready, NULL);
+  } else if (in->op != OP_STL && in->op != OP_STG) {
     event_queue_push(&sm->units.inflight, ready, NULL);
+  }
   w->last_mem = MAX(w->last_mem, ready);
   return ready;
+}
+
+/* The SM-wide shared-memory unit takes `in` for `ways` intervals; returns
+ * the cycle its result is back. */
+static SimCycle issue_smem(Sm *sm, const Instr *in, SimCycle now) {
+  SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
+  sm->units.smem_free = now + busy;
+  guint latency = in->latency ? in->latency : sm->m->smem.latency;
+  return now + latency + busy - sm->m->smem.interval;
 }
 
 /* Pipe and memory effects of issuing `in`; returns the cycle its result is
@@ -226,13 +274,15 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDS:
-    sm->units.smem_free = now + (SimCycle)sm->m->smem.interval * in->ways;
-    ready = now + sm->m->smem.latency + (SimCycle)(in->ways - 1) * sm->m->smem.interval;
+  case OP_STS:
+  case OP_SHFL:
+    ready = issue_smem(sm, in, now);
     *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDG:
   case OP_LDL:
   case OP_STL:
+  case OP_STG:
     ready = issue_memory(sm, w, in, now);
     *reason = STALL_LONG_SCOREBOARD;
     break;
@@ -241,6 +291,17 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     break;
   case OP_EXIT:
     w->done = 1;
+    break;
+  case OP_FP32:
+  case OP_FP64:
+  case OP_TENSOR:
+  case OP_CONV:
+  case OP_UNIFORM:
+  case OP_MISC:
+    /* SASS: a variable-latency producer (it sets a write scoreboard) makes
+     * its consumers wait on the short scoreboard. */
+    if (in->sb_write != INSTR_NO_SB)
+      *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_BRA:
   case OP_IALU:
@@ -303,6 +364,8 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   guint8 reason;
   SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
   warp_scoreboard_write(w, in, ready, reason);
+  if (in->sb_read != INSTR_NO_SB)
+    warp_scoreboard_read(w, in->sb_read, now + in->read_latency, reason);
   smsp_selected(s, w);
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
@@ -344,8 +407,8 @@ static void sm_collect(const Sm *sm, SimStats *st) {
     st->issued += n;
     st->ops[in->op] += n;
     if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
-      st->pipe_busy[in->pipe] += n * sm->interval[in->pipe];
-    if (in->op == OP_LDS)
+      st->pipe_busy[in->pipe] += n * sm->dec[pc].interval;
+    if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_SHFL)
       st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval * in->ways;
   }
   st->issue_cycles = st->issued; /* at most one issue per SMSP per cycle */
@@ -438,11 +501,11 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
 
 static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->latency = in->latency ? in->latency : sm->latency[in->pipe];
-  d->interval = (guint16)sm->interval[in->pipe];
+  d->interval = (guint16)(in->interval ? in->interval : sm->interval[in->pipe]);
   d->cls = smsp_op_class[in->op];
   d->conflict = in->conflict && sm->m->operand_conflict;
   d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch || in->wait_mask != 0 ||
-            in->sb_write != INSTR_NO_SB || in->stall > 1 ||
+            in->sb_write != INSTR_NO_SB || in->sb_read != INSTR_NO_SB || in->stall > 1 ||
             (in->pipe != PIPE_FMA && in->pipe != PIPE_ALU && in->pipe != PIPE_SFU);
 }
 
@@ -462,7 +525,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sm->rng = g_rand_new_with_seed(launch->seed);
   sm->mem = mem_new(m, sm->rng);
-  sm->units.max_inflight = m->max_inflight;
+  sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   event_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   const guint lat[PIPE_MAX] = {

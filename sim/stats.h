@@ -51,8 +51,8 @@ typedef struct {
   guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
   guint64 ctas;               /* CTAs run on this SM */
   guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */
-  guint64 ops[16];            /* warp instructions issued per InstrOp (program.h) */
-  guint64 pipe_busy[8];       /* cycles x SMSPs each InstrPipe was occupied (interval
+  guint64 ops[24];            /* warp instructions issued per InstrOp (program.h) */
+  guint64 pipe_busy[12];      /* cycles x SMSPs each InstrPipe was occupied (interval
                                  per instruction; PIPE_SMEM counts SM-wide cycles) */
 } SimStats;
 

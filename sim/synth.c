@@ -19,7 +19,8 @@ static void emit(Builder *b, InstrOp op, InstrPipe pipe, guint16 dst, guint n_sr
               .n_src = (guint8)n_src,
               .dst = dst,
               .ways = 1,
-              .sb_write = INSTR_NO_SB};
+              .sb_write = INSTR_NO_SB,
+              .sb_read = INSTR_NO_SB};
   for (guint i = 0; i < INSTR_MAX_SRC; i++)
     in.src[i] = i < n_src ? src[i] : INSTR_NO_SLOT;
   g_array_append_val(b->body, in);
@@ -41,7 +42,9 @@ static void emit_chains(Builder *b, InstrOp op, InstrPipe pipe, guint count, con
 /* Memory behaviour of the body's loads and spill accesses. */
 static void set_memory(const Kernel *k, Instr *in) {
   if (in->op == OP_LDG) {
-    in->level = (guint8)k->level;
+    /* With a footprint, the level is drawn per load from the capacity share
+     * (SmLaunch load hit rates; README "Cache capacity"). */
+    in->level = k->footprint > 0 && k->level != KERNEL_LEVEL_DRAM ? MEM_LEVELS : (guint8)k->level;
     in->bytes = k->load_bytes;
     in->sequential = k->pattern == KERNEL_PATTERN_STREAM;
   } else if (in->op == OP_LDL || in->op == OP_STL) {
@@ -55,8 +58,12 @@ static void set_memory(const Kernel *k, Instr *in) {
  * to pc 0 until `iterations` trips are done, then EXIT. */
 static Program *program_from_body(const Kernel *k, GArray *body, guint n_slots) {
   guint n_body = body->len;
-  Instr exit_instr = {
-      .op = OP_EXIT, .pipe = PIPE_NONE, .dst = INSTR_NO_SLOT, .ways = 1, .sb_write = INSTR_NO_SB};
+  Instr exit_instr = {.op = OP_EXIT,
+                      .pipe = PIPE_NONE,
+                      .dst = INSTR_NO_SLOT,
+                      .ways = 1,
+                      .sb_write = INSTR_NO_SB,
+                      .sb_read = INSTR_NO_SB};
   g_array_append_val(body, exit_instr);
   for (guint i = 0; i < n_body; i++)
     set_memory(k, &g_array_index(body, Instr, i));

@@ -109,8 +109,22 @@ static inline void warp_scoreboard_write(Warp *w, const Instr *in, SimCycle read
     w->sb.wait_state[in->dst] = state;
   }
   if (in->sb_write != INSTR_NO_SB) {
-    w->sb.ready_at[w->sb_base + in->sb_write] = ready;
-    w->sb.wait_state[w->sb_base + in->sb_write] = state;
+    /* A barrier counts its producers: it clears when the last one is done. */
+    guint b = w->sb_base + in->sb_write;
+    if (ready >= w->sb.ready_at[b]) {
+      w->sb.ready_at[b] = ready;
+      w->sb.wait_state[b] = state;
+    }
+  }
+}
+
+/* The issued instruction's source registers are read at `at`: its read
+ * scoreboard barrier `sb` stays set until then. */
+static inline void warp_scoreboard_read(Warp *w, guint sb, SimCycle at, guint8 state) {
+  guint b = w->sb_base + sb;
+  if (at >= w->sb.ready_at[b]) {
+    w->sb.ready_at[b] = at;
+    w->sb.wait_state[b] = state;
   }
 }
 

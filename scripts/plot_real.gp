@@ -1,0 +1,36 @@
+# plot_real.gp - the six real kernels: measured work per cycle per SM (points)
+# and simulated from SASS + one Nsight Compute profile (lines), one panel per
+# kernel, against resident warps per SM.
+# Usage: gnuplot -c scripts/plot_real.gp REAL.csv OUT.png
+#   REAL.csv from scripts/validate_real.sh (kernel,blocks_per_sm,warps_per_sm,
+#   measured,simulated,rel_error_pct,cycles_simulated).  A missing or empty
+#   file is refused (exit 2, no figure).
+if (ARGC < 2) {
+  print "usage: gnuplot -c scripts/plot_real.gp REAL.csv OUT.png"
+  exit status 2
+}
+f = ARG1; out = ARG2
+n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
+if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
+if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
+kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
+units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements"
+unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : "work")
+set terminal pngcairo size 1500,900 font "Sans,10"
+set output out
+set datafile separator ","
+set termoption noenhanced
+set grid
+set xrange [0:68]
+set xtics 0,8,64
+set yrange [0:*]
+set key bottom right
+set multiplot layout 2,3 title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines)" font ",13"
+do for [k in kernels] {
+  set title k
+  set xlabel "resident warps per SM"
+  set ylabel unit(k)." per cycle per SM"
+  plot f using (strcol(1) eq k ? $3 : NaN):4 with points pt 7 ps 1.2 lc rgb "#000000" title "measured", \
+       f using (strcol(1) eq k ? $3 : NaN):5 with linespoints pt 6 lw 2 lc rgb "#d55e00" title "simulated"
+}
+unset multiplot

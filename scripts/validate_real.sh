@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# validate_real.sh - simulate the six ordinary CUDA kernels measured on the H200
+# (results/reference/h200/real/: saxpy, softmax, sgemm, stencil, gather,
+# transpose) from their SASS listings and the Nsight Compute profile at 8
+# blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
+# B the measurement has, with the launch as measured (B blocks per SM pinned
+# by the dynamic shared-memory padding of curves.csv, opt-in, one wave of
+# B x 132 CTAs), and compare work per cycle per SM (B x work per block /
+# cycles) with curves.csv.  Writes results/validation/real.csv (every point),
+# results/validation/real_summary.csv (per kernel: MAPE, knee = smallest
+# resident warps reaching 90 % of the peak, measured vs simulated, peak warps
+# and the fall from the peak to the last point) and results/validation/real.png.
+#
+# Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
+#   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
+#            warps, and stencil its peak within 4 warps and a fall from the
+#            peak of at least half the measured one.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
+ref=$root/results/reference/h200/real
+out=$root/results/validation
+model=h200 check=0 sets=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) check=1; shift ;;
+    --model|--set|--out) [ $# -ge 2 ] || { echo "validate_real.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
+    --model) model=$2; shift 2 ;;
+    --set) sets+=" --set $2"; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "validate_real.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+[ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
+
+# jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
+awk -F, -v sms="$sms" -v root="$root" 'NR == FNR { if (FNR > 1) work[$1] = $6; next }
+  FNR > 1 { sub(/\r$/, "")
+    printf "%s\t%s\t%s\t%s\t%s\t--kernel %s/traces/%s_sass.ini --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
+           $1, $2, $3, $6, work[$1], root, $1, $2, $2 * sms, $4 }' \
+  "$ref/attrs.csv" "$ref/curves.csv" >"$tmp/jobs"
+n=$(wc -l <"$tmp/jobs")
+echo "validate_real.sh: simulating $n measured points of 6 real kernels on model $model ..." >&2
+run_point() { # $2 B, $5 work per block, $6 warpsim args; prints "cycles<TAB>work per cycle"
+  set -o pipefail
+  # shellcheck disable=SC2086 # word splitting of the option list is intended
+  "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif ${6} $SETS |
+    awk -F, -v b="$2" -v w="$5" '
+      NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      { printf "%s\t%.6g\n", $c["cycles"], b * w / $c["cycles"] }'
+}
+export -f run_point
+export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets
+if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' \
+  :::: "$tmp/jobs" >"$tmp/sims"; then
+  echo "validate_real.sh: a simulation failed (see the message above); nothing written" >&2
+  exit 2
+fi
+paste "$tmp/jobs" "$tmp/sims" | awk -F'\t' 'BEGIN { print "kernel,blocks_per_sm,warps_per_sm,measured,simulated,rel_error_pct,cycles_simulated" }
+  { printf "%s,%s,%s,%s,%s,%.2f,%s\n", $1, $2, $3, $4, $8, 100 * ($8 - $4) / $4, $7 }' >"$tmp/real.csv"
+
+awk -F, 'NR > 1 {
+    k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+    i = ++cnt[k]; w[k, i] = $3; m[k, i] = $4; s[k, i] = $5
+    err[k] += ($5 > $4 ? $5 - $4 : $4 - $5) / $4
+    if ($4 > mb[k]) { mb[k] = $4; mw[k] = $3 }
+    if ($5 > sb[k]) { sb[k] = $5; sw[k] = $3 } }
+  END {
+    print "kernel,points,mape_pct,knee_measured_warps,knee_simulated_warps,peak_measured_warps,peak_simulated_warps,fall_measured_pct,fall_simulated_pct,pass"
+    for (j = 1; j <= n; j++) {
+      k = order[j]; km = ""; ks = ""
+      for (i = 1; i <= cnt[k]; i++) {
+        if (km == "" && m[k, i] >= 0.9 * mb[k]) km = w[k, i]
+        if (ks == "" && s[k, i] >= 0.9 * sb[k]) ks = w[k, i]
+      }
+      fm = 100 * (mb[k] - m[k, cnt[k]]) / mb[k]; fs = 100 * (sb[k] - s[k, cnt[k]]) / sb[k]
+      mape = 100 * err[k] / cnt[k]; d = ks - km; ad = d < 0 ? -d : d
+      pd = sw[k] - mw[k]; apd = pd < 0 ? -pd : pd
+      ok = mape <= 15 && ad <= 4
+      if (k == "stencil") ok = ok && apd <= 4 && fs >= fm / 2
+      printf "%s,%d,%.1f,%s,%s,%s,%s,%.1f,%.1f,%s\n", k, cnt[k], mape, km, ks, mw[k], sw[k], fm, fs, ok ? "yes" : "NO"
+    } }' "$tmp/real.csv" >"$tmp/real_summary.csv"
+if command -v gnuplot >/dev/null 2>&1; then
+  gnuplot -c "$root/scripts/plot_real.gp" "$tmp/real.csv" "$tmp/real.png" ||
+    { echo "validate_real.sh: gnuplot failed" >&2; exit 1; }
+fi
+mkdir -p "$out"
+cp "$tmp"/real* "$out"/
+column -s, -t "$out/real_summary.csv"
+echo "wrote $out/real.csv, $out/real_summary.csv and $out/real.png" >&2
+if [ $check -eq 1 ] && grep -q ',NO$' "$out/real_summary.csv"; then
+  echo "validate_real.sh: some kernels miss the targets (MAPE <= 15 %, knee within 4 warps; stencil: peak within 4 warps, fall reproduced)" >&2
+  exit 1
+fi

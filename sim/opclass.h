@@ -1,0 +1,47 @@
+/* opclass.h - the opcode classes of SASS instructions: which pipe an opcode
+ * issues to, its latency and issue interval, read from the model file's
+ * [class_<name>] groups (models/h200.ini cites the source of each number).
+ */
+#ifndef WARPSIM_OPCLASS_H
+#define WARPSIM_OPCLASS_H
+
+#include <glib.h>
+
+typedef enum {
+  OPCLASS_FP32,    /* FFMA, FADD, FMUL, FMNMX...: fma pipe */
+  OPCLASS_INT,     /* IMAD, IADD3, LOP3, SHF, ISETP...: alu pipe */
+  OPCLASS_FP64,    /* DFMA, DADD...: fp64 pipe */
+  OPCLASS_MUFU,    /* MUFU.EX2, RSQ, RCP...: sfu pipe */
+  OPCLASS_TENSOR,  /* HMMA, HGMMA...: tensor pipe */
+  OPCLASS_CONV,    /* F2I, I2F, F2F...: sfu pipe */
+  OPCLASS_GLOBAL,  /* LDG, STG, LDL, STL, ATOM, RED...: lsu, then the memory levels */
+  OPCLASS_SHARED,  /* LDS, STS, ATOMS, LDSM: the SM-wide shared-memory unit */
+  OPCLASS_SHUFFLE, /* SHFL: the SM-wide shared-memory crossbar */
+  OPCLASS_UNIFORM, /* ULDC, UIADD3, UMOV...: uniform pipe */
+  OPCLASS_CONTROL, /* BRA, BSSY, BSYNC, EXIT, BAR, WARPSYNC, NOP...: no pipe */
+  OPCLASS_SPECIAL, /* S2R, CS2R, S2UR, LDC: special registers and constants, no pipe */
+  OPCLASS_MAX
+} OpClass;
+
+/* One class as the model file gives it. */
+typedef struct {
+  gchar *opcodes;        /* ';'-separated base opcodes, owned */
+  guint latency;         /* cycles until a result waited on through a scoreboard is written */
+  guint interval;        /* cycles the class's pipe stays busy per warp instruction */
+  guint read_latency;    /* global, shared: cycles after issue a store's registers are read */
+  guint lines_in_flight; /* global: L1 lines missing at once per SM (0 = no cap) */
+  gdouble write_cost;    /* global: DRAM time of a stored byte, in read bytes */
+} OpClassModel;
+
+/* The class's name as in its model group ("fp32" for [class_fp32]). */
+const gchar *opclass_name(OpClass c);
+
+/* The class of base opcode `opcode` (e.g. "LDG") in `table`
+ * (OPCLASS_MAX entries); OPCLASS_MAX when no class names it. */
+OpClass opclass_lookup(const OpClassModel *table, const gchar *opcode);
+
+/* The class assumed for an opcode no class names, by its first letters
+ * (U: uniform, D: fp64, F or H: fp32, LD/ST: memory; else integer). */
+OpClass opclass_guess(const gchar *opcode);
+
+#endif

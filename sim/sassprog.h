@@ -1,0 +1,94 @@
+/* sassprog.h - a real kernel from its SASS listing and one Nsight Compute
+ * profile, as a Program every warp walks (program.h).
+ *
+ * Control flow: basic blocks and loops follow from branch targets.  Each
+ * conditional branch's taken ratio comes from the profile's per-instruction
+ * execution counts (the flow into and out of the branch); every warp
+ * reproduces it deterministically with its own Bresenham counter, taken
+ * first.  Without a profile a backward branch loops `trip_count` times and a
+ * forward branch is not taken.  Branches are warp-uniform: divergence is
+ * approximated by the ratio itself (a branch half of whose threads go each
+ * way is taken by half of the warps' executions), never by running both
+ * paths.
+ *
+ * Dependencies follow the control bits: the stall count delays the warp's
+ * next issue, a write scoreboard barrier is set until the result is ready (a
+ * memory access's completion, or the opcode class's latency), a read
+ * barrier until the sources are read, and the wait mask waits for barriers.
+ *
+ * Memory per instruction from the profile: sectors per request (L2
+ * Theoretical Sectors Global / Instructions Executed) cost bandwidth per
+ * sector, a scattered request (>= 2x the ideal sectors) costs DRAM a line per
+ * sector; shared-memory wavefronts per request occupy the shared-memory unit;
+ * L1/L2 hit rates of loads come from the details page (stores are L2 hits,
+ * written back to DRAM) and change with resident warps (sassprog_hit_rates).
+ */
+#ifndef WARPSIM_SASSPROG_H
+#define WARPSIM_SASSPROG_H
+
+#include "model.h"
+#include "ncu.h"
+#include "program.h"
+#include "sass.h"
+
+#include <glib.h>
+
+/* What a [sass] kernel file names, loaded and cross-checked. */
+typedef struct SassKernel {
+  SassFunction *fn;    /* the function, owned */
+  NcuSource *source;   /* source-page profile, owned; NULL = none */
+  NcuDetails *details; /* details-page profile, owned; NULL = none */
+  guint trip_count;    /* loop trips of backward branches without a profile */
+  guint footprint_l1;  /* bytes per warp reused through L1; 0 = estimated */
+  guint footprint_l2;  /* bytes per warp reused through L2; 0 = estimated */
+  /* Derived at load: */
+  gdouble warps;          /* warps the profiled launch ran (first instruction's count) */
+  gdouble load_l1_hit;    /* global loads' L1 hit rate at the profiled launch, 0..1 */
+  gdouble load_l2_hit;    /* the L2 hit rate of loads that miss L1, 0..1 */
+  gdouble prof_warps;     /* resident warps per SM at the profiled launch; 0 = unknown */
+  gdouble prof_smem;      /* shared memory per SM at the profiled launch, bytes */
+  gdouble est_l1, est_l2; /* estimated footprints per warp, bytes */
+  gdouble reuse_l1;       /* fraction of the innermost loop's load sectors that repeat a sector
+                             the same trip already loads (same base register, nearby offsets) */
+  guint local_bytes;      /* local memory per thread the listing touches (LDL/STL), bytes */
+} SassKernel;
+
+#define SASSPROG_ERROR (sassprog_error_quark())
+GQuark sassprog_error_quark(void);
+typedef enum {
+  SASSPROG_ERROR_INPUT, /* the listing or a profile is unusable (message names file/line) */
+} SassProgError;
+
+/* Load the listing `file`'s function `function` and the profiles (either
+ * may be NULL or ""), check the source page profiles this function, and
+ * derive the profiled hit rates and footprints.  FALSE with the SASS_ERROR
+ * or NCU_ERROR of the first problem. */
+SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
+                             const gchar *details_csv, guint trip_count, GError **error);
+
+/* The program every warp walks, with `m`'s opcode classes.  Opcodes no
+ * class names are appended (one line each, naming the class assumed) to
+ * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a backward
+ * branch has neither a profile nor a trip_count, or the listing has more
+ * conditional branches than PROGRAM_MAX_COUNTERS. */
+Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
+                          GError **error);
+
+/* Hit rates of global loads with `warps` resident warps per SM and
+ * `smem_per_sm` bytes of shared memory allocated: per level, h(W) = h_inf x
+ * min(1, C / (W x F)) with C the level's capacity (L1: [l1] bytes less the
+ * shared memory; L2: [l2] bytes / SMs), F the footprint per warp, and h_inf
+ * anchored so that h(profiled warps) is the profiled hit rate.  When the
+ * profiled rate exceeds what the capacity allows (data shared by many warps,
+ * e.g. sgemm's tiles), the rate stays as profiled at every occupancy. */
+void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                           gdouble *l1_hit, gdouble *l2_hit);
+
+/* Hit rate of a capacity C shared by `warps` warps of `footprint` bytes
+ * each: min(1, C / (warps x footprint)); 1 when footprint is 0. */
+gdouble sass_capacity_share(gdouble capacity, guint warps, gdouble footprint);
+
+void sass_kernel_free(SassKernel *sk);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassKernel, sass_kernel_free)
+
+#endif

@@ -1,0 +1,185 @@
+/* check_sassprog.c - tests of sim/sassprog.[ch]: one warp walking each real
+ * kernel's program (results/reference/h200/real through WARPSIM_ROOT) with
+ * its Bresenham branch counters reproduces the profile's per-instruction
+ * execution counts (BSYNC aside); a branch falls through `fall` times in every `trips`,
+ * taken first; without a profile a loop runs trip_count times and a missing
+ * trip_count is an error naming the line; every instruction gets the control
+ * bits of its listing; the cache-capacity model gives the profiled hit rate
+ * at the profiled occupancy and never rises with more warps. */
+#include "model.h"
+#include "sassprog.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+static const gchar *const kernels[][2] = {
+    {"saxpy", "k_saxpy"},     {"softmax", "k_softmax"}, {"sgemm", "k_sgemm"},
+    {"stencil", "k_stencil"}, {"gather", "k_gather"},   {"transpose", "k_transpose<0>"},
+};
+
+static gchar *ref(const gchar *dir, const gchar *file) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  return g_build_filename(root, "results", "reference", "h200", "real", dir, file, NULL);
+}
+
+static SmModel *h200(void) {
+  g_autofree gchar *path = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  GError *err = NULL;
+  SmModel *m = model_load(path, NULL, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  return m;
+}
+
+static SassKernel *load(guint i, gboolean profile, guint trips, GError **err) {
+  g_autofree gchar *sass = g_strdup_printf("%s.sass", kernels[i][0]);
+  g_autofree gchar *src = g_strdup_printf("%s_source_b8.csv", kernels[i][0]);
+  g_autofree gchar *listing = ref("sass", sass);
+  g_autofree gchar *source = ref("ncu", src);
+  g_autofree gchar *details = ref("ncu", "details_full_b8.csv");
+  return sass_kernel_load(listing, kernels[i][1], profile ? source : NULL, profile ? details : NULL,
+                          trips, err);
+}
+
+/* Walk one warp from entry to EXIT; count executions per pc. */
+static guint64 *walk(const Program *p, guint64 limit) {
+  guint64 *count = g_new0(guint64, p->n);
+  guint32 counters[PROGRAM_MAX_COUNTERS] = {0};
+  guint pc = p->entry;
+  for (guint64 steps = 0; steps < limit; steps++) {
+    count[pc]++;
+    if (p->code[pc].op == OP_EXIT)
+      break;
+    pc = program_next_pc(&p->code[pc], pc, counters);
+  }
+  return count;
+}
+
+/* Every instruction's count, per warp, within 2 % (or 1 execution) of the
+ * profile's count over the launch divided by its warps. */
+START_TEST(test_counts_reproduced) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autoptr(SassKernel) sk = load((guint)_i, TRUE, 0, &err);
+  ck_assert_msg(sk != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(sk, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq(sk->warps, 4224); /* 1056 CTAs x 4 warps */
+  g_autofree guint64 *count = walk(p, 100000000);
+  ck_assert_uint_eq(count[p->exit_pc] + count[p->n - 1] > 0, 1);
+  for (guint i = 0; i < sk->fn->n; i++) {
+    /* Nsight Compute counts a BSYNC more often than control reaches it
+     * (stencil: 20 per warp after 16 arrivals, where threads reconverge);
+     * the walk counts arrivals. */
+    if (strcmp(sk->fn->ins[i].opcode, "BSYNC") == 0)
+      continue;
+    gdouble want = (gdouble)sk->source->ins[i].executed / sk->warps;
+    gdouble got = (gdouble)count[i];
+    ck_assert_msg(fabs(got - want) <= MAX(1.0, 0.02 * want),
+                  "%s 0x%04x %s: walked %.0f times, profile %.2f per warp", kernels[_i][0],
+                  sk->fn->ins[i].offset, sk->fn->ins[i].text, got, want);
+  }
+  /* Control bits as the listing encodes them. */
+  for (guint i = 0; i < sk->fn->n; i++) {
+    ck_assert_uint_eq(p->code[i].stall, sk->fn->ins[i].ctrl.stall);
+    ck_assert_uint_eq(p->code[i].wait_mask, sk->fn->ins[i].ctrl.wait_mask);
+    guint8 wb = sk->fn->ins[i].ctrl.write_sb;
+    ck_assert_uint_eq(p->code[i].sb_write, wb < SASS_BARRIERS ? wb : INSTR_NO_SB);
+  }
+}
+END_TEST
+
+/* Bresenham terms: fall = 3, trips = 4 falls through 3 times in every 4,
+ * taken first (T F F F); fall = 1, trips = 8 is an 8-trip loop. */
+START_TEST(test_bresenham) {
+  Instr in = {.has_branch = 1, .target = 0, .fall = 3, .trips = 4, .counter = 0};
+  guint32 c[PROGRAM_MAX_COUNTERS] = {0};
+  const guint want[] = {0, 6, 6, 6, 0, 6, 6, 6};
+  for (guint k = 0; k < G_N_ELEMENTS(want); k++)
+    ck_assert_uint_eq(program_next_pc(&in, 5, c), want[k]);
+  Instr loop = {.has_branch = 1, .target = 2, .fall = 1, .trips = 8, .counter = 1};
+  guint taken = 0;
+  for (guint k = 0; k < 16; k++)
+    taken += program_next_pc(&loop, 9, c) == 2;
+  ck_assert_uint_eq(taken, 14);
+}
+END_TEST
+
+/* Without a profile: saxpy's loops need trip_count; with it, each backward
+ * branch is taken trip_count - 1 times per loop entry. */
+START_TEST(test_trip_count) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autoptr(SassKernel) none = load(0, FALSE, 0, &err);
+  ck_assert(none != NULL);
+  ck_assert(sass_program_new(none, m, NULL, &err) == NULL);
+  ck_assert_msg(strstr(err->message, "saxpy.sass:") && strstr(err->message, "trip_count"), "%s",
+                err->message);
+  g_clear_error(&err);
+  g_autoptr(SassKernel) sk = load(0, FALSE, 5, &err);
+  g_autoptr(Program) p = sass_program_new(sk, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  for (guint i = 0; i < p->n; i++) {
+    const Instr *in = &p->code[i];
+    if (in->has_branch && in->fall > 0 && in->target <= i) {
+      ck_assert_uint_eq(in->fall, 1);
+      ck_assert_uint_eq(in->trips, 5);
+    } else if (in->has_branch && in->fall > 0) {
+      ck_assert_uint_eq(in->fall, in->trips); /* forward: never taken */
+    }
+  }
+}
+END_TEST
+
+/* The capacity model: at the profiled occupancy (32 warps, 8 CTAs of
+ * 28160 + 1024 B carveout-filling shared memory) the profiled rates come
+ * back; with more warps they never rise; sgemm's L2 rate (shared tiles)
+ * stays as profiled at every occupancy. */
+START_TEST(test_hit_rates) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autoptr(SassKernel) st = load(3, TRUE, 0, &err);
+  ck_assert(st != NULL);
+  gdouble smem = 233472, l1, l2, prev1 = 2, prev2 = 2;
+  sass_kernel_hit_rates(st, m, 32, smem, &l1, &l2);
+  ck_assert_double_eq_tol(l1, st->load_l1_hit, 1e-9);
+  ck_assert_double_eq_tol(l2, st->load_l2_hit, 1e-9);
+  for (guint w = 4; w <= 48; w += 4) {
+    sass_kernel_hit_rates(st, m, w, smem, &l1, &l2);
+    ck_assert(l1 <= prev1 + 1e-12 && l2 <= prev2 + 1e-12);
+    ck_assert(l1 >= 0 && l1 <= 1 && l2 >= 0 && l2 <= 1);
+    prev1 = l1;
+    prev2 = l2;
+  }
+  g_autoptr(SassKernel) sg = load(2, TRUE, 0, &err);
+  for (guint w = 4; w <= 36; w += 4) {
+    sass_kernel_hit_rates(sg, m, w, smem, &l1, &l2);
+    ck_assert_double_eq_tol(l2, sg->load_l2_hit, 1e-9);
+  }
+  ck_assert_double_eq_tol(sass_capacity_share(1000, 4, 500), 0.5, 1e-12);
+  ck_assert_double_eq_tol(sass_capacity_share(1000, 1, 500), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sass_capacity_share(1000, 4, 0), 1.0, 1e-12);
+}
+END_TEST
+
+static Suite *sassprog_suite(void) {
+  Suite *s = suite_create("sassprog");
+  TCase *tc = tcase_create("program");
+  tcase_set_timeout(tc, 120);
+  tcase_add_loop_test(tc, test_counts_reproduced, 0, G_N_ELEMENTS(kernels));
+  tcase_add_test(tc, test_bresenham);
+  tcase_add_test(tc, test_trip_count);
+  tcase_add_test(tc, test_hit_rates);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  g_autoptr(SRunner) sr = srunner_create(sassprog_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# cli_sass.sh - SASS kernels from the outside: the shipped kernel files run
+# and are deterministic; every bad input (not a SASS listing, no such
+# function, an unsupported architecture, a profile of another kernel, a
+# malformed CSV, a loop with neither profile nor trip_count) exits 2 with one
+# line on stderr naming the file and line, nothing on stdout, and no hang.
+# Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+set -u
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
+ref=$root/results/reference/h200/real
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+fail() {
+  echo "FAIL: $*" >&2
+  echo "$passed passed, 1 failed"
+  exit 1
+}
+
+# bad NAME NEEDLE... -- KERNEL-FILE-TEXT: exit 2, one stderr line holding
+# every NEEDLE, nothing on stdout.
+bad() {
+  local name=$1 needles=()
+  shift
+  while [ "$1" != "--" ]; do
+    needles+=("$1")
+    shift
+  done
+  shift
+  printf '%s\n' "$1" >"$tmp/k.ini"
+  timeout 60 "$bin" run --kernel "$tmp/k.ini" --format csv >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ "$rc" -eq 2 ] || fail "$name: exit $rc, expected 2 ($(head -c 300 "$tmp/err"))"
+  [ ! -s "$tmp/out" ] || fail "$name: wrote to stdout"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$name: not one line on stderr: $(head -c 600 "$tmp/err")"
+  local n
+  for n in "${needles[@]}"; do
+    grep -qF -- "$n" "$tmp/err" || fail "$name: stderr lacks '$n': $(cat "$tmp/err")"
+  done
+  passed=$((passed + 1))
+}
+
+# The shipped kernels run, their CSV has cycles, and two runs are identical.
+for k in saxpy softmax sgemm stencil gather transpose; do
+  timeout 120 "$bin" run --kernel "$root/traces/${k}_sass.ini" --set launch.blocks_per_sm=2 \
+    --set launch.blocks=264 --set launch.smem_dynamic=115712 --format csv >"$tmp/a" 2>"$tmp/err" ||
+    fail "$k: $(cat "$tmp/err")"
+  [ ! -s "$tmp/err" ] || fail "$k: warned: $(cat "$tmp/err")"
+  timeout 120 "$bin" run --kernel "$root/traces/${k}_sass.ini" --set launch.blocks_per_sm=2 \
+    --set launch.blocks=264 --set launch.smem_dynamic=115712 --format csv >"$tmp/b" 2>/dev/null
+  cmp -s "$tmp/a" "$tmp/b" || fail "$k: two runs differ"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cycles") c = i } NR == 2 { exit !(c && $c > 0) }' "$tmp/a" ||
+    fail "$k: no cycles"
+  passed=$((passed + 1))
+done
+# The README example: one wave of 8 blocks per SM, text report.
+timeout 120 "$bin" run --kernel saxpy_sass --format text >"$tmp/a" 2>"$tmp/err" || fail "saxpy_sass by name: $(cat "$tmp/err")"
+passed=$((passed + 1))
+
+sass="file=$ref/sass/saxpy.sass"
+src="source_csv=$ref/ncu/saxpy_source_b8.csv"
+bad not_sass "$ref/attrs.csv:1: not a SASS listing" -- "[sass]
+file=$ref/attrs.csv
+function=k"
+bad no_function "no function matches 'k_nothing'" "_Z7k_saxpyPfPKffiP3RecS_" -- "[sass]
+$sass
+function=k_nothing"
+sed 's/sm_90/sm_75/g; s/SM90/SM75/g' "$ref/sass/saxpy.sass" >"$tmp/old.sass"
+bad arch "$tmp/old.sass:" "compiled for sm_75" -- "[sass]
+file=$tmp/old.sass
+function=k_saxpy"
+bad other_kernel "$ref/ncu/gather_source_b8.csv:1: a profile of 'k_gather(" -- "[sass]
+$sass
+function=k_saxpy
+source_csv=$ref/ncu/gather_source_b8.csv"
+head -40 "$ref/ncu/saxpy_source_b8.csv" >"$tmp/short.csv"
+bad short_profile "$tmp/short.csv:40: the profile has 38 instructions" -- "[sass]
+$sass
+function=k_saxpy
+source_csv=$tmp/short.csv"
+{ head -10 "$ref/ncu/saxpy_source_b8.csv"; echo '"0x7f5b1f7a0090","BSSY B0, 0x570","4224'; } >"$tmp/bad.csv"
+bad malformed "$tmp/bad.csv:11: malformed CSV" -- "[sass]
+$sass
+function=k_saxpy
+source_csv=$tmp/bad.csv"
+sed 's/k_saxpy(/k_other(/' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
+bad details_other "$tmp/details.csv:1: no kernel 'k_saxpy' in the details export" -- "[sass]
+$sass
+function=k_saxpy
+details_csv=$tmp/details.csv"
+bad no_trips "saxpy.sass:" "trip_count" -- "[sass]
+$sass
+function=k_saxpy"
+bad no_function_key "[sass] function: required" -- "[sass]
+$sass"
+bad missing_file "nonexistent.sass: not a regular file" -- "[sass]
+file=/nonexistent.sass
+function=k"
+# Without a profile, trip_count drives the loops.
+printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=8\n' "$sass" >"$tmp/t.ini"
+timeout 60 "$bin" run --kernel "$tmp/t.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count: $(cat "$tmp/err")"
+passed=$((passed + 1))
+echo "$passed passed, 0 failed"
