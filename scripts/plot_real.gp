@@ -14,9 +14,9 @@ n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { 
 if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
-units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements"
+units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes"
 unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : "work")
-set terminal pngcairo size 1500,900 font "Sans,10"
+set terminal pngcairo size 1500,1300 font "Sans,10"
 set output out
 set datafile separator ","
 set termoption noenhanced
@@ -25,7 +25,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout 2,3 title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines)" font ",13"
+set multiplot layout 3,3 title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv held out" font ",13"
 do for [k in kernels] {
   set title k
   set xlabel "resident warps per SM"

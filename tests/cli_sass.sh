@@ -42,7 +42,7 @@ bad() {
 }
 
 # The shipped kernels run, their CSV has cycles, and two runs are identical.
-for k in saxpy softmax sgemm stencil gather transpose; do
+for k in saxpy softmax sgemm stencil gather transpose blur mv; do
   timeout 120 "$bin" run --kernel "$root/traces/${k}_sass.ini" --set launch.blocks_per_sm=2 \
     --set launch.blocks=264 --set launch.smem_dynamic=115712 --format csv >"$tmp/a" 2>"$tmp/err" ||
     fail "$k: $(cat "$tmp/err")"
