@@ -101,4 +101,11 @@ function=k"
 printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=8\n' "$sass" >"$tmp/t.ini"
 timeout 60 "$bin" run --kernel "$tmp/t.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count: $(cat "$tmp/err")"
 passed=$((passed + 1))
+# An opcode no class names: one warning naming it and the class assumed; the run goes on.
+sed 's/IMAD.MOV.U32/QQMOV.U32/g' "$ref/sass/saxpy.sass" >"$tmp/odd.sass"
+printf '[sass]\nfile=%s\nfunction=k_saxpy\ntrip_count=4\n' "$tmp/odd.sass" >"$tmp/odd.ini"
+timeout 60 "$bin" run --kernel "$tmp/odd.ini" --format csv >/dev/null 2>"$tmp/err" || fail "odd opcode: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "opcode 'QQMOV' is in no \[class_\*\] group" "$tmp/err" &&
+  grep -q "assumed class int" "$tmp/err" || fail "odd opcode warning: $(cat "$tmp/err")"
+passed=$((passed + 1))
 echo "$passed passed, 0 failed"
