@@ -73,14 +73,21 @@ fi
 paste "$tmp/jobs" "$tmp/sims" | awk -F'\t' 'BEGIN { print "kernel,blocks_per_sm,warps_per_sm,measured,simulated,rel_error_pct,cycles_simulated" }
   { printf "%s,%s,%s,%s,%s,%.2f,%s\n", $1, $2, $3, $4, $8, 100 * ($8 - $4) / $4, $7 }' >"$tmp/real.csv"
 
-awk -F, 'NR > 1 {
+# Kernels a model number was fitted on: KEY.source lines naming
+# .../real/curves.csv[kernel=K...] (the others are held out).
+case "$model" in
+  */*|*.ini) model_file=$model ;;
+  *) model_file=$root/models/$(echo "$model" | tr 'A-Z' 'a-z').ini ;;
+esac
+fitted=$(grep -oE 'real/curves\.csv\[kernel=[a-z_0-9]+' "$model_file" 2>/dev/null | sed 's/.*kernel=//' | sort -u | paste -sd' ' -)
+awk -F, -v fitted=" $fitted " 'NR > 1 {
     k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
     i = ++cnt[k]; w[k, i] = $3; m[k, i] = $4; s[k, i] = $5
     err[k] += ($5 > $4 ? $5 - $4 : $4 - $5) / $4
     if ($4 > mb[k]) { mb[k] = $4; mw[k] = $3 }
     if ($5 > sb[k]) { sb[k] = $5; sw[k] = $3 } }
   END {
-    print "kernel,points,mape_pct,knee_measured_warps,knee_simulated_warps,peak_measured_warps,peak_simulated_warps,fall_measured_pct,fall_simulated_pct,pass"
+    print "kernel,fitted,points,mape_pct,knee_measured_warps,knee_simulated_warps,peak_measured_warps,peak_simulated_warps,fall_measured_pct,fall_simulated_pct,pass"
     for (j = 1; j <= n; j++) {
       k = order[j]; km = ""; ks = ""
       for (i = 1; i <= cnt[k]; i++) {
@@ -92,7 +99,7 @@ awk -F, 'NR > 1 {
       pd = sw[k] - mw[k]; apd = pd < 0 ? -pd : pd
       ok = mape <= 15 && ad <= 4
       if (k == "stencil") ok = ok && apd <= 4 && fs >= fm / 2
-      printf "%s,%d,%.1f,%s,%s,%s,%s,%.1f,%.1f,%s\n", k, cnt[k], mape, km, ks, mw[k], sw[k], fm, fs, ok ? "yes" : "NO"
+      printf "%s,%s,%d,%.1f,%s,%s,%s,%s,%.1f,%.1f,%s\n", k, index(fitted, " " k " ") ? "yes" : "no", cnt[k], mape, km, ks, mw[k], sw[k], fm, fs, ok ? "yes" : "NO"
     } }' "$tmp/real.csv" >"$tmp/real_summary.csv"
 if command -v gnuplot >/dev/null 2>&1; then
   gnuplot -c "$root/scripts/plot_real.gp" "$tmp/real.csv" "$tmp/real.png" ||
