@@ -172,7 +172,6 @@ static gboolean source_row(const Row *r, const Row *h, guint64 base, const gchar
   }
   in->offset = (guint32)(a - base);
   in->line = r->line;
-  in->source = g_strdup(field(r, column(h, "Source")));
   guint64 bits = 0, ways = 0;
   if (!count_col(r, column(h, "Instructions Executed"), origin, "Instructions Executed",
                  &in->executed, error) ||
@@ -190,6 +189,7 @@ static gboolean source_row(const Row *r, const Row *h, guint64 base, const gchar
       !count_col(r, column(h, "L1 Wavefronts Shared Ideal"), origin, "L1 Wavefronts Shared Ideal",
                  &in->smem_ideal, error))
     return FALSE;
+  in->source = g_strdup(field(r, column(h, "Source"))); /* owned once the row is good */
   in->access_bits = (guint)MIN(bits, 4096u);
   in->smem_ways = (gdouble)ways;
   const gchar *space = field(r, column(h, "Address Space"));
