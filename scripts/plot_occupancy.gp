@@ -14,7 +14,8 @@
 #   GPU's curve.  Up to 8 panels.  gnuplot -e "title='...'" -c ... replaces the
 #   headline (the model's name stays in it).
 # What each panel shows comes from its data: the metric is bytes_per_cycle when
-# the kernel loads, else fma_per_cycle, mufu_per_cycle, lds_per_cycle or ipc;
+# the kernel loads, else the first of fma_per_cycle, mufu_per_cycle,
+# lds_per_cycle that is not zero in every row, else ipc;
 # the y label names the memory level; the title names the kernel, its load
 # pattern and level; the figure title names the model.  Every group value
 # present is drawn.  A missing or empty file is refused (exit 2, no figure).
@@ -87,10 +88,12 @@ do for [a = 2:ARGC] {
   kernel = ""; level = ""; pattern = ""; lbytes = 0; maxloads = 0; maxfma = 0; maxsfu = 0; maxlds = 0
   stats f using (kernel = strcol("kernel"), level = strcol("level"), pattern = strcol("load_pattern"), \
                  lbytes = column("load_bytes"), 0) every ::0::0 nooutput
+  # What the kernel does, from its measured rates (a spill kernel's FFMAs
+  # are its live values, not [stream] fma).
   stats f using (maxloads = (column("loads") > maxloads ? column("loads") : maxloads), \
-                 maxfma = (column("fma") > maxfma ? column("fma") : maxfma), \
-                 maxsfu = (column("sfu") > maxsfu ? column("sfu") : maxsfu), \
-                 maxlds = (column("lds") > maxlds ? column("lds") : maxlds), 0) nooutput
+                 maxfma = (column("fma_per_cycle") > maxfma ? column("fma_per_cycle") : maxfma), \
+                 maxsfu = (column("mufu_per_cycle") > maxsfu ? column("mufu_per_cycle") : maxsfu), \
+                 maxlds = (column("lds_per_cycle") > maxlds ? column("lds_per_cycle") : maxlds), 0) nooutput
   LEVEL = (level eq "dram") ? "DRAM" : (level eq "l2") ? "L2" : (level eq "l1") ? "L1" : level
   if (maxloads > 0) {
     metric = "bytes_per_cycle"; bound = "bound_bytes_per_cycle"
@@ -160,7 +163,9 @@ do for [a = 2:ARGC] {
   gain(i) = (x50[i] > 0 && xmax[i] > x50[i] && v50[i] > 0) ? \
             sprintf("%.0f→%.0f %%: %+.1f %%", x50[i], xmax[i], 100.0 * (vmax[i] / v50[i] - 1)) : \
             "no point at or below 50 %"
-  entry(i) = sprintf("%s %s: %s (%s)", glabel(gcol), word(groups, i), gain(i), \
+  # One curve of a register-cap sweep: named by its kernel, not its group.
+  cname(i) = (labelled && n == 1) ? kernel." (register cap swept)" : glabel(gcol)." ".word(groups, i)
+  entry(i) = sprintf("%s: %s (%s)", cname(i), gain(i), \
                    rising[i] ? sprintf("still rising at %.0f %%, no knee", xmax[i]) : \
                    falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], knee[i]) : \
                    sprintf("knee %.4g %%, plateau %.4g", knee[i], plat[i]))
@@ -201,6 +206,11 @@ do for [a = 2:ARGC] {
     if (!rising[i] && !falling[i]) { set arrow from knee[i], plat[i] to xmax[i], plat[i] nohead dt 3 lw 1.5 lc rgb c }
   }
   has_bound = (bound ne "") && has(f, bound)
+  if (has_bound) {  # a bound of zero in every row: nothing to draw
+    bmax = 0
+    stats f using (bmax = (column(bound) > bmax ? column(bound) : bmax), 0) nooutput
+    has_bound = (bmax > 0)
+  }
   plot for [i = 1:n] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
          with linespoints pt 7 ps 0.6 lw 2 lc rgb colour(word(groups, i), i) title entry(i), \
        for [i = 1:n] f using (sel(word(groups, i)) && !rising[i] && column("occupancy_pct") == knee[i] && column(metric) == kneev[i] ? column("occupancy_pct") : NaN):(column(metric)) \
@@ -209,8 +219,10 @@ do for [a = 2:ARGC] {
          with lines dt 2 lw 1 lc rgb colour(word(groups, i), i) notitle, \
        for [i = 1:mn] mf using (sel(word(mvals, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
          with points pt 9 ps 1.3 lc rgb colour(word(mvals, i), i) title mentry(i), \
-       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
-         with labels left offset 0.6, 0.5 font ",8" notitle, \
+       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 0 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
+         with labels left offset 0.6, 0.6 font ",8" notitle, \
+       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 1 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
+         with labels left offset 0.6, -0.6 font ",8" notitle, \
        for [j = 1:has_bound] NaN with lines dt 2 lc rgb "gray40" title "Little's-law bound (dashed, the model's numbers)"
 }
 unset multiplot
