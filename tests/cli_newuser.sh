@@ -108,4 +108,7 @@ bad "--units bogus" "--units" -- "$bin" run --kernel fma --units bogus
 bad "bench --repeat" "--repeat needs a value" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat
 bad "bench --repeat 0" "not a count" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat 0
 bad "bench --bogus" "unknown argument" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --bogus
+# run.sh argument errors: one line, exit 2, before any build or sweep.
+bad "run.sh --model" "--model needs a value" -- "$root/scripts/run.sh" --model
+bad "run.sh --bogus" "unknown argument '--bogus'" -- "$root/scripts/run.sh" --bogus
 echo "$passed passed, 0 failed"
