@@ -18,6 +18,7 @@ warpsim_need_packages() {
   command -v parallel >/dev/null 2>&1 || missing+=(parallel)
   command -v column >/dev/null 2>&1 || missing+=(bsdextrautils)
   [ -x /usr/bin/time ] || missing+=(time)
+  command -v valgrind >/dev/null 2>&1 || missing+=(valgrind) # the speed guard (callgrind)
   if command -v pkg-config >/dev/null 2>&1; then
     pkg-config --exists 'glib-2.0 >= 2.70' || missing+=(libglib2.0-dev)
     pkg-config --exists json-glib-1.0 || missing+=(libjson-glib-dev)

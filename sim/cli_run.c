@@ -91,14 +91,14 @@ static void print_help_keys(const gchar *model_spec) {
   fputs(out->str, stdout);
 }
 
-/* About 50 M warp instructions per second (scripts/bench.sh): say so before
+/* About 100 M warp instructions per second (scripts/bench.sh): say so before
  * a run that takes minutes, so a typo is not mistaken for a hang. */
 static void warn_long_run(const SmModel *m, const Kernel *k) {
   guint64 insts = m->has_timing ? sim_estimate_insts(m, k) : 0;
-  if (insts > 1500000000ull)
+  if (insts > 6000000000ull)
     fprintf(stderr,
             "warpsim: note: this run simulates %.2g warp instructions (a minute or more "
-            "at ~50 million per second)\n",
+            "at ~100 million per second)\n",
             (gdouble)insts);
 }
 

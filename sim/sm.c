@@ -19,7 +19,7 @@ typedef struct {
 /* An instruction as this SM runs it, decoded once per run: its issue class,
  * the model's latency and interval of its pipe, and whether it needs the
  * general issue path (anything but a plain FFMA or integer op). */
-typedef struct {
+typedef struct SmDecoded {
   guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
   guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
   guint8 cls;       /* IssueClass */
@@ -46,6 +46,7 @@ struct Sm {
   guint n_retired;          /* entries of retired */
   guint n_active;           /* resident, not yet drained warps, all SMSPs */
   guint n_active_smsps;     /* SMSPs with at least one such warp */
+  SimCycle active_since;    /* cycle n_active last changed (charged up to it) */
   guint blocks_launched;    /* CTAs launched so far */
   guint blocks_done;        /* CTAs retired so far */
   guint64 next_age;         /* age of the next warp launched */
@@ -60,15 +61,18 @@ struct Sm {
 
 /* ---- sleeping and waking ------------------------------------------------- */
 
-/* The warp's operands are ready: it joins its SMSP's candidates; a drained
- * warp leaves the SM instead, and its CTA retires with its last warp. */
-static inline void sm_wake(Sm *sm, Warp *w) {
-  if (!w->done) {
-    smsp_ready(&sm->smsp[w->smsp], w);
-    sm->n_ready++;
-    return;
-  }
+/* The active warps (and SMSPs) change at `now`, in the wake or CTA stage:
+ * charge the cycles since the last change with the old counts. */
+static void sm_active_changes(Sm *sm, SimCycle now) {
+  sm->st.active_warp_cycles += (guint64)sm->n_active * (now - sm->active_since);
+  sm->st.smsp_active_cycles += (guint64)sm->n_active_smsps * (now - sm->active_since);
+  sm->active_since = now;
+}
+
+/* A drained warp leaves the SM at `now`; its CTA retires with its last warp. */
+static void sm_retire(Sm *sm, Warp *w, SimCycle now) {
   Smsp *s = &sm->smsp[w->smsp];
+  sm_active_changes(sm, now);
   sm->st.thread_insts += w->issued * w->lanes;
   s->slot[w->slot] = NULL;
   if (s->last_warp == w)
@@ -82,6 +86,17 @@ static inline void sm_wake(Sm *sm, Warp *w) {
   }
 }
 
+/* The warp's operands are ready at `now`: it joins its SMSP's candidates;
+ * a drained warp retires instead. */
+static inline void sm_wake(Sm *sm, Warp *w, SimCycle now) {
+  if (G_UNLIKELY(w->done)) {
+    sm_retire(sm, w, now);
+    return;
+  }
+  smsp_ready(&sm->smsp[w->smsp], w);
+  sm->n_ready++;
+}
+
 /* The warp waits until `at` (charged to `reason` at once: nothing can change
  * it), then becomes ready.  `issued_now`: the warp has just issued, so its
  * SMSP is done for this cycle and a warp due next cycle can join the
@@ -90,7 +105,7 @@ static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, Sim
                             gboolean issued_now) {
   warp_charge(w, sm->st.state, at, reason);
   if (at == now + 1 && issued_now && !w->done)
-    sm_wake(sm, w);
+    sm_wake(sm, w, at);
   else if (at == now + 1)
     sm->soon[sm->n_soon++] = w;
   else
@@ -102,7 +117,7 @@ static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, Sim
 static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reason, SimCycle now,
                             gboolean issued_now) {
   SimCycle at = warp_operands_at(w, not_before, nb_reason);
-  w->cls = sm->dec[w->pc].cls;
+  w->cls = w->d->cls;
   if (G_UNLIKELY(w->at_barrier))
     return;
   if (at > w->charged) /* else nothing to charge: the common back-to-back case */
@@ -115,10 +130,10 @@ static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reas
 static void sm_wake_due(Sm *sm, SimCycle now) {
   guint n = sm->n_soon;
   for (guint i = 0; i < n; i++)
-    sm_wake(sm, sm->soon[i]);
+    sm_wake(sm, sm->soon[i], now);
   sm->n_soon = 0;
   while (event_queue_next(&sm->wake) <= now)
-    sm_wake(sm, event_queue_pop(&sm->wake));
+    sm_wake(sm, event_queue_pop(&sm->wake), now);
 }
 
 /* ---- CTAs ----------------------------------------------------------------- */
@@ -132,17 +147,19 @@ static void cta_launch(Sm *sm, guint slot, SimCycle now) {
     Warp *w = &sm->warp[slot * wpb + i];
     gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */
     warp_start(w, sm->p, exits ? sm->p->exit_pc : sm->p->entry, now);
+    w->d = &sm->dec[w->pc];
     w->cta = slot;
     w->age = sm->next_age++;
     w->lanes = MIN(ws, sm->l.threads_per_block - i * ws);
     Smsp *s = &sm->smsp[w->smsp];
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
+    sm_active_changes(sm, now);
     sm->n_active++;
     if (s->n_active++ == 0)
       sm->n_active_smsps++;
     warp_operands_at(w, now, STALL_WAIT);
-    w->cls = sm->dec[w->pc].cls;
+    w->cls = w->d->cls;
     smsp_ready(s, w);
     sm->n_ready++;
   }
@@ -257,7 +274,7 @@ static SimCycle issue_smem(Sm *sm, const Instr *in, SimCycle now) {
  * ready and sets *reason to the state a consumer waits in. */
 static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycle now,
                               guint8 *reason) {
-  SimCycle ready = now + sm->dec[w->pc].latency;
+  SimCycle ready = now + w->d->latency;
   *reason = STALL_WAIT;
   switch ((InstrOp)in->op) {
   case OP_FFMA:
@@ -318,7 +335,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
 static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, SimCycle now) {
   const Instr *in = w->in;
   SimCycle ready = now + d->latency;
-  smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
+  if (d->interval > 1) /* a pipe free next cycle never throttles: skip the store */
+    smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   if (d->conflict && s->last_warp != w) {
     smsp_busy(s, &s->dispatch_free, now + 1 + sm->m->operand_penalty);
     ready += sm->m->operand_penalty;
@@ -330,9 +348,10 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   smsp_selected(s, w);
   w->pc++;
   w->in = in + 1;
+  w->d++;
   guint8 reason = STALL_WAIT;
   SimCycle at = warp_operands_ready(w, now + 1, &reason);
-  guint8 cls = sm->dec[w->pc].cls;
+  guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return;             /* stays ready: `charged` is next set when it leaves */
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
@@ -349,7 +368,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
 /* Issue the warp's next instruction at `now`. */
 static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   const Instr *in = w->in;
-  Decoded *d = &sm->dec[w->pc];
+  Decoded *d = w->d;
   d->issues++;
   w->issued++;
   if (G_LIKELY(!d->slow)) {
@@ -377,6 +396,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     return;
   }
   warp_advance(w, sm->p);
+  w->d = &sm->dec[w->pc];
   SimCycle stall = now + MAX(in->stall, 1);
   if (in->op == OP_BRA)
     sm_fetch(sm, w, MAX(stall, now + sm->m->branch_latency), STALL_BRANCH_RESOLVING, now, TRUE);
@@ -438,8 +458,7 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   guint issued = 0, smsps = sm->m->sm.smsps, group = sm->m->sched_group;
   const SchedPolicy *policy = sm->l.policy;
   gboolean greedy = policy->greedy;
-  for (guint p = 0; p < smsps; p++) {
-    Smsp *s = &sm->smsp[p];
+  for (Smsp *s = sm->smsp, *end = sm->smsp + smsps; s < end; s++) {
     Warp *w =
         smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, sm->st.state);
     if (w != NULL) {
@@ -450,46 +469,55 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   return issued;
 }
 
-/* Stalled warps are charged when they go to sleep; the warps that could
- * issue are tallied each cycle and charged for the span of cycles in which
- * nothing can change (no issue: until the next wake or freed throttle). */
+/* One cycle, stages in reverse pipeline order; with no issue, the span of
+ * cycles in which nothing can change is skipped.  Stalled warps were
+ * charged when they went to sleep; the warps that could issue are charged
+ * here for the whole span.  Advances *now; FALSE with an error on a
+ * deadlock or (`check`) a failed invariant. */
+static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError **error) {
+  SimCycle now = *now_p;
+  if (sm->n_soon > 0 || event_queue_next(&sm->wake) <= now) {
+    sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
+    if (sm->blocks_done >= sm->l.blocks)
+      return TRUE; /* the last CTA retired at `now` */
+    if (sm->n_retired > 0)
+      sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
+  }
+  while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
+    event_queue_pop(&sm->units.inflight);
+  SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
+  guint active = sm->n_active;     /* a warp that exits this cycle drains later */
+  guint ready = sm->n_ready;
+  guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
+  if (check && !check_cycle(sm, now, issued, ready, active, error))
+    return FALSE;
+  SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
+  if (issued == 0) {
+    next = MIN(next, sm->n_soon ? now + 1 : event_queue_next(&sm->wake));
+    if (next == SIM_CYCLE_NEVER) {
+      g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
+                  "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
+      return FALSE;
+    }
+    span = next - now;
+  }
+  sm->st.ready_warp_cycles += (guint64)ready * span;
+  sm->selected += issued;
+  stall_tally_flush(&sm->tally, sm->st.state, span);
+  *now_p = now + span;
+  return TRUE;
+}
+
 gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error) {
   SimCycle now = 0;
+  gboolean ok = TRUE;
   for (guint slot = 0; slot < sm->l.cta_slots && sm->blocks_launched < sm->l.blocks; slot++)
     cta_launch(sm, slot, now);
-  while (sm->blocks_done < sm->l.blocks) {
-    if (sm->n_soon > 0 || event_queue_next(&sm->wake) <= now) {
-      sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
-      if (sm->blocks_done >= sm->l.blocks)
-        break;
-      if (sm->n_retired > 0)
-        sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
-    }
-    while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
-      event_queue_pop(&sm->units.inflight);
-    SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
-    guint active = sm->n_active;     /* a warp that exits this cycle drains later */
-    guint active_smsps = sm->n_active_smsps, ready = sm->n_ready;
-    guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
-    if (check_invariants && !check_cycle(sm, now, issued, ready, active, error))
-      return FALSE;
-    SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
-    if (issued == 0) {
-      next = MIN(next, sm->n_soon ? now + 1 : event_queue_next(&sm->wake));
-      if (next == SIM_CYCLE_NEVER) {
-        g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
-                    "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
-        return FALSE;
-      }
-      span = next - now;
-    }
-    sm->st.active_warp_cycles += (guint64)active * span;
-    sm->st.smsp_active_cycles += (guint64)active_smsps * span;
-    sm->st.ready_warp_cycles += (guint64)ready * span;
-    sm->selected += issued;
-    stall_tally_flush(&sm->tally, sm->st.state, span);
-    now += span;
-  }
+  while (ok && sm->blocks_done < sm->l.blocks)
+    ok = sm_cycle(sm, &now, check_invariants, error);
+  if (!ok)
+    return FALSE;
+  sm_active_changes(sm, now);
   sm->st.cycles = now;
   sm->st.ctas = sm->blocks_done;
   *st = sm->st;

@@ -149,8 +149,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
                                 StallTally *t, guint64 *states) {
   guint64 cand = s->ready_all;
   guint n_cand = s->n_ready_all;
-  gboolean sm_wide = (s->classes & SMSP_SM_WIDE_CLASSES) != 0 && smsp_units_busy(u, now);
-  if (G_UNLIKELY(now < s->busy_until || sm_wide)) { /* else every ready warp is eligible */
+  if (G_UNLIKELY(now < s->busy_until ||
+                 ((s->classes & SMSP_SM_WIDE_CLASSES) && smsp_units_busy(u, now)))) {
     cand = 0;
     n_cand = 0;
     for (guint m = s->classes; m != 0; m &= m - 1) {

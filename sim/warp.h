@@ -35,6 +35,7 @@ typedef struct {
   guint8 at_barrier;                      /* waiting at __syncthreads */
   guint8 cls;                             /* IssueClass of the next instruction (smsp.h) */
   const Instr *in;                        /* the next instruction: code[pc] */
+  struct SmDecoded *d;                    /* the SM's decoded form of `in` (sm.c) */
   guint cta;                              /* CTA slot */
   guint smsp;                             /* SMSP index */
   guint slot;                             /* slot within the SMSP (< 64) */
@@ -75,6 +76,14 @@ static inline SimCycle warp_operands_ready(const Warp *w, SimCycle not_before, g
   const Instr *in = w->in;
   SimCycle at = not_before;
   guint8 reason = *state;
+  if (G_LIKELY(in->n_src == 1 && in->wait_mask == 0)) { /* the common case, unrolled */
+    SimCycle r = w->sb.ready_at[in->src[0]];
+    if (r > at) {
+      at = r;
+      *state = w->sb.wait_state[in->src[0]];
+    }
+    return at;
+  }
   for (guint i = 0; i < in->n_src; i++) {
     SimCycle r = w->sb.ready_at[in->src[i]];
     if (r > at) {

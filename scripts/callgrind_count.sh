@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# callgrind_count.sh - host instructions per simulated warp-instruction, a
+# speed measure that does not depend on the host's load: valgrind's callgrind
+# counts the instructions warpsim executes for fma ILP 4 at 64 resident warps
+# (the bench.sh case) at two loop lengths; the difference over the difference
+# in warp instructions leaves out start-up (loading, parsing, reporting).
+# Prints "<instructions per warp-instruction> <warp instructions> <instructions>".
+# Exit status 77 when valgrind is missing (CTest's skip code), 2 on bad use.
+# Usage: scripts/callgrind_count.sh [--iterations A,B]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/scripts/lib.sh"
+warpsim_help "${BASH_SOURCE[0]}" "$@"
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
+short=32 long=160
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --iterations) IFS=, read -r short long <<<"${2:?}"; shift 2 ;;
+    *) echo "callgrind_count.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "callgrind_count.sh: valgrind not installed (scripts/deps.sh installs it)" >&2
+  exit 77
+fi
+[ -x "$warpsim" ] || { echo "callgrind_count.sh: no binary at $warpsim" >&2; exit 2; }
+args=(run --format csv --kernel fma --set stream.ilp=4 --set stream.fma=128
+  --set launch.blocks_per_sm=16)
+# instructions N: instructions callgrind counts for N loop iterations.
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$warpsim" "${args[@]}" \
+    --set stream.iterations="$1" 2>&1 >/dev/null | awk '/Collected/ { print $4 }'
+}
+# warp_insts N: warp instructions the run simulates.
+warp_insts() {
+  "$warpsim" "${args[@]}" --set stream.iterations="$1" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warp_insts") c = i; next } { print $c }'
+}
+i0=$(instructions "$short") i1=$(instructions "$long")
+w0=$(warp_insts "$short") w1=$(warp_insts "$long")
+awk -v i0="$i0" -v i1="$i1" -v w0="$w0" -v w1="$w1" \
+  'BEGIN { printf "%.1f %d %d\n", (i1 - i0) / (w1 - w0), w1 - w0, i1 - i0 }'
