@@ -23,10 +23,11 @@ fail() {
 }
 ok() { passed=$((passed + 1)); }
 
-# A kernel of our own (edited below): fma, long enough per run (~0.1 s) that
+# A kernel of our own (edited below): fma, long enough per run (~0.1 s at ~100 M
+# warp-instructions per second) that
 # a signal lands mid-sweep.
 cp "$root/traces/fma.ini" "$tmp/k.ini"
-args=(--kernel "$tmp/k.ini" --set stream.iterations=3000 --axis launch.blocks_per_sm=1..8 --jobs 1 --quiet)
+args=(--kernel "$tmp/k.ini" --set stream.iterations=10000 --axis launch.blocks_per_sm=1..8 --jobs 1 --quiet)
 
 # Processes still running with our temporary directory on their command line.
 # (The pattern "$tmp[/]" does not match grep's own command line.)
