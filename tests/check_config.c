@@ -4,6 +4,7 @@
  * names the origin (file), the group and the key, and the allowed range where
  * there is one (README "Bad input"). */
 #include "config.h"
+#include "fixture.h"
 #include "kernel.h"
 #include "model.h"
 
@@ -12,19 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A small but complete SM model (numbers from models/h200.ini), a few keys
- * a line. */
-static const gchar tiny_model[] =
-    "[sm]\ncc=9.0\nsmsps=4\nsms=1\nmax_warps=64\nmax_blocks=32\nregs=65536\n"
-    "max_regs_per_block=65536\nsmem_per_sm=233472\nsmem_per_block_optin=232448\n"
-    "smem_reserved=1024\nsmem_alloc_unit=128\n"
-    "[sched]\npolicy=grr\n[fma]\nlatency=4\ninterval=1\n[alu]\nlatency=4\ninterval=2\n"
-    "[sfu]\nlatency=16\ninterval=8\n[smem]\nlatency=29\ninterval=1\n[lsu]\ninterval=1\n"
-    "[branch]\nlatency=10\n[operand]\nbank_conflict=true\n"
-    "[l1]\nlatency=49\nbytes_per_cycle=128\nchannels=1\nbytes=262144\n"
-    "[l2]\nlatency=305\nbytes_per_cycle=36.5\nchannels=4\n"
-    "[dram]\nlatency=697\nbytes_per_cycle=17.2\nchannels=16\n"
-    "[mem]\nmax_inflight=512\nsector_bytes=32\nline_bytes=128\n";
+/* A complete SM model: the test SM (fixture.h). */
+static const gchar tiny_model[] = FIXTURE_SM_MODEL;
 
 /* Only the [sm] group: enough for the occupancy calculator, not to simulate. */
 static const gchar limits_only[] = "[sm]\ncc=8.0\nsmsps=4\nsms=108\nmax_warps=64\n"
@@ -211,7 +201,7 @@ END_TEST
 START_TEST(test_model_override_types) {
   static const gchar *const sets[] = {"fma.latency=7",
                                       "dram.bytes_per_cycle=2.5",
-                                      "operand.bank_conflict=false",
+                                      "operand.bank_conflict=true",
                                       "sm.smem_configs=0; 8192 ;65536",
                                       "sched.policy=lrr",
                                       "launch.threads_per_block=1", /* kernel's: ignored */
@@ -219,7 +209,7 @@ START_TEST(test_model_override_types) {
   g_autoptr(SmModel) m = model_ok(tiny_model, sets);
   ck_assert_uint_eq(m->fma.latency, 7);
   ck_assert_double_eq(m->dram.bytes_per_cycle, 2.5);
-  ck_assert(!m->operand_conflict);
+  ck_assert(m->operand_conflict); /* false in the file */
   ck_assert_uint_eq(m->sm.n_smem_configs, 3);
   ck_assert_uint_eq(m->sm.smem_configs[1], 8192);
   ck_assert_uint_eq(m->sm.smem_configs[2], 65536);

@@ -6,6 +6,7 @@
  * determinism per seed).  Every case builds its memory system from the
  * string literal below, changed per case with "group.key=value" overrides;
  * expected values are worked out by hand in the comments. */
+#include "fixture.h"
 #include "mem.h"
 #include "model.h"
 
@@ -15,21 +16,15 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
-/* The H200's [sm] limits and timing (models/h200.ini) with no latency
- * spread, so every time is exact.  L1: 49 cycles, 16 B/cycle on 1 channel
- * (8 cycles per 128 B line).  L2: the H200's 305 cycles, 36.5 B/cycle on 8
- * channels.  DRAM: 697 cycles random, 340 sequential, 16 B/cycle over 4
- * random channels (32 cycles per line each) or 2 sequential ones (16). */
-static const gchar mem_model[] =
-    "[sm]\ncc=9.0\nsmsps=4\nsms=1\nmax_warps=64\nmax_blocks=32\nregs=65536\n"
-    "max_regs_per_block=65536\nsmem_per_sm=233472\nsmem_per_block_optin=232448\n"
-    "[sched]\npolicy=grr\n[fma]\nlatency=4\ninterval=1\n[alu]\nlatency=4\ninterval=2\n"
-    "[sfu]\nlatency=16\ninterval=8\n[smem]\nlatency=29\ninterval=1\n[lsu]\ninterval=1\n"
-    "[branch]\nlatency=10\n[operand]\nbank_conflict=true\n"
-    "[l1]\nlatency=49\nbytes_per_cycle=16\nchannels=1\nbytes=262144\n"
-    "[l2]\nlatency=305\nbytes_per_cycle=36.5\nchannels=8\n"
-    "[dram]\nlatency=697\nstream_latency=340\nbytes_per_cycle=16\nchannels=4\nstream_channels=2\n"
-    "[mem]\nmax_inflight=512\nsector_bytes=32\nline_bytes=128\n";
+/* The test SM (fixture.h) with these memory levels, no latency spread, so
+ * every time is exact.  L1: 49 cycles, 16 B/cycle on 1 channel (8 cycles per
+ * 128 B line).  L2: 305 cycles, 36.5 B/cycle on 8 channels.  DRAM: 697
+ * cycles random, 340 sequential, 16 B/cycle over 4 random channels (32
+ * cycles per line each) or 2 sequential ones (16). */
+static const gchar mem_model[] = FIXTURE_SM_MODEL;
+static const gchar mem_sets[] = "operand.bank_conflict=true l1.bytes_per_cycle=16 l2.channels=8 "
+                                "dram.stream_latency=340 dram.bytes_per_cycle=16 dram.channels=4 "
+                                "dram.stream_channels=2";
 
 /* The memory system of one test (a checked fixture: built per test, freed
  * after); cases rebuild it with overrides and a seed. */
@@ -49,7 +44,8 @@ static void fx_clear(void) {
  * "group.key=value" overrides, may be NULL) and a GRand seeded `seed`. */
 static void fx_build(const gchar *sets, guint32 seed) {
   fx_clear();
-  g_auto(GStrv) overrides = g_strsplit(sets ? sets : "", " ", -1);
+  g_autofree gchar *all = g_strconcat(mem_sets, sets && *sets ? " " : "", sets ? sets : "", NULL);
+  g_auto(GStrv) overrides = g_strsplit(all, " ", -1);
   GError *err = NULL;
   fx.m = model_load_data(mem_model, "mem.ini", (const gchar *const *)overrides, &err);
   ck_assert_msg(fx.m != NULL, "model with '%s': %s", sets, err ? err->message : "?");

@@ -2,10 +2,10 @@
  * of kernels and policies, Little's law on the FFMA plateau, the issue and
  * pipe ceilings, the operand bank-conflict switch, DRAM latency,
  * determinism, and the "Simulator behaviour" cases of
- * ../shared/cases/other.md.  Every run uses a tiny SM model built from the
- * string literal below and a kernel built from another, both changed per
- * case with "group.key=value" overrides; expected values are worked out by
- * hand in the comments. */
+ * ../shared/cases/other.md.  Every run uses the test SM of fixture.h and a kernel built from
+ * another, both changed per case with "group.key=value" overrides; expected values are worked out
+ * by hand in the comments. */
+#include "fixture.h"
 #include "kernel.h"
 #include "model.h"
 #include "program.h"
@@ -16,34 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One SM: the H200's limits and timing (models/h200.ini) with one SM per
- * device (so a grid of N CTAs runs N CTAs here), no latency spread, and the
- * operand bank conflict off (cases switch it on). */
-static const gchar tiny_model[] = "[sm]\n"
-                                  "cc=9.0\n"
-                                  "smsps=4\n"
-                                  "sms=1\n"
-                                  "max_warps=64\n"
-                                  "max_blocks=32\n"
-                                  "regs=65536\n"
-                                  "max_regs_per_block=65536\n"
-                                  "smem_per_sm=233472\n"
-                                  "smem_per_block_optin=232448\n"
-                                  "smem_reserved=1024\n"
-                                  "smem_alloc_unit=128\n"
-                                  "[sched]\npolicy=grr\n"
-                                  "[fma]\nlatency=4\ninterval=1\n"
-                                  "[alu]\nlatency=4\ninterval=2\n"
-                                  "[sfu]\nlatency=16\ninterval=8\n"
-                                  "[smem]\nlatency=29\ninterval=1\n"
-                                  "[lsu]\ninterval=1\n"
-                                  "[branch]\nlatency=10\n"
-                                  "[operand]\nbank_conflict=false\n"
-                                  "[l1]\nlatency=49\nbytes_per_cycle=128\nchannels=1\n"
-                                  "bytes=262144\n"
-                                  "[l2]\nlatency=305\nbytes_per_cycle=36.5\nchannels=4\n"
-                                  "[dram]\nlatency=697\nbytes_per_cycle=17.2\nchannels=16\n"
-                                  "[mem]\nmax_inflight=512\nsector_bytes=32\nline_bytes=128\n";
+/* The test SM (fixture.h). */
+static const gchar tiny_model[] = FIXTURE_SM_MODEL;
 
 /* One CTA of 4 warps (one per SMSP), 16 iterations of 16 dependent FFMAs,
  * no loop overhead: 256 FFMAs + EXIT per warp. */
