@@ -1,90 +1,12 @@
-/* sm.c - the SM cycle loop, CTAs, and the effects of issuing. */
+/* sm.c - the SM cycle loop: waking, issuing, the cycle and the run. */
 #include "sm.h"
 
-#include "event.h"
-#include "mem.h"
 #include "sim.h"
-#include "smsp.h"
-#include "warp.h"
+#include "sm_priv.h"
 
-#include <math.h>
 #include <string.h>
 
-typedef struct {
-  guint live;     /* warps not exited */
-  guint arrived;  /* warps waiting at the barrier */
-  guint resident; /* warps not yet drained */
-} Cta;
-
-/* An instruction as this SM runs it, decoded once per run: its issue class,
- * the model's latency and interval of its pipe, and whether it needs the
- * general issue path (anything but a plain FFMA or integer op). */
-typedef struct SmDecoded {
-  guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
-  guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
-  guint8 cls;       /* IssueClass */
-  guint8 slow;      /* needs issue_effects, a branch, barriers or a stall count */
-  guint8 conflict;  /* an FFMA bank conflict is modelled for it */
-  guint64 issues;   /* warp instructions issued from this pc */
-} Decoded;
-
-struct Sm {
-  SmLaunch l;               /* what runs (borrowed pointers) */
-  const SmModel *m;         /* l.model */
-  const Program *p;         /* l.program */
-  Mem *mem;                 /* the memory levels */
-  GRand *rng;               /* channel choice, spill misses */
-  Smsp *smsp;               /* m->sm.smsps of them */
-  Warp *warp;               /* warp slots: CTA slot x warps per block */
-  Cta *cta;                 /* l.cta_slots of them */
-  SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
-  gdouble local_free;       /* cycle the local-memory (spill) port is free, fractional */
-  EventQueue wake;          /* stalled warps, by the cycle they can issue */
-  Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
-  guint n_soon;             /* entries of soon */
-  guint *retired;           /* CTA slots retired this cycle, in order */
-  guint n_retired;          /* entries of retired */
-  guint n_active;           /* resident, not yet drained warps, all SMSPs */
-  guint n_active_smsps;     /* SMSPs with at least one such warp */
-  SimCycle active_since;    /* cycle n_active last changed (charged up to it) */
-  guint blocks_launched;    /* CTAs launched so far */
-  guint blocks_done;        /* CTAs retired so far */
-  guint64 next_age;         /* age of the next warp launched */
-  guint latency[PIPE_MAX];  /* cycles to the result, per pipe */
-  guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
-  StallTally tally;         /* this cycle's throttled warps, by state */
-  guint n_ready;            /* warps in the SMSPs' ready sets */
-  Decoded *dec;             /* per pc of the program, with its issue count */
-  guint64 selected;         /* warps selected, summed per cycle (the selected state) */
-  SimStats st;              /* counters */
-};
-
 /* ---- sleeping and waking ------------------------------------------------- */
-
-/* The active warps (and SMSPs) change at `now`, in the wake or CTA stage:
- * charge the cycles since the last change with the old counts. */
-static void sm_active_changes(Sm *sm, SimCycle now) {
-  sm->st.active_warp_cycles += (guint64)sm->n_active * (now - sm->active_since);
-  sm->st.smsp_active_cycles += (guint64)sm->n_active_smsps * (now - sm->active_since);
-  sm->active_since = now;
-}
-
-/* A drained warp leaves the SM at `now`; its CTA retires with its last warp. */
-static void sm_retire(Sm *sm, Warp *w, SimCycle now) {
-  Smsp *s = &sm->smsp[w->smsp];
-  sm_active_changes(sm, now);
-  sm->st.thread_insts += w->issued * w->lanes;
-  s->slot[w->slot] = NULL;
-  if (s->last_warp == w)
-    s->last_warp = NULL;
-  sm->n_active--;
-  if (--s->n_active == 0)
-    sm->n_active_smsps--;
-  if (--sm->cta[w->cta].resident == 0) {
-    sm->blocks_done++;
-    sm->retired[sm->n_retired++] = w->cta;
-  }
-}
 
 /* The warp's operands are ready at `now`: it joins its SMSP's candidates;
  * a drained warp retires instead. */
@@ -138,42 +60,6 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
 
 /* ---- CTAs ----------------------------------------------------------------- */
 
-static void cta_launch(Sm *sm, guint slot, SimCycle now) {
-  guint wpb = sm->l.warps_per_block, ws = sm->m->sm.warp_size;
-  Cta *c = &sm->cta[slot];
-  c->live = c->resident = wpb;
-  c->arrived = 0;
-  for (guint i = 0; i < wpb; i++) {
-    Warp *w = &sm->warp[slot * wpb + i];
-    gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */
-    warp_start(w, sm->p, exits ? sm->p->exit_pc : sm->p->entry, now);
-    w->d = &sm->dec[w->pc];
-    w->cta = slot;
-    w->age = sm->next_age++;
-    w->lanes = MIN(ws, sm->l.threads_per_block - i * ws);
-    Smsp *s = &sm->smsp[w->smsp];
-    s->slot[w->slot] = w;
-    s->ages[w->slot] = w->age;
-    sm_active_changes(sm, now);
-    sm->n_active++;
-    if (s->n_active++ == 0)
-      sm->n_active_smsps++;
-    warp_operands_at(w, now, STALL_WAIT);
-    w->cls = w->d->cls;
-    smsp_ready(s, w);
-    sm->n_ready++;
-  }
-  sm->blocks_launched++;
-}
-
-/* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
- * order they retired; their warps can issue this cycle. */
-static void sm_launch_ctas(Sm *sm, SimCycle now) {
-  for (guint i = 0; i < sm->n_retired && sm->blocks_launched < sm->l.blocks; i++)
-    cta_launch(sm, sm->retired[i], now);
-  sm->n_retired = 0;
-}
-
 /* Every live warp of the CTA arrived at the barrier: release them. */
 static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
   guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
@@ -190,85 +76,6 @@ static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
 }
 
 /* ---- issue ---------------------------------------------------------------- */
-
-/* The level a global access of a SASS program is served from, drawn from
- * the launch's hit rates (L1, then L2 for what misses L1). */
-static MemLevel draw_level(Sm *sm) {
-  gdouble u = g_rand_double(sm->rng);
-  if (u < sm->l.load_l1_hit)
-    return MEM_L1;
-  if (u < sm->l.load_l1_hit + (1.0 - sm->l.load_l1_hit) * sm->l.load_l2_hit)
-    return MEM_L2;
-  return MEM_DRAM;
-}
-
-/* Memory effects of issuing the load or store `in`; returns the cycle its
- * data is back. */
-static SimCycle issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
-  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  SimCycle ready;
-  gboolean missed = TRUE; /* the access left L1 */
-  if (in->l1tex) {
-    /* SASS: global data passes the L1TEX data stage that shared memory
-     * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
-    SimCycle busy = (SimCycle)((bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle);
-    sm->units.smem_free = MAX(sm->units.smem_free, now) + busy;
-    sm->st.pipe_busy[PIPE_SMEM] += busy;
-  }
-  if (in->op == OP_LDG || in->op == OP_STG) {
-    MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
-    guint cost = bytes; /* bytes the level's servers are occupied for */
-    if (level == MEM_DRAM && in->line_cost > 0)
-      cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
-    if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
-      cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
-    missed = level != MEM_L1;
-    ready = mem_load(sm->mem, level, cost, in->sequential, now);
-    if (in->op == OP_STG) {
-      /* Nothing waits for a store's data; its registers are read soon after
-       * issue (the read scoreboard). */
-      ready = now + in->read_latency;
-    } else {
-      sm->st.loads++;
-      sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
-      sm->st.load_latency_sum += ready - now;
-    }
-  } else {
-    /* A spill access also goes to L2 when it misses, which happens when the
-     * SM's spill footprint outgrows the L1 that shared memory leaves (README
-     * "Register spills"). */
-    /* Local memory has one SM-wide port, first come first served: each
-     * access holds it for bytes / [spill] bytes_per_cycle cycles
-     * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
-    gdouble start = MAX((gdouble)now, sm->local_free);
-    sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
-    SimCycle begin = (SimCycle)ceil(start);
-    ready = begin + sm->m->l1.latency;
-    if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
-      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin));
-    sm->st.spill_insts++;
-  }
-  if (in->l1tex && in->op == OP_LDG) {
-    /* SASS: every line that misses L1 holds one of the SM's miss slots
-     * (SmLaunch max_inflight) until its data is back. */
-    if (missed)
-      for (guint i = 0; i < in->lines; i++)
-        event_queue_push(&sm->units.inflight, ready, NULL);
-  } else if (in->op != OP_STL && in->op != OP_STG) {
-    event_queue_push(&sm->units.inflight, ready, NULL);
-  }
-  w->last_mem = MAX(w->last_mem, ready);
-  return ready;
-}
-
-/* The SM-wide shared-memory unit takes `in` for `ways` intervals; returns
- * the cycle its result is back. */
-static SimCycle issue_smem(Sm *sm, const Instr *in, SimCycle now) {
-  SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
-  sm->units.smem_free = now + busy;
-  guint latency = in->latency ? in->latency : sm->m->smem.latency;
-  return now + latency + busy - sm->m->smem.interval;
-}
 
 /* Pipe and memory effects of issuing `in`; returns the cycle its result is
  * ready and sets *reason to the state a consumer waits in. */
@@ -293,14 +100,14 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   case OP_LDS:
   case OP_STS:
   case OP_SHFL:
-    ready = issue_smem(sm, in, now);
+    ready = sm_issue_smem(sm, in, now);
     *reason = STALL_SHORT_SCOREBOARD;
     break;
   case OP_LDG:
   case OP_LDL:
   case OP_STL:
   case OP_STG:
-    ready = issue_memory(sm, w, in, now);
+    ready = sm_issue_memory(sm, w, in, now);
     *reason = STALL_LONG_SCOREBOARD;
     break;
   case OP_BAR:

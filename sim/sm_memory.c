@@ -1,0 +1,85 @@
+/* sm_memory.c - what a memory instruction does when it issues: global loads
+ * through the levels (or a drawn hit level), the local-memory port of
+ * spills, the SM-wide shared-memory unit. */
+#include "sm_priv.h"
+
+#include <math.h>
+
+/* The level a global access of a SASS program is served from, drawn from
+ * the launch's hit rates (L1, then L2 for what misses L1). */
+static MemLevel draw_level(Sm *sm) {
+  gdouble u = g_rand_double(sm->rng);
+  if (u < sm->l.load_l1_hit)
+    return MEM_L1;
+  if (u < sm->l.load_l1_hit + (1.0 - sm->l.load_l1_hit) * sm->l.load_l2_hit)
+    return MEM_L2;
+  return MEM_DRAM;
+}
+
+/* Memory effects of issuing the load or store `in`; returns the cycle its
+ * data is back. */
+SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
+  SimCycle ready;
+  gboolean missed = TRUE; /* the access left L1 */
+  if (in->l1tex) {
+    /* SASS: global data passes the L1TEX data stage that shared memory
+     * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
+    SimCycle busy = (SimCycle)((bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle);
+    sm->units.smem_free = MAX(sm->units.smem_free, now) + busy;
+    sm->st.pipe_busy[PIPE_SMEM] += busy;
+  }
+  if (in->op == OP_LDG || in->op == OP_STG) {
+    MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
+    guint cost = bytes; /* bytes the level's servers are occupied for */
+    if (level == MEM_DRAM && in->line_cost > 0)
+      cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+    if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
+      cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
+    missed = level != MEM_L1;
+    ready = mem_load(sm->mem, level, cost, in->sequential, now);
+    if (in->op == OP_STG) {
+      /* Nothing waits for a store's data; its registers are read soon after
+       * issue (the read scoreboard). */
+      ready = now + in->read_latency;
+    } else {
+      sm->st.loads++;
+      sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
+      sm->st.load_latency_sum += ready - now;
+    }
+  } else {
+    /* A spill access also goes to L2 when it misses, which happens when the
+     * SM's spill footprint outgrows the L1 that shared memory leaves (README
+     * "Register spills"). */
+    /* Local memory has one SM-wide port, first come first served: each
+     * access holds it for bytes / [spill] bytes_per_cycle cycles
+     * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
+    gdouble start = MAX((gdouble)now, sm->local_free);
+    sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
+    SimCycle begin = (SimCycle)ceil(start);
+    ready = begin + sm->m->l1.latency;
+    if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
+      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin));
+    sm->st.spill_insts++;
+  }
+  if (in->l1tex && in->op == OP_LDG) {
+    /* SASS: every line that misses L1 holds one of the SM's miss slots
+     * (SmLaunch max_inflight) until its data is back. */
+    if (missed)
+      for (guint i = 0; i < in->lines; i++)
+        event_queue_push(&sm->units.inflight, ready, NULL);
+  } else if (in->op != OP_STL && in->op != OP_STG) {
+    event_queue_push(&sm->units.inflight, ready, NULL);
+  }
+  w->last_mem = MAX(w->last_mem, ready);
+  return ready;
+}
+
+/* The SM-wide shared-memory unit takes `in` for `ways` intervals; returns
+ * the cycle its result is back. */
+SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
+  SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
+  sm->units.smem_free = now + busy;
+  guint latency = in->latency ? in->latency : sm->m->smem.latency;
+  return now + latency + busy - sm->m->smem.interval;
+}

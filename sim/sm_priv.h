@@ -1,0 +1,87 @@
+/* sm_priv.h - the SM's state, shared by the files of the SM core (sm.c the
+ * cycle loop, cta.c CTA launch and retirement, sm_memory.c what memory
+ * instructions do).  Not for other modules: sm.h is the SM's interface.
+ */
+#ifndef WARPSIM_SM_PRIV_H
+#define WARPSIM_SM_PRIV_H
+
+#include "event.h"
+#include "mem.h"
+#include "sm.h"
+#include "smsp.h"
+#include "warp.h"
+
+typedef struct {
+  guint live;     /* warps not exited */
+  guint arrived;  /* warps waiting at the barrier */
+  guint resident; /* warps not yet drained */
+} Cta;
+
+/* An instruction as this SM runs it, decoded once per run: its issue class,
+ * the model's latency and interval of its pipe, and whether it needs the
+ * general issue path (anything but a plain FFMA or integer op). */
+typedef struct SmDecoded {
+  guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
+  guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
+  guint8 cls;       /* IssueClass */
+  guint8 slow;      /* needs issue_effects, a branch, barriers or a stall count */
+  guint8 conflict;  /* an FFMA bank conflict is modelled for it */
+  guint64 issues;   /* warp instructions issued from this pc */
+} Decoded;
+
+struct Sm {
+  SmLaunch l;               /* what runs (borrowed pointers) */
+  const SmModel *m;         /* l.model */
+  const Program *p;         /* l.program */
+  Mem *mem;                 /* the memory levels */
+  GRand *rng;               /* channel choice, spill misses */
+  Smsp *smsp;               /* m->sm.smsps of them */
+  Warp *warp;               /* warp slots: CTA slot x warps per block */
+  Cta *cta;                 /* l.cta_slots of them */
+  SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
+  gdouble local_free;       /* cycle the local-memory (spill) port is free, fractional */
+  EventQueue wake;          /* stalled warps, by the cycle they can issue */
+  Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
+  guint n_soon;             /* entries of soon */
+  guint *retired;           /* CTA slots retired this cycle, in order */
+  guint n_retired;          /* entries of retired */
+  guint n_active;           /* resident, not yet drained warps, all SMSPs */
+  guint n_active_smsps;     /* SMSPs with at least one such warp */
+  SimCycle active_since;    /* cycle n_active last changed (charged up to it) */
+  guint blocks_launched;    /* CTAs launched so far */
+  guint blocks_done;        /* CTAs retired so far */
+  guint64 next_age;         /* age of the next warp launched */
+  guint latency[PIPE_MAX];  /* cycles to the result, per pipe */
+  guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
+  StallTally tally;         /* this cycle's throttled warps, by state */
+  guint n_ready;            /* warps in the SMSPs' ready sets */
+  Decoded *dec;             /* per pc of the program, with its issue count */
+  guint64 selected;         /* warps selected, summed per cycle (the selected state) */
+  SimStats st;              /* counters */
+};
+
+/* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
+ * warps can issue at once. */
+void cta_launch(Sm *sm, guint slot, SimCycle now);
+
+/* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
+ * order they retired (cta.c). */
+void sm_launch_ctas(Sm *sm, SimCycle now);
+
+/* A drained warp leaves the SM at `now`; its CTA retires with its last warp
+ * (cta.c). */
+void sm_retire(Sm *sm, Warp *w, SimCycle now);
+
+/* The active warps change at `now` (wake or CTA stage): charge the cycles
+ * since the last change with the old counts (cta.c). */
+void sm_active_changes(Sm *sm, SimCycle now);
+
+/* Memory effects of issuing the global or local load or store `in`; returns
+ * the cycle its data is back (sm_memory.c). */
+SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
+
+/* Shared-memory effects of issuing `in`; returns the cycle its result is
+ * ready (sm_memory.c). */
+SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now);
+
+#endif
