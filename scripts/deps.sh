@@ -18,7 +18,15 @@ warpsim_need_packages() {
   command -v parallel >/dev/null 2>&1 || missing+=(parallel)
   command -v column >/dev/null 2>&1 || missing+=(bsdextrautils)
   [ -x /usr/bin/time ] || missing+=(time)
-  command -v valgrind >/dev/null 2>&1 || missing+=(valgrind) # the speed guard (callgrind)
+  command -v flock >/dev/null 2>&1 || missing+=(util-linux)
+  # Tests: clang + libFuzzer (tests/fuzz, the clang UBSan pass) and valgrind
+  # (cli_valgrind and the speed guard's callgrind).
+  if ! command -v clang >/dev/null 2>&1; then
+    missing+=(clang libclang-rt-dev)
+  elif [ ! -f "$(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a")" ]; then
+    missing+=(libclang-rt-dev)
+  fi
+  command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
   if command -v pkg-config >/dev/null 2>&1; then
     pkg-config --exists 'glib-2.0 >= 2.70' || missing+=(libglib2.0-dev)
     pkg-config --exists json-glib-1.0 || missing+=(libjson-glib-dev)

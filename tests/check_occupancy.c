@@ -129,7 +129,8 @@ static SmModel *tsv_compute(guint row, OccResult *r) {
 START_TEST(test_tsv_case) {
   const Table *t = &tsv_cases;
   OccResult r;
-  g_autoptr(SmModel) m = tsv_compute(_i, &r);
+  g_autoptr(SmModel) m = tsv_compute(_i, &r); /* held: r.reason may point into it */
+  (void)m;
   const gchar *id = cell(t, _i, "id");
   gdouble pct = g_ascii_strtod(cell(t, _i, "occupancy_pct"), NULL);
   ck_assert_msg(r.blocks_per_sm == cell_uint(t, _i, "blocks_per_sm"), "%s: blocks %u", id,
@@ -161,6 +162,7 @@ static const struct {
 START_TEST(test_tsv_notes) {
   OccResult r;
   g_autoptr(SmModel) m = tsv_compute(tsv_row_of(tsv_notes[_i].id), &r);
+  (void)m;
   for (guint k = 0; k < OCC_LIMIT_MAX; k++) {
     if (tsv_notes[_i].limit[k] >= 0)
       ck_assert_msg(r.limit[k] == (guint)tsv_notes[_i].limit[k], "%s: limit %s = %u",

@@ -122,7 +122,7 @@ static void run_sets(Run *run, const gchar *trace, const gchar *sets) {
     run->k = kernel_load(kernel, ov, &err);
   }
   ck_assert_msg(run->k != NULL, "%s", err ? err->message : "?");
-  SimOptions opt = {NULL, TRUE};
+  SimOptions opt = {.check_invariants = TRUE};
   ck_assert_msg(sim_run(run->m, run->k, &opt, &run->r, &err), "%s", err ? err->message : "?");
   check_identities(&run->r);
 }

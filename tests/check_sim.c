@@ -63,7 +63,7 @@ static void simulate(const gchar *const *sets, const gchar *policy) {
   ck_assert_msg(run.m != NULL, "model: %s", err ? err->message : "?");
   run.k = kernel_load_data(base_kernel, "base.ini", sets, &err);
   ck_assert_msg(run.k != NULL, "kernel: %s", err ? err->message : "?");
-  SimOptions opt = {policy, TRUE};
+  SimOptions opt = {.policy = policy, .check_invariants = TRUE};
   ck_assert_msg(sim_run(run.m, run.k, &opt, &run.r, &err), "sim: %s", err ? err->message : "?");
 }
 
@@ -473,7 +473,7 @@ START_TEST(test_cannot_run) {
   g_clear_pointer(&run.k, kernel_free);
   run.k = kernel_load_data(base_kernel, "base.ini", sets, &err);
   ck_assert_msg(run.k != NULL, "%s", err ? err->message : "?");
-  SimOptions opt = {cannot_run[_i].policy, TRUE};
+  SimOptions opt = {.policy = cannot_run[_i].policy, .check_invariants = TRUE};
   ck_assert(!sim_run(run.m, run.k, &opt, &run.r, &err));
   ck_assert(g_error_matches(err, SIM_ERROR, SIM_ERROR_LAUNCH));
   ck_assert_msg(strstr(err->message, cannot_run[_i].needle) != NULL, "%s", err->message);

@@ -38,7 +38,7 @@ static void run_cap(const SmModel *m, guint cap, SimResult *r) {
   GError *err = NULL;
   g_autoptr(Kernel) k = kernel_load_data(spill_kernel, "spill", sets, &err);
   ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
-  SimOptions opt = {NULL, TRUE};
+  SimOptions opt = {.check_invariants = TRUE};
   ck_assert_msg(sim_run(m, k, &opt, r, &err), "%s", err ? err->message : "?");
 }
 

@@ -23,11 +23,18 @@ fail() {
 }
 ok() { passed=$((passed + 1)); }
 
-# A kernel of our own (edited below): fma, long enough per run (~0.1 s at ~100 M
-# warp-instructions per second) that
-# a signal lands mid-sweep.
+# A kernel of our own (edited below): fma, with iterations scaled so that one
+# run takes about 0.1 s on this build and host (a signal lands mid-sweep, and
+# a sanitizer build stays quick).
 cp "$root/traces/fma.ini" "$tmp/k.ini"
-args=(--kernel "$tmp/k.ini" --set stream.iterations=10000 --axis launch.blocks_per_sm=1..8 --jobs 1 --quiet)
+t0=$(date +%s%N)
+"$bin" run --kernel "$tmp/k.ini" --set stream.iterations=4000 --set launch.blocks_per_sm=4 \
+  --format csv >/dev/null || fail "warpsim does not run"
+ms=$((($(date +%s%N) - t0) / 1000000 + 1))
+iters=$((4000 * 100 / ms))
+[ $iters -ge 50 ] || iters=50
+[ $iters -le 100000 ] || iters=100000
+args=(--kernel "$tmp/k.ini" --set stream.iterations=$iters --axis launch.blocks_per_sm=1..8 --jobs 1 --quiet)
 
 # Processes still running with our temporary directory on their command line.
 # (The pattern "$tmp[/]" does not match grep's own command line.)
