@@ -57,16 +57,16 @@ start_bg() {
   pid=$!
   set +m
   local t
-  for t in $(seq 200); do
+  for t in $(seq 400); do
     [ "$(rows "$out")" -ge 2 ] && return 0
     sleep 0.05
   done
   fail "no rows appeared for $out"
 }
-# stopped_cleanly OUT: within 3 s no job of ours runs or writes.
+# stopped_cleanly OUT: within 6 s no job of ours runs or writes.
 stopped_cleanly() {
   local t n1
-  for t in $(seq 60); do
+  for t in $(seq 120); do
     [ "$(procs_in_tmp)" -eq 0 ] && break
     sleep 0.05
   done

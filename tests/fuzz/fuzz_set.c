@@ -11,8 +11,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
-  model_text = fuzz_shipped(WARPSIM_MODELS_DIR, "h200.ini");
-  kernel_text = fuzz_shipped(WARPSIM_TRACES_DIR, "fma.ini");
+  model_text = fuzz_shipped(WARPSIM_FUZZ_SOURCE "/models", "h200.ini");
+  kernel_text = fuzz_shipped(WARPSIM_FUZZ_SOURCE "/traces", "fma.ini");
   return 0;
 }
 
