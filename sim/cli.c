@@ -63,19 +63,32 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
   return TRUE;
 }
 
+/* g_ptr_array_sort order of "group.key=value" strings: by "group.key". */
+static gint compare_set_keys(gconstpointer a, gconstpointer b) {
+  const gchar *x = *(const gchar *const *)a, *y = *(const gchar *const *)b;
+  gsize nx = strcspn(x, "="), ny = strcspn(y, "=");
+  gint c = strncmp(x, y, MIN(nx, ny));
+  return c != 0 ? c : (nx != ny ? (nx < ny ? -1 : 1) : strcmp(x, y));
+}
+
 gchar *cli_model_overrides(const gchar *const *sets) {
-  GString *ov = g_string_new(NULL);
+  g_autoptr(GPtrArray) models = g_ptr_array_new();
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
     g_autofree gchar *group = set_group(sets[i]);
     if (model_override_group(group))
-      g_string_append_printf(ov, "%s%s", ov->len ? ";" : "", sets[i]);
+      g_ptr_array_add(models, (gpointer)sets[i]);
   }
+  g_ptr_array_sort(models, compare_set_keys);
+  GString *ov = g_string_new(NULL);
+  for (guint i = 0; i < models->len; i++)
+    g_string_append_printf(ov, "%s%s", ov->len ? ";" : "", (const gchar *)models->pdata[i]);
   return g_string_free(ov, FALSE);
 }
 
 int cli_exit(GError *error) {
-  int rc =
-      g_error_matches(error, SIM_ERROR, SIM_ERROR_INVARIANT) ? CLI_EXIT_INTERNAL : CLI_EXIT_USAGE;
+  int rc = g_error_matches(error, SIM_ERROR, SIM_ERROR_INVARIANT) ? CLI_EXIT_INTERNAL
+           : g_error_matches(error, SIM_ERROR, SIM_ERROR_BOUND)   ? CLI_EXIT_BOUND
+                                                                  : CLI_EXIT_USAGE;
   fprintf(stderr, "warpsim: %s\n", error->message);
   g_error_free(error);
   return rc;

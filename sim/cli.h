@@ -15,6 +15,7 @@ typedef enum {
   CLI_EXIT_OK = 0,       /* success */
   CLI_EXIT_INTERNAL = 1, /* a bug: a failed invariant, a write error */
   CLI_EXIT_USAGE = 2,    /* bad input: options, files, keys, values */
+  CLI_EXIT_BOUND = 3,    /* a run passed --max-cycles or --timeout */
 } CliExit;
 
 #define CLI_ERROR (cli_error_quark())
@@ -44,13 +45,14 @@ gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **a
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 
-/* The --set strings in `sets` that name a model group, joined by ';'
- * ("dram.latency=800;..."; "" when none).  Returns a new string. */
+/* The --set strings in `sets` that name a model group, sorted by key and
+ * joined by ';' ("dram.latency=800;..."; "" when none), so the order of the
+ * options does not change a row.  Returns a new string. */
 gchar *cli_model_overrides(const gchar *const *sets);
 
 /* Print "warpsim: MESSAGE" for `error` on stderr, free it and return its
- * exit status: CLI_EXIT_INTERNAL for SIM_ERROR_INVARIANT, else
- * CLI_EXIT_USAGE. */
+ * exit status: CLI_EXIT_INTERNAL for SIM_ERROR_INVARIANT, CLI_EXIT_BOUND for
+ * SIM_ERROR_BOUND, else CLI_EXIT_USAGE. */
 int cli_exit(GError *error);
 
 /* Print "warpsim: MESSAGE" on stderr and return CLI_EXIT_USAGE. */

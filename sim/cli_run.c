@@ -3,12 +3,14 @@
 
 #include "cli.h"
 #include "cli_row.h"
+#include "config.h"
 #include "launch.h"
 #include "profile.h"
 #include "sim.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The options of one invocation. */
 typedef struct {
@@ -21,8 +23,16 @@ typedef struct {
   gboolean help_keys;
   gboolean comments;
   gboolean no_whatif;
-  gchar *units; /* --units: "sm" (NULL) or "device" */
+  gchar *units;      /* --units: "sm" (NULL) or "device" */
+  gchar *max_cycles; /* --max-cycles; NULL: RUN_MAX_CYCLES_DEFAULT */
+  gchar *timeout;    /* --timeout; NULL: RUN_TIMEOUT_DEFAULT */
 } RunOptions;
+
+/* Bounds on one `warpsim run` (main run and what-ifs): far above any run the
+ * main job or a sweep makes (milliseconds to seconds; 1e10 cycles are 5 s of
+ * H200 time on one SM), far below a run that would take hours. */
+#define RUN_MAX_CYCLES_DEFAULT "10000000000"
+#define RUN_TIMEOUT_DEFAULT "600"
 
 static void run_options_clear(RunOptions *o) {
   g_strfreev(o->sets);
@@ -31,6 +41,8 @@ static void run_options_clear(RunOptions *o) {
   g_free(o->format);
   g_free(o->policy);
   g_free(o->units);
+  g_free(o->max_cycles);
+  g_free(o->timeout);
 }
 
 static const gchar run_description[] =
@@ -41,6 +53,9 @@ static const gchar run_description[] =
     "Rates are per SM per cycle: ipc = warp instructions, fma_per_cycle = warp FFMAs,\n"
     "bytes_per_cycle = global-memory bytes. stall_<state> columns are "
     "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
+    "Bounds: --max-cycles and --timeout stop a run a typo made hours long (their defaults are\n"
+    "far above any sweep's runs); a run over one exits 3 with one line naming it.\n"
+    "Exit status: 0 ok, 1 internal error, 2 bad input, 3 over a bound.\n\n"
     "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
     "launch.blocks_per_sm=2 --format csv\n";
 
@@ -68,6 +83,14 @@ static GOptionContext *run_context(RunOptions *o) {
        "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
        "TFLOP/s, instructions/s) from the model's [sm] sms and clock_mhz",
        "U"},
+      {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles,
+       "stop (exit 3) a simulation past N cycles; 0 = no bound (default " RUN_MAX_CYCLES_DEFAULT
+       ", 5 s of H200 time)",
+       "N"},
+      {"timeout", 0, 0, G_OPTION_ARG_STRING, &o->timeout,
+       "stop (exit 3) after S seconds of wall time, what-ifs included; 0 = none "
+       "(default " RUN_TIMEOUT_DEFAULT ")",
+       "S"},
       {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
        "list every kernel and model key with its range, unit and meaning", NULL},
       G_OPTION_ENTRY_NULL};
@@ -91,15 +114,60 @@ static void print_help_keys(const gchar *model_spec) {
   fputs(out->str, stdout);
 }
 
-/* About 100 M warp instructions per second (scripts/bench.sh): say so before
- * a run that takes minutes, so a typo is not mistaken for a hang. */
-static void warn_long_run(const SmModel *m, const Kernel *k) {
-  guint64 insts = m->has_timing ? sim_estimate_insts(m, k) : 0;
-  if (insts > 6000000000ull)
-    fprintf(stderr,
-            "warpsim: note: this run simulates %.2g warp instructions (a minute or more "
-            "at ~100 million per second)\n",
-            (gdouble)insts);
+/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now);
+ * FALSE with CLI_ERROR_USAGE naming the option. */
+static gboolean parse_bounds(const RunOptions *o, SimOptions *opt, gdouble *timeout_s,
+                             GError **error) {
+  const gchar *max_cycles = o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT;
+  const gchar *timeout = o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT;
+  guint64 cycles = 0;
+  if (!config_parse_uint(max_cycles, &cycles)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--max-cycles: '%s' is not a whole number of cycles (allowed 0..2^64-1)",
+                max_cycles);
+    return FALSE;
+  }
+  gchar *end = NULL;
+  gdouble s = g_ascii_strtod(timeout, &end);
+  if (end == timeout || *end != '\0' || !(s >= 0.0 && s <= 1e7)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--timeout: '%s' is not a number of seconds (allowed 0..1e7; 0 = none)", timeout);
+    return FALSE;
+  }
+  opt->max_cycles = cycles;
+  opt->deadline_us = s > 0.0 ? g_get_monotonic_time() + (gint64)(s * 1e6) : 0;
+  *timeout_s = s;
+  return TRUE;
+}
+
+/* A run over a bound: one line naming the option (the code stays SIM_ERROR_BOUND). */
+static void name_bound(const RunOptions *o, GError *error) {
+  gboolean cycles = g_str_has_prefix(error->message, "max_cycles: ");
+  gchar *msg = g_strdup_printf("over --%s %s%s: %s (raise it; 0 = no bound)",
+                               cycles ? "max-cycles" : "timeout",
+                               cycles ? (o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT)
+                                      : (o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT),
+                               cycles ? " cycles" : " s", strchr(error->message, ' ') + 1);
+  g_free(error->message);
+  error->message = msg;
+}
+
+/* About 100 M warp instructions per second (scripts/bench.sh): say so before a
+ * run that takes a minute or more, so a typo is not mistaken for a hang.  The
+ * what-ifs (text and JSON) run up to two more simulations of at most twice
+ * the work each (twice the CTAs or twice the chains): counted as 4x. */
+static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs, gdouble timeout_s) {
+  gdouble insts = m->has_timing ? sim_estimate_insts(m, k) * (what_ifs ? 5.0 : 1.0) : 0.0;
+  if (insts <= 6e9)
+    return;
+  g_autofree gchar *bound = timeout_s > 0.0
+                                ? g_strdup_printf("; --timeout stops it after %g s", timeout_s)
+                                : g_strdup("");
+  fprintf(stderr,
+          "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~100 "
+          "million per second%s)\n",
+          insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / 1e8,
+          bound);
 }
 
 /* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
@@ -200,7 +268,6 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  warn_long_run(m, k);
   warn_ilp(k);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
@@ -208,10 +275,17 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
                 m->file);
     return FALSE;
   }
-  SimOptions opt = {o->policy, FALSE};
-  SimResult r;
-  if (!sim_run(m, k, &opt, &r, error))
+  SimOptions opt = {.policy = o->policy};
+  gdouble timeout_s = 0.0;
+  if (!parse_bounds(o, &opt, &timeout_s, error))
     return FALSE;
+  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, timeout_s);
+  SimResult r;
+  if (!sim_run(m, k, &opt, &r, error)) {
+    if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
+      name_bound(o, *error);
+    return FALSE;
+  }
   if (r.warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)

@@ -222,6 +222,14 @@ gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
     }
     if (!config_has_group(table, n, group))
       continue;
+    g_autofree gchar *before = g_key_file_get_comment(kf, group, key, NULL);
+    if (before != NULL && strstr(before, OVERRIDE_MARK) != NULL) {
+      g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_VALUE,
+                  "--set '%s': [%s] %s is already set by an earlier --set (allowed once, as in "
+                  "a file)",
+                  o, group, key);
+      return FALSE;
+    }
     g_key_file_set_value(kf, group, key, eq + 1);
     /* Mark the key so that a message about it names --set, not the file. */
     g_key_file_set_comment(kf, group, key, OVERRIDE_MARK, NULL);
@@ -243,8 +251,7 @@ static gchar *allowed_names(const ConfigEntry *table, guint n, const gchar *grou
   return g_string_free(out, FALSE);
 }
 
-/* `origin`, or "ORIGIN, --set" when the key's value came from an override. */
-static gchar *origin_of(GKeyFile *kf, const gchar *origin, const gchar *group, const gchar *key) {
+gchar *config_origin(GKeyFile *kf, const gchar *origin, const gchar *group, const gchar *key) {
   g_autofree gchar *comment = g_key_file_get_comment(kf, group, key, NULL);
   if (comment != NULL && strstr(comment, OVERRIDE_MARK) != NULL)
     return g_strconcat(origin, ", --set", NULL);
@@ -266,7 +273,7 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
     for (guint k = 0; keys != NULL && keys[k] != NULL; k++) {
       if (find_entry(table, n, groups[g], keys[k]) == NULL &&
           source_entry(table, n, groups[g], keys[k]) == NULL) {
-        g_autofree gchar *where = origin_of(kf, origin, groups[g], keys[k]);
+        g_autofree gchar *where = config_origin(kf, origin, groups[g], keys[k]);
         g_autofree gchar *allowed = allowed_names(table, n, groups[g]);
         g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_UNKNOWN,
                     "%s: [%s] %s: unknown key (allowed %s)", where, groups[g], keys[k], allowed);
@@ -296,7 +303,7 @@ gboolean config_read(const ConfigEntry *table, guint n, GKeyFile *kf, const gcha
                   range);
       return FALSE;
     }
-    g_autofree gchar *where = origin_of(kf, origin, e->group, e->key);
+    g_autofree gchar *where = config_origin(kf, origin, e->group, e->key);
     if (!set_value(e, where, text, target, error))
       return FALSE;
   }
@@ -315,7 +322,7 @@ gboolean config_read_sources(const ConfigEntry *table, guint n, GKeyFile *kf, co
     const ConfigEntry *e = &table[i];
     g_autofree gchar *key = g_strconcat(e->key, CONFIG_SOURCE_SUFFIX, NULL);
     g_autofree gchar *text = g_key_file_get_value(kf, e->group, key, NULL);
-    g_autofree gchar *where = origin_of(kf, origin, e->group, e->key);
+    g_autofree gchar *where = config_origin(kf, origin, e->group, e->key);
     gboolean has_value = g_key_file_has_key(kf, e->group, e->key, NULL);
     if (text != NULL) {
       g_strstrip(text);

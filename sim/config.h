@@ -67,9 +67,14 @@ typedef enum {
 
 /* Set "group.key=value" overrides (NULL-terminated, may be NULL) into `kf`,
  * but only those whose group appears in `table`; the others are left for
- * another table.  Fails on a malformed override. */
+ * another table.  Fails on a malformed override (CONFIG_ERROR_PARSE) and on
+ * a key set twice (CONFIG_ERROR_VALUE), as a file may not repeat a key. */
 gboolean config_apply_overrides(GKeyFile *kf, const ConfigEntry *table, guint n,
                                 const gchar *const *overrides, GError **error);
+
+/* `origin`, or "ORIGIN, --set" when the value of [group] key in `kf` came
+ * from an override (config_apply_overrides marks them); newly allocated. */
+gchar *config_origin(GKeyFile *kf, const gchar *origin, const gchar *group, const gchar *key);
 
 /* TRUE when some entry of `table` has group `group`. */
 gboolean config_has_group(const ConfigEntry *table, guint n, const gchar *group);

@@ -37,7 +37,7 @@ static const ConfigEntry kernel_table[] = {
     {"launch", "warpgroup_regs", CONFIG_UINT_LIST, K(warpgroup_regs), K(n_warpgroups), "", 24, 256,
      NULL, 8, 0, "registers",
      "registers per thread of each warpgroup of 128 threads, setmaxnreg (empty = none)", NULL},
-    {"stream", "iterations", CONFIG_UINT, K(iterations), 0, "64", 0, 1e8, NULL, 0, 0,
+    {"stream", "iterations", CONFIG_UINT, K(iterations), 0, "64", 1, 1e8, NULL, 0, 0,
      "loop trips per warp", "loop iterations each warp runs", NULL},
     {"stream", "fma", CONFIG_UINT, K(fma), 0, "0", 0, 65536, NULL, 0, 0, "FFMAs per iteration",
      "FP32 FMAs per iteration, spread over ilp chains", NULL},

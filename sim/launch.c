@@ -41,6 +41,14 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
   r->regs_allocated = r->occ.regs_allocated;
   r->spill_values = r->occ.regs_spilled;
   r->warps_per_block = r->occ.warps_per_block;
+  if (k->early_exit >= r->warps_per_block) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
+                "%s: [stream] early_exit: %u warps per CTA exit at once but a CTA has %u "
+                "(threads_per_block %u): no warp would run the loop (allowed 0..%u)",
+                k->file, k->early_exit, r->warps_per_block, k->threads_per_block,
+                r->warps_per_block - 1);
+    return FALSE;
+  }
   r->blocks_per_sm = r->occ.blocks_per_sm;
   if (k->blocks_per_sm > 0)
     r->blocks_per_sm = MIN(r->blocks_per_sm, k->blocks_per_sm);

@@ -202,12 +202,14 @@ static gboolean parse_cc(const gchar *cc, guint *major, guint *minor) {
   return TRUE;
 }
 
-static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
+/* Checks across keys; a message names "FILE, --set" when the key's value came
+ * from an override. */
+static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
   guint major = 0, minor = 0;
   if (!parse_cc(m->cc, &major, &minor)) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "cc");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                "%s: [sm] cc: '%s' is not a compute capability (allowed major.minor)", origin,
-                m->cc);
+                "%s: [sm] cc: '%s' is not a compute capability (allowed major.minor)", at, m->cc);
     return FALSE;
   }
   m->sm.cc_major = major;
@@ -218,37 +220,41 @@ static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
   }
   for (guint i = 1; i < m->sm.n_smem_configs; i++) {
     if (m->sm.smem_configs[i] <= m->sm.smem_configs[i - 1]) {
+      g_autofree gchar *at = config_origin(kf, file, "sm", "smem_configs");
       g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                  "%s: [sm] smem_configs: not strictly ascending (allowed ascending bytes)",
-                  origin);
+                  "%s: [sm] smem_configs: not strictly ascending (allowed ascending bytes)", at);
       return FALSE;
     }
   }
   for (guint i = 0; i < m->sm.n_smem_configs; i++) {
     if (m->sm.smem_configs[i] > m->sm.smem_per_sm) {
+      g_autofree gchar *at = config_origin(kf, file, "sm", "smem_configs");
       g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                  "%s: [sm] smem_configs: %u exceeds smem_per_sm (allowed 0..%u bytes)", origin,
+                  "%s: [sm] smem_configs: %u exceeds smem_per_sm (allowed 0..%u bytes)", at,
                   m->sm.smem_configs[i], m->sm.smem_per_sm);
       return FALSE;
     }
   }
   if (m->sm.smem_per_block > m->sm.smem_per_block_optin ||
       m->sm.smem_per_block_optin > m->sm.smem_per_sm) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "smem_per_block");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
                 "%s: [sm] smem_per_block, smem_per_block_optin: %u and %u (allowed "
                 "smem_per_block <= smem_per_block_optin <= smem_per_sm = %u bytes)",
-                origin, m->sm.smem_per_block, m->sm.smem_per_block_optin, m->sm.smem_per_sm);
+                at, m->sm.smem_per_block, m->sm.smem_per_block_optin, m->sm.smem_per_sm);
     return FALSE;
   }
   if (m->sm.max_warps / m->sm.smsps > 64) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
                 "%s: [sm] max_warps: %u warps over %u SMSPs (allowed at most 64 warps per SMSP)",
-                origin, m->sm.max_warps, m->sm.smsps);
+                at, m->sm.max_warps, m->sm.smsps);
     return FALSE;
   }
   if (m->sm.max_warps % m->sm.smsps != 0) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                "%s: [sm] max_warps: %u is not a multiple of smsps %u", origin, m->sm.max_warps,
+                "%s: [sm] max_warps: %u is not a multiple of smsps %u", at, m->sm.max_warps,
                 m->sm.smsps);
     return FALSE;
   }
@@ -257,16 +263,18 @@ static gboolean validate(SmModel *m, const gchar *origin, GError **error) {
   for (guint i = 0; m->has_timing && i < G_N_ELEMENTS(lv); i++) {
     guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency) : lv[i]->latency;
     if (lv[i]->latency_spread > lat) {
+      g_autofree gchar *at = config_origin(kf, file, lv_name[i], "latency_spread");
       g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
                   "%s: [%s] latency_spread: %u exceeds the level's latency %u (allowed 0..%u "
                   "cycles)",
-                  origin, lv_name[i], lv[i]->latency_spread, lat, lat);
+                  at, lv_name[i], lv[i]->latency_spread, lat, lat);
       return FALSE;
     }
   }
   if (m->has_timing && sched_lookup(m->policy) == NULL) {
+    g_autofree gchar *at = config_origin(kf, file, "sched", "policy");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                "%s: [sched] policy: unknown policy '%s' (allowed %s)", origin, m->policy,
+                "%s: [sched] policy: unknown policy '%s' (allowed %s)", at, m->policy,
                 sched_names());
     return FALSE;
   }
@@ -292,7 +300,7 @@ static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
   }
   m->has_timing = missing == NULL;
   m->missing_timing = g_steal_pointer(&missing);
-  if (!validate(m, file, error))
+  if (!validate(m, kf, file, error))
     return NULL;
   return g_steal_pointer(&m);
 }

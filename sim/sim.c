@@ -12,7 +12,7 @@ G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error) {
-  static const SimOptions defaults = {NULL, FALSE};
+  static const SimOptions defaults = {NULL, FALSE, 0, 0};
   if (opt == NULL)
     opt = &defaults;
   if (!model_check_timing(model, error))
@@ -37,6 +37,14 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   g_string_free(warnings, TRUE);
   if (program == NULL)
     return FALSE;
+  if (!k->sass && program->exit_pc == 0) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
+                "%s: [stream] fma, loads, sfu, lds, overhead: all 0 and no syncthreads: the loop "
+                "body is empty, nothing to simulate (allowed at least one instruction per "
+                "iteration)",
+                k->file);
+    return FALSE;
+  }
   out->warp_insts_per_warp = program->warp_insts;
   gdouble l1_hit = launch_spill_l1_hit(model, out);
   out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
@@ -71,7 +79,9 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
                      .load_l2_hit = load_l2,
                      .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
                      .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
-                     .seed = k->seed};
+                     .seed = k->seed,
+                     .max_cycles = opt->max_cycles,
+                     .deadline_us = opt->deadline_us};
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];
@@ -87,7 +97,7 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   return TRUE;
 }
 
-guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
+gdouble sim_estimate_insts(const SmModel *model, const Kernel *k) {
   SimResult r;
   memset(&r, 0, sizeof r);
   if (!launch_plan(model, k, &r, NULL))
@@ -102,7 +112,7 @@ guint64 sim_estimate_insts(const SmModel *model, const Kernel *k) {
   guint64 blocks = 0;
   for (guint i = 0; i < r.n_loads; i++)
     blocks += r.loads[i].blocks; /* each distinct load is simulated once */
-  return blocks * r.warps_per_block * p->warp_insts;
+  return (gdouble)blocks * r.warps_per_block * (gdouble)p->warp_insts;
 }
 
 G_STATIC_ASSERT(OP_MAX <= G_N_ELEMENTS(((SimStats *)0)->ops));

@@ -19,6 +19,9 @@
 typedef struct {
   const gchar *policy;       /* scheduler policy name; NULL = the model's */
   gboolean check_invariants; /* verify per-cycle invariants (tests; slower) */
+  SimCycle max_cycles;       /* stop with SIM_ERROR_BOUND past this many cycles; 0 = no bound */
+  gint64 deadline_us;        /* stop with SIM_ERROR_BOUND once g_get_monotonic_time() passes
+                                it (microseconds); 0 = no deadline */
 } SimOptions;
 
 /* SMs of the device holding the same number of the grid's CTAs: the grid
@@ -58,22 +61,26 @@ GQuark sim_error_quark(void);
 typedef enum {
   SIM_ERROR_LAUNCH,    /* the launch cannot run (0 CTAs fit, or bad policy) */
   SIM_ERROR_INVARIANT, /* an invariant failed (a bug; only with check_invariants) */
+  SIM_ERROR_BOUND,     /* the run passed SimOptions' max_cycles or deadline_us */
 } SimError;
 
 /* Simulate `k` on `model` (both borrowed): the most loaded SM of the launch
  * (ceil(grid / sms) CTAs) into out->st, and, when the grid leaves other SMs
  * one CTA fewer, one of those too (out->loads), so that device-wide numbers
  * weight each load by its SM count.  Fills `out`; FALSE with SIM_ERROR when
- * the launch cannot run or (with check_invariants) an invariant fails, or
- * the occupancy calculator's OCCUPANCY_ERROR for [launch] keys out of range.
+ * the launch cannot run, a run passes a bound of `opt` (SIM_ERROR_BOUND; the
+ * message says which: "max_cycles" or "deadline") or (with check_invariants)
+ * an invariant fails, or the occupancy calculator's OCCUPANCY_ERROR for
+ * [launch] keys out of range.
  * Deterministic: the same inputs and kernel seed give the same result. */
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error);
 
 /* Warp instructions a run of `k` on `model` will issue (its CTAs on this SM x
  * warps per CTA x instructions per warp), without simulating; 0 when the
- * launch cannot run.  Lets a caller warn before a very long run. */
-guint64 sim_estimate_insts(const SmModel *model, const Kernel *k);
+ * launch cannot run.  A double: the product can pass 2^64.  Lets a caller
+ * warn before a very long run. */
+gdouble sim_estimate_insts(const SmModel *model, const Kernel *k);
 
 /* Little's-law bounds with the model's own numbers (Volkov 2016): throughput
  * = min(peak, resident warps x independent work per warp / latency).

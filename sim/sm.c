@@ -276,6 +276,23 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   return issued;
 }
 
+/* FALSE with SIM_ERROR_BOUND once `now` passes the launch's cycle bound or,
+ * checked every 4096 loop steps (a clock read costs more than a step), its
+ * deadline. */
+static gboolean within_bounds(const Sm *sm, SimCycle now, guint64 step, GError **error) {
+  if (sm->l.max_cycles != 0 && now > sm->l.max_cycles) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND,
+                "max_cycles: stopped at cycle %" G_GUINT64_FORMAT, now);
+    return FALSE;
+  }
+  if (sm->l.deadline_us != 0 && step % 4096 == 0 && g_get_monotonic_time() > sm->l.deadline_us) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: stopped at cycle %" G_GUINT64_FORMAT,
+                now);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* One cycle, stages in reverse pipeline order; with no issue, the span of
  * cycles in which nothing can change is skipped.  Stalled warps were
  * charged when they went to sleep; the warps that could issue are charged
@@ -317,11 +334,12 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
 
 gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error) {
   SimCycle now = 0;
+  guint64 step = 0;
   gboolean ok = TRUE;
   for (guint slot = 0; slot < sm->l.cta_slots && sm->blocks_launched < sm->l.blocks; slot++)
     cta_launch(sm, slot, now);
   while (ok && sm->blocks_done < sm->l.blocks)
-    ok = sm_cycle(sm, &now, check_invariants, error);
+    ok = within_bounds(sm, now, ++step, error) && sm_cycle(sm, &now, check_invariants, error);
   if (!ok)
     return FALSE;
   sm_active_changes(sm, now);

@@ -31,6 +31,8 @@ typedef struct {
                                 [mem] max_inflight warp-loads */
   gdouble dram_write_cost;   /* DRAM time of a stored byte, in read bytes (1 = none) */
   guint32 seed;              /* seeds the memory system's randomness */
+  SimCycle max_cycles;       /* stop past this many cycles; 0 = no bound */
+  gint64 deadline_us;        /* stop once g_get_monotonic_time() passes it; 0 = none */
 } SmLaunch;
 
 typedef struct Sm Sm;
@@ -40,6 +42,7 @@ typedef struct Sm Sm;
 Sm *sm_new(const SmLaunch *launch, GError **error);
 
 /* Run the launch to the last CTA's retirement and fill `st`.  FALSE with
+ * SIM_ERROR_BOUND past the launch's max_cycles or deadline_us, or with
  * SIM_ERROR_INVARIANT on a deadlock or, with `check_invariants`, a failed
  * per-cycle invariant (both are bugs). */
 gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error);

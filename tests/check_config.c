@@ -172,10 +172,9 @@ static const struct {
     {"", {"launch.threads_per_block=1024"}, K(threads_per_block), 1024},
     {"", {"launch.regs_per_thread=255"}, K(regs_per_thread), 255},
     {"", {"stream.ilp=64"}, K(ilp), 64},
-    {"", {"stream.iterations=0"}, K(iterations), 0},
+    {"", {"stream.iterations=1"}, K(iterations), 1},
     {"", {"stream.seed=4294967295"}, K(seed), 4294967295u},
     {"", {"stream.ilp= 7 "}, K(ilp), 7},
-    {"", {"stream.ilp=3", "stream.ilp=5"}, K(ilp), 5},
     {"[stream]\nilp=2\n", {"stream.ilp=3"}, K(ilp), 3},
     {"[stream]\nilp=2\n", {NULL}, K(ilp), 2},
     {"[stream]\nilp=2\n", {"fma.latency=9"}, K(ilp), 2}, /* model group: not the kernel's */
@@ -281,7 +280,8 @@ static const BadInput bad_inputs[] = {
     {"k.ini", "", "stream.ilp=4294967298", "[stream] ilp", "1..64"}, /* not 2 mod 2^32 */
     {"k.ini", "", "stream.seed=4294967296", "[stream] seed", "0..4294967295"},
     {"k.ini", "", "stream.seed=99999999999999999999999", "[stream] seed", "0..4294967295"},
-    {"k.ini", "", "stream.iterations=-5", "[stream] iterations", "0..100000000"},
+    {"k.ini", "", "stream.iterations=-5", "[stream] iterations", "1..100000000"},
+    {"k.ini", "", "stream.iterations=0", "[stream] iterations", "1..100000000"},
     {"k.ini", "", "stream.lds_ways=33", "[stream] lds_ways", "1..32"},
     {"k.ini", "", "stream.early_exit=33", "[stream] early_exit", "0..32"},
     {"k.ini", "", "stream.syncthreads=yes", "[stream] syncthreads", "true|false"},
@@ -301,7 +301,7 @@ static const BadInput bad_inputs[] = {
     {"m.ini", "", "sm.smem_configs=8192;0", "[sm] smem_configs", "ascending"},
     {"m.ini", "", SEVENTEEN_CARVEOUTS, "[sm] smem_configs: too many", "0..16777216"},
     {"m.ini", "", "sm.smem_configs=0;x", "[sm] smem_configs", "0..16777216"},
-    {"m.ini", "", "sm.cc=nine", "[sm] cc", "major.minor"},
+    {"m.ini", "", "sm.cc=nine", "m.ini, --set: [sm] cc", "major.minor"},
     {"m.ini", "", "sm.max_warps=63", "[sm] max_warps", "smsps"},
     {"m.ini", "", "sched.policy=fifo", "[sched] policy", "gto|lrr|oldest|grr"},
 };

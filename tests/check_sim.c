@@ -361,9 +361,6 @@ static const struct {
     /* 1 live warp: 36 + 3 */
     {"launch.threads_per_block=128", "stream.early_exit=3", "stream.fma=4", "stream.overhead=2", 39,
      5},
-    /* no live warp: 4 EXIT */
-    {"launch.threads_per_block=128", "stream.early_exit=4", "stream.fma=4", "stream.overhead=2", 4,
-     0},
     /* 8 warps, body = BAR: 6 live x (5 + 1) + 2 EXIT; 6 x 5 BAR */
     {"launch.threads_per_block=256", "stream.early_exit=2", "stream.fma=0", "stream.overhead=0", 38,
      30},
@@ -390,8 +387,6 @@ static const struct {
   const gchar *fma, *overhead, *iterations;
   guint64 per_warp, bra;
 } lengths[] = {
-    {"stream.fma=16", "stream.overhead=3", "stream.iterations=0", 1, 0}, /* only EXIT */
-    {"stream.fma=0", "stream.overhead=0", "stream.iterations=9", 1, 0},  /* empty body */
     {"stream.fma=7", "stream.overhead=0", "stream.iterations=3", 7 * 3 + 1, 0},
     {"stream.fma=5", "stream.overhead=3", "stream.iterations=4", (5 + 3) * 4 + 1, 4},
     {"stream.fma=0", "stream.overhead=1", "stream.iterations=10", 10 + 1, 10},
@@ -410,13 +405,72 @@ START_TEST(test_stream_length) {
 }
 END_TEST
 
-/* Only EXIT: the 8 warps (2 per SMSP) exit at cycles 0 and 1 and drain one
- * cycle later: 2 cycles, IPC 8 / 2 = 4. */
-START_TEST(test_exit_only_cycles) {
-  const gchar *sets[] = {"stream.iterations=0", "launch.blocks_per_sm=2", NULL};
-  simulate(sets, NULL);
-  ck_assert_uint_eq(run.r.st.cycles, 2);
-  ck_assert_double_eq(sim_ipc(&run.r), 4.0);
+/* Meaningless kernels are refused, not reported as IPC 4 from EXITs alone
+ * (issue 13): every warp of a CTA exiting at once, an empty loop body. */
+static const struct {
+  const gchar *set[3];
+  const gchar *needle;
+} meaningless[] = {
+    {{"launch.threads_per_block=128", "stream.early_exit=4", NULL}, "early_exit"},
+    {{"launch.threads_per_block=100", "stream.early_exit=4", NULL}, "allowed 0..3"},
+    {{"stream.fma=0", "stream.overhead=0", NULL}, "loop body is empty"},
+};
+
+START_TEST(test_meaningless_refused) {
+  GError *err = NULL;
+  g_clear_pointer(&run.k, kernel_free);
+  run.k = kernel_load_data(base_kernel, "base.ini", meaningless[_i].set, &err);
+  ck_assert_msg(run.k != NULL, "%s", err ? err->message : "?");
+  SimOptions opt = {.check_invariants = TRUE};
+  ck_assert(!sim_run(run.m, run.k, &opt, &run.r, &err));
+  ck_assert(g_error_matches(err, SIM_ERROR, SIM_ERROR_LAUNCH));
+  ck_assert_msg(strstr(err->message, meaningless[_i].needle) != NULL, "%s", err->message);
+  g_error_free(err);
+}
+END_TEST
+
+/* Bounds: a run past max_cycles stops with SIM_ERROR_BOUND at the first
+ * cycle over it; a deadline already past stops it within 4096 loop steps. */
+START_TEST(test_bounds) {
+  const gchar *sets[] = {"stream.iterations=20000", NULL};
+  GError *err = NULL;
+  g_clear_pointer(&run.k, kernel_free);
+  run.k = kernel_load_data(base_kernel, "base.ini", sets, &err);
+  ck_assert_msg(run.k != NULL, "%s", err ? err->message : "?");
+  SimOptions opt = {.max_cycles = 1000};
+  ck_assert(!sim_run(run.m, run.k, &opt, &run.r, &err));
+  ck_assert(g_error_matches(err, SIM_ERROR, SIM_ERROR_BOUND));
+  ck_assert_str_eq(err->message, "max_cycles: stopped at cycle 1001");
+  g_clear_error(&err);
+  opt = (SimOptions){.deadline_us = g_get_monotonic_time() - 1};
+  ck_assert(!sim_run(run.m, run.k, &opt, &run.r, &err));
+  ck_assert(g_error_matches(err, SIM_ERROR, SIM_ERROR_BOUND));
+  ck_assert_msg(g_str_has_prefix(err->message, "deadline: "), "%s", err->message);
+  g_clear_error(&err);
+  /* Within the bounds the result is the unbounded one. */
+  SimResult free_run;
+  ck_assert(sim_run(run.m, run.k, NULL, &free_run, NULL));
+  opt = (SimOptions){.max_cycles = free_run.st.cycles,
+                     .deadline_us = g_get_monotonic_time() + (gint64)3600 * G_USEC_PER_SEC};
+  ck_assert(sim_run(run.m, run.k, &opt, &run.r, NULL));
+  ck_assert_uint_eq(run.r.st.cycles, free_run.st.cycles);
+  ck_assert_uint_eq(run.r.st.issued, free_run.st.issued);
+}
+END_TEST
+
+/* The estimate is a double: a product past 2^64 stays large (it read 1.26e9
+ * for 7.4e19 when it wrapped around). */
+START_TEST(test_estimate_no_wrap) {
+  const gchar *sets[] = {"stream.iterations=100000000", "stream.fma=65536",
+                         "launch.blocks=1000000000", NULL};
+  GError *err = NULL;
+  g_clear_pointer(&run.k, kernel_free);
+  run.k = kernel_load_data(base_kernel, "base.ini", sets, &err);
+  ck_assert_msg(run.k != NULL, "%s", err ? err->message : "?");
+  gdouble insts = sim_estimate_insts(run.m, run.k);
+  /* 1e9 CTAs (the tiny model has one SM) x 4 warps x (65536 x 1e8 + 1) instructions */
+  gdouble expect = 1e9 * 4.0 * (65536.0 * 1e8 + 1.0);
+  ck_assert_msg(fabs(insts / expect - 1.0) < 1e-9, "%g, expected %g", insts, expect);
 }
 END_TEST
 
@@ -512,7 +566,9 @@ int main(void) {
   tc = tcase_new("behaviour");
   tcase_add_loop_test(tc, test_barrier_exited_warps, 0, G_N_ELEMENTS(barriers));
   tcase_add_loop_test(tc, test_stream_length, 0, G_N_ELEMENTS(lengths));
-  tcase_add_test(tc, test_exit_only_cycles);
+  tcase_add_loop_test(tc, test_meaningless_refused, 0, G_N_ELEMENTS(meaningless));
+  tcase_add_test(tc, test_bounds);
+  tcase_add_test(tc, test_estimate_no_wrap);
   tcase_add_loop_test(tc, test_thread_insts, 0, G_N_ELEMENTS(lanes));
   tcase_add_test(tc, test_waves);
   tcase_add_loop_test(tc, test_cannot_run, 0, G_N_ELEMENTS(cannot_run));

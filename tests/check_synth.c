@@ -116,12 +116,6 @@ static const CountCase counts[] = {
     {"stream.syncthreads=true", 0, {[OP_BAR] = 1}, 6, 6},
     /* Nothing in the body: no iterations, only EXIT (1). */
     {"stream.iterations=64", 0, {0}, 6, 1},
-    /* Zero iterations of an 11-instruction body: only EXIT. */
-    {"stream.fma=8 stream.ilp=4 stream.overhead=3 stream.iterations=0",
-     0,
-     {[OP_FFMA] = 8, [OP_IALU] = 2, [OP_BRA] = 1},
-     15,
-     1},
 };
 
 START_TEST(test_counts) {
@@ -151,7 +145,6 @@ static const struct {
 } trips[] = {
     {64, "stream.fma=1 stream.iterations=64"},
     {3, "stream.syncthreads=true stream.iterations=3"},
-    {0, "stream.overhead=1 stream.iterations=0"},
     {0, "stream.iterations=64"},
     {9, "stream.live_values=4 stream.iterations=9"}, /* 4 accumulator FFMAs */
 };

@@ -106,7 +106,7 @@ bad "threads 1025" "fma.ini" "[launch] threads_per_block" "1..1024" \
 bad "registers 256" "fma.ini" "[launch] regs_per_thread" "1..255" \
   -- "${k[@]}" --set launch.regs_per_thread=256
 bad "negative value" "fma.ini" "[stream] loads" "-1" "0..64" -- "${k[@]}" --set stream.loads=-1
-bad "non-numeric value" "fma.ini" "[stream] iterations" "many" "0..100000000" \
+bad "non-numeric value" "fma.ini" "[stream] iterations" "many" "1..100000000" \
   -- "${k[@]}" --set stream.iterations=many
 bad "fractional integer" "fma.ini" "[stream] fma" "2.5" "0..65536" -- "${k[@]}" --set stream.fma=2.5
 bad "model out of range" "h200.ini" "[fma] latency" "1..1000" -- "${k[@]}" --set fma.latency=0
@@ -203,6 +203,52 @@ if [ -w /dev/full ]; then
   grep -q "error writing" "$tmp/err" || fail "writing to /dev/full: $(cat "$tmp/err")"
   ok
 fi
+
+# ---- issue 13: bounds, meaningless kernels, --set ------------------------
+# A run over a bound: exit 3, the note and one line naming the bound, no output.
+"$bin" run --kernel fma --set stream.iterations=100000000 --max-cycles 100000 --format csv \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] || fail "--max-cycles: exit $rc, expected 3: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "--max-cycles: wrote output"
+[ "$(grep -c 'over --max-cycles 100000 cycles: stopped at cycle 100001' "$tmp/err")" -eq 1 ] ||
+  fail "--max-cycles: message: $(cat "$tmp/err")"
+grep -q 'note: this run simulates about 8.4e+11 warp instructions' "$tmp/err" ||
+  fail "--max-cycles: no estimate note: $(cat "$tmp/err")"
+ok
+t0=$(date +%s%N)
+"$bin" run --kernel fma --set stream.iterations=100000000 --timeout 0.3 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ $rc -eq 3 ] || fail "--timeout: exit $rc, expected 3: $(cat "$tmp/err")"
+grep -q 'over --timeout 0.3 s: stopped at cycle' "$tmp/err" || fail "--timeout: $(cat "$tmp/err")"
+grep -q 'with its what-ifs' "$tmp/err" || fail "--timeout: the text note does not count what-ifs"
+[ $ms -lt 5000 ] || fail "--timeout 0.3 took $ms ms"
+ok
+"$bin" run --help >"$tmp/out"
+grep -q -- '--max-cycles=N' "$tmp/out" && grep -q -- '--timeout=S' "$tmp/out" &&
+  grep -q 'default 10000000000' "$tmp/out" && grep -q 'default 600' "$tmp/out" ||
+  fail "run --help does not give the bounds and their defaults"
+ok
+bad "max-cycles not a number" "--max-cycles" "'x'" -- run --kernel fma --max-cycles x
+bad "timeout negative" "--timeout" "'-1'" -- run --kernel fma --timeout -1
+bad "early_exit = warps per CTA" "[stream] early_exit" "allowed 0..3" -- \
+  run --kernel fma --set stream.early_exit=4
+bad "iterations 0" "[stream] iterations" "1..100000000" -- run --kernel fma --set stream.iterations=0
+bad "empty loop" "loop body is empty" -- run --kernel fma --set stream.fma=0 --set stream.overhead=0
+bad "repeated --set" "--set 'stream.ilp=3'" "already set" -- \
+  run --kernel fma --set stream.ilp=2 --set stream.ilp=3
+bad "repeated model --set" "--set 'dram.latency=9'" "already set" -- \
+  run --kernel fma --set dram.latency=800 --set dram.latency=9
+bad "--set sm.cc names --set" "h200.ini, --set: [sm] cc" "'9.0x'" -- run --kernel fma --set sm.cc=9.0x
+# model_overrides does not depend on the order of the --set options.
+ov() { "$bin" run --kernel fma --set stream.iterations=2 "$@" --format csv | awk -F, \
+  'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "model_overrides") c = i } NR == 2 { print $c }'; }
+a=$(ov --set operand.bank_conflict=false --set dram.latency=800 --set l2.latency=300)
+b=$(ov --set l2.latency=300 --set dram.latency=800 --set operand.bank_conflict=false)
+[ "$a" = "dram.latency=800;l2.latency=300;operand.bank_conflict=false" ] && [ "$a" = "$b" ] ||
+  fail "model_overrides: '$a' vs '$b'"
+ok
 
 # ---- help, models, version -----------------------------------------------
 good "--help" --help
