@@ -228,7 +228,7 @@ kill_jobs() {
   for t in 1 2 3 4 5 6 7 8 9 10; do
     pids=$(session_pids "$sid")
     [ -n "$pids" ] || break
-    [ "$t" -gt 1 ] && kill -TERM $pids 2>/dev/null
+    [ "$t" -eq 1 ] || kill -TERM $pids 2>/dev/null || true
     sleep 0.2
   done
   pids=$(session_pids "$sid")
