@@ -432,7 +432,7 @@ END_TEST
 /* Bounds: a run past max_cycles stops with SIM_ERROR_BOUND at the first
  * cycle over it; a deadline already past stops it within 4096 loop steps. */
 START_TEST(test_bounds) {
-  const gchar *sets[] = {"stream.iterations=20000", NULL};
+  const gchar *sets[] = {"stream.iterations=2000", NULL};
   GError *err = NULL;
   g_clear_pointer(&run.k, kernel_free);
   run.k = kernel_load_data(base_kernel, "base.ini", sets, &err);

@@ -12,7 +12,8 @@ if [ ! -x /usr/bin/time ]; then
   echo "GNU time (/usr/bin/time) not installed: skipped"
   exit 77
 fi
-if ldd "$BIN" 2>/dev/null | grep -q asan; then
+# (gcc links libasan dynamically; clang links it into the binary)
+if ldd "$BIN" 2>/dev/null | grep -q asan || grep -q __asan_init "$BIN"; then
   echo "sanitized build: RSS not comparable, skipped"
   exit 77
 fi
