@@ -13,6 +13,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
@@ -44,10 +45,26 @@ static void fx_clear(void) {
  * "group.key=value" overrides, may be NULL) and a GRand seeded `seed`. */
 static void fx_build(const gchar *sets, guint32 seed) {
   fx_clear();
-  g_autofree gchar *all = g_strconcat(mem_sets, sets && *sets ? " " : "", sets ? sets : "", NULL);
-  g_auto(GStrv) overrides = g_strsplit(all, " ", -1);
+  /* The case's overrides replace the base ones of the same key (a key may be
+   * set once). */
+  g_auto(GStrv) base = g_strsplit(mem_sets, " ", -1);
+  g_auto(GStrv) extra = g_strsplit(sets ? sets : "", " ", -1);
+  g_autoptr(GPtrArray) list = g_ptr_array_new();
+  for (guint i = 0; base[i] != NULL; i++) {
+    gsize n = strcspn(base[i], "=") + 1;
+    gboolean replaced = FALSE;
+    for (guint j = 0; extra[j] != NULL; j++)
+      replaced |= strncmp(base[i], extra[j], n) == 0;
+    if (!replaced && *base[i])
+      g_ptr_array_add(list, base[i]);
+  }
+  for (guint j = 0; extra[j] != NULL; j++)
+    if (*extra[j])
+      g_ptr_array_add(list, extra[j]);
+  g_ptr_array_add(list, NULL);
+  const gchar *const *overrides = (const gchar *const *)list->pdata;
   GError *err = NULL;
-  fx.m = model_load_data(mem_model, "mem.ini", (const gchar *const *)overrides, &err);
+  fx.m = model_load_data(mem_model, "mem.ini", overrides, &err);
   ck_assert_msg(fx.m != NULL, "model with '%s': %s", sets, err ? err->message : "?");
   ck_assert(fx.m->has_timing);
   fx.rng = g_rand_new_with_seed(seed);
