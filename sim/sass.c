@@ -533,7 +533,6 @@ static RawFunction *select_function(GPtrArray *funcs, const gchar *want, const g
                                     GError **error) {
   RawFunction *best = NULL;
   gboolean exact = FALSE;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; i < funcs->len; i++) {
     RawFunction *r = g_ptr_array_index(funcs, i);
     g_autofree gchar *dm = demangle(r->name);
