@@ -10,6 +10,35 @@
 
 G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
+/* The hit rates of the launch `out` plans: spill_l1_hit, load_l1_hit and
+ * load_l2_hit of `out`; returns the L1 hit probability of local-memory
+ * accesses for the SM. */
+static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) {
+  gdouble l1_hit = launch_spill_l1_hit(model, out);
+  out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
+  /* L1 is what the shared-memory carveout leaves (not what the CTAs use). */
+  gdouble smem =
+      MAX((gdouble)out->occ.smem_config, (gdouble)out->blocks_per_sm * out->occ.smem_per_block);
+  gdouble load_l1 = 0, load_l2 = 0;
+  if (k->sass) {
+    /* Local memory the listing touches per thread, through L1 as spills are. */
+    SimResult r = *out;
+    r.spill_values = (k->sass->local_bytes + 3) / 4;
+    l1_hit = launch_spill_l1_hit(model, &r);
+    out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
+    sass_kernel_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
+  } else if (k->footprint > 0) {
+    gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
+    gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
+    load_l1 = k->level == KERNEL_LEVEL_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint)
+                                          : 0.0;
+    load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
+  }
+  out->load_l1_hit = load_l1;
+  out->load_l2_hit = load_l2;
+  return l1_hit;
+}
+
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error) {
   static const SimOptions defaults = {NULL, FALSE, 0, 0};
@@ -46,28 +75,8 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
     return FALSE;
   }
   out->warp_insts_per_warp = program->warp_insts;
-  gdouble l1_hit = launch_spill_l1_hit(model, out);
-  out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
-  /* L1 is what the shared-memory carveout leaves (not what the CTAs use). */
-  gdouble smem =
-      MAX((gdouble)out->occ.smem_config, (gdouble)out->blocks_per_sm * out->occ.smem_per_block);
-  gdouble load_l1 = 0, load_l2 = 0;
-  if (k->sass) {
-    /* Local memory the listing touches per thread, through L1 as spills are. */
-    SimResult r = *out;
-    r.spill_values = (k->sass->local_bytes + 3) / 4;
-    l1_hit = launch_spill_l1_hit(model, &r);
-    out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
-    sass_kernel_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
-  } else if (k->footprint > 0) {
-    gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
-    gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
-    load_l1 = k->level == KERNEL_LEVEL_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint)
-                                          : 0.0;
-    load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
-  }
-  out->load_l1_hit = load_l1;
-  out->load_l2_hit = load_l2;
+  gdouble l1_hit = hit_rates(model, k, out);
+  gdouble load_l1 = out->load_l1_hit, load_l2 = out->load_l2_hit;
   SmLaunch launch = {.model = model,
                      .program = program,
                      .policy = policy,
