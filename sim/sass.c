@@ -1,5 +1,6 @@
 /* sass.c - reading cuobjdump/nvdisasm SASS listings (see sass.h). */
 #include "sass.h"
+#include "sass_operand.h"
 
 #include <libiberty/demangle.h>
 #include <stdlib.h>
@@ -60,206 +61,6 @@ static gchar *demangle(const gchar *mangled) {
   gchar *r = g_strdup(d);
   free(d);
   return r;
-}
-
-/* ---- operands -------------------------------------------------------------- */
-
-typedef struct {
-  SassInstr *in;
-  gboolean dst; /* registers found go to dst, else src */
-} OpSink;
-
-static void sink_add(SassInstr *in, gboolean dst, guint8 file, guint index, guint count) {
-  SassReg r = {file, (guint8)index, (guint8)count};
-  if (dst && in->n_dst < SASS_MAX_DST)
-    in->dst[in->n_dst++] = r;
-  else if (!dst && in->n_src < SASS_MAX_SRC)
-    in->src[in->n_src++] = r;
-}
-
-/* Width in registers of a ".64"/".128" suffix at p (after the register). */
-static guint span_of(const gchar *p) {
-  if (g_str_has_prefix(p, ".64"))
-    return 2;
-  if (g_str_has_prefix(p, ".128"))
-    return 4;
-  return 1;
-}
-
-/* Parse one register token at *pp (R12, P0, UR4, UP1, RZ, PT...); advance.
- * Returns the file, or SASS_REG_MAX when it is no register (or a zero/true
- * register, which is no dependency: *zero set). */
-static gint reg_token(const gchar **pp, guint *index, gboolean *zero) {
-  const gchar *p = *pp;
-  gint file = -1;
-  *zero = FALSE;
-  if (p[0] == 'U' && p[1] == 'R') {
-    file = SASS_REG_UR;
-    p += 2;
-  } else if (p[0] == 'U' && p[1] == 'P') {
-    file = SASS_REG_UP;
-    p += 2;
-  } else if (p[0] == 'R') {
-    file = SASS_REG_R;
-    p += 1;
-  } else if (p[0] == 'P') {
-    file = SASS_REG_P;
-    p += 1;
-  } else {
-    return -1;
-  }
-  if ((file == SASS_REG_R || file == SASS_REG_UR) && *p == 'Z') {
-    *zero = TRUE;
-    p++;
-  } else if ((file == SASS_REG_P || file == SASS_REG_UP) && *p == 'T') {
-    *zero = TRUE;
-    p++;
-  } else if (g_ascii_isdigit(*p)) {
-    *index = (guint)strtoul(p, (char **)&p, 10);
-  } else {
-    return -1;
-  }
-  if (g_ascii_isalnum(*p) || *p == '_')
-    return -1; /* e.g. a name like PT_X or RZERO: not a register */
-  *pp = p;
-  return file;
-}
-
-/* Registers inside brackets ([R2.64+0x10], desc[UR4][R2.64], c[0x0][UR4]):
- * address operands, always read. */
-static void bracket_regs(SassInstr *in, const gchar *op) {
-  for (const gchar *p = op; *p; p++) {
-    if (p != op && (g_ascii_isalnum(p[-1]) || p[-1] == '_' || p[-1] == '.'))
-      continue;
-    guint index = 0;
-    gboolean zero;
-    const gchar *q = p;
-    gint file = reg_token(&q, &index, &zero);
-    if (file < 0)
-      continue;
-    if (!zero)
-      sink_add(in, FALSE, (guint8)file, index, span_of(q));
-    p = q - 1;
-  }
-}
-
-/* One operand: its register (added to dst or src with `width` registers
- * unless it says .64/.128 itself), or the registers inside its brackets.
- * Returns the register file found at top level, -1 when none. */
-static gint operand(SassInstr *in, const gchar *op, gboolean dst, guint width) {
-  while (*op == '-' || *op == '!' || *op == '|' || *op == '~')
-    op++;
-  if (strchr(op, '[') != NULL) {
-    bracket_regs(in, op);
-    return -1;
-  }
-  guint index = 0;
-  gboolean zero;
-  const gchar *q = op;
-  gint file = reg_token(&q, &index, &zero);
-  if (file < 0)
-    return -1;
-  if (!zero) {
-    guint span = span_of(q);
-    sink_add(in, dst, (guint8)file, index, span > 1 ? span : width);
-  }
-  return file;
-}
-
-/* The register file of a plain register operand ("R5", "UR4.64", "PT"), or -1. */
-static gint reg_file_of(const gchar *op) {
-  guint index = 0;
-  gboolean zero;
-  return reg_token(&op, &index, &zero);
-}
-
-/* ---- opcode knowledge (operand roles; timing lives in the model file) ---- */
-
-static gboolean opcode_in(const gchar *op, const gchar *const *set) {
-  for (guint i = 0; set[i]; i++)
-    if (strcmp(op, set[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Opcodes with no register destination: their first operand is read. */
-static const gchar *const no_dst[] = {
-    "STG",     "STS",       "STL",     "ST",        "STSM",     "RED",    "REDG",
-    "REDS",    "BRA",       "BRX",     "JMP",       "JMX",      "EXIT",   "RET",
-    "CALL",    "BAR",       "BSSY",    "BSYNC",     "WARPSYNC", "NOP",    "DEPBAR",
-    "MEMBAR",  "ERRBAR",    "CCTL",    "CCTLL",     "YIELD",    "BPT",    "KILL",
-    "BREAK",   "WARPGROUP", "FENCE",   "ARRIVES",   "SYNCS",    "UBLKCP", "UTMALDG",
-    "UTMASTG", "UTMAPF",    "ACQBULK", "NANOSLEEP", "BMOV",     NULL};
-
-/* Compares and predicate logic: two predicate destinations, then sources. */
-static const gchar *const two_pred_dst[] = {"ISETP",  "FSETP", "DSETP",  "HSETP2",
-                                            "PSETP",  "PLOP3", "UISETP", "UPLOP3",
-                                            "UPSETP", "FCHK",  NULL};
-
-/* Carry-out predicates may follow the register destination. */
-static const gchar *const carry_out[] = {"IADD3", "LEA", "UIADD3", "ULEA", "IADD", "LEA.HI", NULL};
-
-/* Registers per value moved, from the opcode's size modifier (.64/.128,
- * LDSM's .4/.2), for memory data operands. */
-static guint data_width(const SassInstr *in) {
-  if (strstr(in->mods, ".128") != NULL)
-    return 4;
-  if (strstr(in->mods, ".64") != NULL)
-    return 2;
-  if (strcmp(in->opcode, "LDSM") == 0)
-    return g_str_has_suffix(in->mods, ".4") ? 4 : g_str_has_suffix(in->mods, ".2") ? 2 : 1;
-  return 1;
-}
-
-static gboolean is_memory_data(const gchar *op) {
-  static const gchar *const mem[] = {"LDG", "LDS",  "LDL",   "LD",    "LDSM", "STG",  "STS", "STL",
-                                     "ST",  "ATOM", "ATOMG", "ATOMS", "RED",  "REDG", NULL};
-  return opcode_in(op, mem);
-}
-
-/* Split operands at top-level commas and assign dst/src roles. */
-static void decode_operands(SassInstr *in, const gchar *ops) {
-  g_auto(GStrv) parts = g_strsplit(ops, ",", -1);
-  guint n = 0;
-  for (guint i = 0; parts[i]; i++) {
-    g_strstrip(parts[i]);
-    if (*parts[i])
-      parts[n++] = parts[i];
-  }
-  gboolean fp64 = in->opcode[0] == 'D' && strcmp(in->opcode, "DEPBAR") != 0;
-  gboolean wide = strstr(in->mods, ".WIDE") != NULL;
-  guint mem_w = is_memory_data(in->opcode) ? data_width(in) : 1;
-  guint first_src = 0;
-  if (n > 0 && !opcode_in(in->opcode, no_dst)) {
-    if (opcode_in(in->opcode, two_pred_dst)) {
-      operand(in, parts[0], TRUE, 1);
-      if (n > 1)
-        operand(in, parts[1], TRUE, 1);
-      first_src = MIN(2u, n);
-    } else {
-      guint w = fp64 || wide ? 2 : mem_w;
-      gint f = operand(in, parts[0], TRUE, w);
-      first_src = 1;
-      if ((f == SASS_REG_P || f == SASS_REG_UP) && n > 1 && reg_file_of(parts[1]) >= 0 &&
-          reg_file_of(parts[1]) != SASS_REG_P && reg_file_of(parts[1]) != SASS_REG_UP) {
-        /* LOP3.LUT P1, R10, ... and SHFL.BFLY PT, R5, ...: the predicate, then the register */
-        operand(in, parts[1], TRUE, w);
-        first_src = 2;
-      } else if ((f == SASS_REG_R || f == SASS_REG_UR) && opcode_in(in->opcode, carry_out)) {
-        while (first_src < n && (g_str_has_prefix(parts[first_src], "P") ||
-                                 g_str_has_prefix(parts[first_src], "UP")))
-          operand(in, parts[first_src++], TRUE, 1);
-      }
-    }
-  }
-  for (guint i = first_src; i < n; i++) {
-    guint w = fp64 ? 2 : 1;
-    if (is_memory_data(in->opcode) && strchr(parts[i], '[') == NULL)
-      w = mem_w; /* a store's data register(s) */
-    if (wide && i == n - 1)
-      w = 2; /* IMAD.WIDE's addend */
-    operand(in, parts[i], FALSE, w);
-  }
 }
 
 /* ---- listing --------------------------------------------------------------- */
@@ -342,7 +143,7 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
     }
     guint index = 0;
     gboolean zero;
-    gint file = reg_token(&p, &index, &zero);
+    gint file = sass_reg_token(&p, &index, &zero);
     if (file != SASS_REG_P && file != SASS_REG_UP) {
       g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: bad guard predicate in '%s'",
                   ps->origin, in->line, text);
@@ -371,7 +172,7 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
     ops++;
   /* Branch and call targets: a hex offset, or `(.L_x_3) in nvdisasm output. */
   static const gchar *const branches[] = {"BRA", "CALL", "BSSY", "BREAK", "JMP", "SSY", NULL};
-  if (opcode_in(in->opcode, branches)) {
+  if (sass_opcode_in(in->opcode, branches)) {
     const gchar *t = strrchr(ops, ',');
     t = t ? t + 1 : ops;
     while (*t == ' ')
@@ -386,7 +187,7 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
       in->target = (gint64)g_ascii_strtoull(t, NULL, 16);
     }
   }
-  decode_operands(in, ops);
+  sass_operands_decode(in, ops);
   return TRUE;
 }
 

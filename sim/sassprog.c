@@ -2,6 +2,7 @@
 #include "sassprog.h"
 
 #include "mem.h"
+#include "sassmem.h"
 
 #include <math.h>
 #include <string.h>
@@ -31,205 +32,6 @@ static gboolean always(const SassInstr *in) {
   return in->guard < 0 && !in->guard_neg;
 }
 
-/* Bytes per thread the instruction moves (its .8/.16/.64/.128 modifier). */
-static guint width_bytes(const SassInstr *in) {
-  if (strstr(in->mods, ".128"))
-    return 16;
-  if (strstr(in->mods, ".64"))
-    return 8;
-  if (strstr(in->mods, ".U8") || strstr(in->mods, ".S8"))
-    return 1;
-  if (strstr(in->mods, ".U16") || strstr(in->mods, ".S16"))
-    return 2;
-  return 4;
-}
-
-typedef enum { ACC_NONE, ACC_LOAD, ACC_STORE, ACC_ATOMIC, ACC_LOCAL_LOAD, ACC_LOCAL_STORE } Access;
-
-/* How a global/local-class instruction touches memory. */
-static Access global_access(const SassInstr *in, const NcuInstr *p) {
-  if (op_is(in, "LDL") || (p && p->space == NCU_SPACE_LOCAL && !p->store))
-    return ACC_LOCAL_LOAD;
-  if (op_is(in, "STL") || (p && p->space == NCU_SPACE_LOCAL && p->store))
-    return ACC_LOCAL_STORE;
-  if (op_is(in, "LDG") || op_is(in, "LD") || op_is(in, "TLD") || op_is(in, "SULD") ||
-      op_is(in, "TEX") || op_is(in, "TLD4") || op_is(in, "LDGSTS"))
-    return ACC_LOAD;
-  if (op_is(in, "STG") || op_is(in, "ST") || op_is(in, "SUST"))
-    return ACC_STORE;
-  if (g_str_has_prefix(in->opcode, "ATOM") || g_str_has_prefix(in->opcode, "RED") ||
-      g_str_has_prefix(in->opcode, "SUATOM") || g_str_has_prefix(in->opcode, "SURED"))
-    return in->n_dst > 0 ? ACC_LOAD : ACC_ATOMIC;
-  return ACC_NONE;
-}
-
-/* ---- loading ----------------------------------------------------------------- */
-
-static gdouble count_of(const SassKernel *sk, guint i) {
-  return sk->source ? (gdouble)sk->source->ins[i].executed : 0.0;
-}
-
-/* Sectors one execution of global instruction i requests. */
-static gdouble sectors_of(const SassKernel *sk, guint i) {
-  const SassInstr *in = &sk->fn->ins[i];
-  gdouble ideal = MAX(1.0, width_bytes(in) * 32.0 / 32.0);
-  if (sk->source && sk->source->ins[i].executed > 0 && sk->source->ins[i].l2_sectors > 0)
-    return (gdouble)sk->source->ins[i].l2_sectors / (gdouble)sk->source->ins[i].executed;
-  return ideal;
-}
-
-static gdouble ideal_sectors(const SassInstr *in) {
-  return MAX(1.0, width_bytes(in) * 32.0 / 32.0);
-}
-
-/* Loops: each taken-backward branch j to t <= j spans [t, j]. */
-typedef struct {
-  guint head, tail;
-} Loop;
-
-static GArray *find_loops(const SassFunction *fn) {
-  GArray *loops = g_array_new(FALSE, FALSE, sizeof(Loop));
-  for (guint j = 0; j < fn->n; j++) {
-    const SassInstr *in = &fn->ins[j];
-    if (is_branch(in) && in->target >= 0 && in->target <= in->offset && !never(in)) {
-      Loop l = {(guint)(in->target / 16), j};
-      if (l.head != l.tail) /* BRA to itself: the padding after EXIT */
-        g_array_append_val(loops, l);
-    }
-  }
-  return loops;
-}
-
-/* Bytes a warp loads through global memory per trip of `l` (per warp of the
- * profiled launch; counts 1 per instruction without a profile). */
-static gdouble bytes_per_trip(const SassKernel *sk, const Loop *l) {
-  gdouble sum = 0, head = sk->source ? count_of(sk, l->head) : 1.0;
-  for (guint i = l->head; i <= l->tail; i++) {
-    const SassInstr *in = &sk->fn->ins[i];
-    const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
-    if (global_access(in, p) == ACC_LOAD)
-      sum += (sk->source ? count_of(sk, i) : 1.0) * sectors_of(sk, i) * 32.0;
-  }
-  return head > 0 ? sum / head : 0.0;
-}
-
-/* The base register and immediate offset of a memory operand: "[R10.64+0x4004]"
- * -> ("R10.64", 0x4004).  FALSE when there is no bracket. */
-static gboolean address_of(const SassInstr *in, gchar **base, gint64 *offset) {
-  const gchar *open = strrchr(in->text, '[');
-  const gchar *close = open ? strchr(open, ']') : NULL;
-  if (open == NULL || close == NULL)
-    return FALSE;
-  const gchar *plus = memchr(open, '+', (gsize)(close - open));
-  *base = g_strndup(open + 1, (gsize)((plus ? plus : close) - open - 1));
-  *offset = plus ? g_ascii_strtoll(plus + 1, NULL, 16) : 0;
-  return TRUE;
-}
-
-/* Spatial reuse within one trip of loop `l`: its coalesced loads off one
- * base register cover [offset, offset + 32 x width) each; sectors that
- * several loads cover are loaded once and hit in L1 after (stencil's c - 1,
- * c, c + 1).  Returns the fraction of requested sectors that repeat. */
-static gdouble spatial_reuse(const SassKernel *sk, const Loop *l) {
-  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  gdouble requested = 0;
-  for (guint i = l->head; i <= l->tail; i++) {
-    const SassInstr *in = &sk->fn->ins[i];
-    const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
-    gchar *base = NULL;
-    gint64 off = 0;
-    if (global_access(in, p) != ACC_LOAD || sectors_of(sk, i) >= 2.0 * ideal_sectors(in) ||
-        !address_of(in, &base, &off))
-      continue;
-    gint64 first = off >= 0 ? off / 32 : -((-off + 31) / 32);
-    gint64 last = (off + 32 * (gint64)width_bytes(in) - 1) >= 0
-                      ? (off + 32 * (gint64)width_bytes(in) - 1) / 32
-                      : -((-(off + 32 * (gint64)width_bytes(in) - 1) + 31) / 32);
-    for (gint64 sct = first; sct <= last; sct++) {
-      requested += 1;
-      g_hash_table_add(seen, g_strdup_printf("%s:%" G_GINT64_FORMAT, base, sct));
-    }
-    g_free(base);
-  }
-  return requested > 0 ? 1.0 - g_hash_table_size(seen) / requested : 0.0;
-}
-
-/* Footprints per warp: L1 reuse within a trip of the innermost loop that
- * loads, L2 reuse across trips of the outermost one (the bytes a warp loads
- * per trip); without loops, all the warp loads. */
-static void estimate_footprints(SassKernel *sk) {
-  g_autoptr(GArray) loops = find_loops(sk->fn);
-  gdouble inner = 0, outer = 0;
-  guint inner_len = G_MAXUINT, outer_len = 0;
-  const Loop *inner_loop = NULL;
-  for (guint k = 0; k < loops->len; k++) {
-    const Loop *l = &g_array_index(loops, Loop, k);
-    gdouble b = bytes_per_trip(sk, l);
-    if (b <= 0)
-      continue;
-    guint len = l->tail - l->head;
-    if (len < inner_len) {
-      inner_len = len;
-      inner = b;
-      inner_loop = l;
-    }
-    if (len > outer_len) {
-      outer_len = len;
-      outer = b;
-    }
-  }
-  if (outer == 0) {
-    Loop all = {0, sk->fn->n - 1};
-    gdouble w = sk->warps > 0 ? sk->warps : 1.0;
-    gdouble total = bytes_per_trip(sk, &all) * (sk->source ? count_of(sk, 0) : 1.0) / w;
-    inner = outer = total;
-  }
-  sk->est_l1 = inner;
-  sk->est_l2 = outer;
-  Loop all = {0, sk->fn->n - 1};
-  sk->reuse_l1 = spatial_reuse(sk, inner_loop ? inner_loop : &all);
-}
-
-/* Profiled hit rates of loads: the details page's rates count stores too
- * (an L1 miss each; an L2 hit each, as written sectors allocate in L2). */
-static void derive_hit_rates(SassKernel *sk) {
-  gdouble loads = 0, stores = 0;
-  for (guint i = 0; sk->source && i < sk->fn->n; i++) {
-    Access a = global_access(&sk->fn->ins[i], &sk->source->ins[i]);
-    if (a == ACC_LOAD)
-      loads += (gdouble)sk->source->ins[i].l2_sectors;
-    else if (a == ACC_STORE || a == ACC_ATOMIC)
-      stores += (gdouble)sk->source->ins[i].l2_sectors;
-  }
-  const NcuDetails *d = sk->details;
-  if (d == NULL || loads <= 0)
-    return;
-  gdouble h1 = isnan(d->l1_hit_pct) ? 0.0 : d->l1_hit_pct / 100.0;
-  gdouble h2 = isnan(d->l2_hit_pct) ? 0.0 : d->l2_hit_pct / 100.0;
-  sk->load_l1_hit = CLAMP(h1 * (loads + stores) / loads, 0.0, 1.0);
-  gdouble l2_loads = loads * (1.0 - sk->load_l1_hit);
-  if (l2_loads > 0)
-    sk->load_l2_hit = CLAMP((h2 * (l2_loads + stores) - stores) / l2_loads, 0.0, 1.0);
-  if (!isnan(d->theoretical_warps) && d->block_size > 0) {
-    sk->prof_warps = d->theoretical_warps;
-    gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
-    gdouble per_block = (isnan(d->smem_static) ? 0 : d->smem_static) +
-                        (isnan(d->smem_dynamic) ? 0 : d->smem_dynamic) + 1024.0;
-    sk->prof_smem = MAX(blocks * per_block, isnan(d->smem_config) ? 0.0 : d->smem_config);
-  }
-}
-
-static void local_bytes(SassKernel *sk) {
-  for (guint i = 0; i < sk->fn->n; i++) {
-    const SassInstr *in = &sk->fn->ins[i];
-    if (!op_is(in, "LDL") && !op_is(in, "STL"))
-      continue;
-    const gchar *plus = strstr(in->text, "+0x");
-    guint off = plus ? (guint)g_ascii_strtoull(plus + 3, NULL, 16) : 0;
-    sk->local_bytes = MAX(sk->local_bytes, off + width_bytes(in));
-  }
-}
-
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
                              const gchar *details_csv, guint trip_count, GError **error) {
   g_autoptr(SassKernel) sk = g_new0(SassKernel, 1);
@@ -242,52 +44,15 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
     sk->source = ncu_source_load(source_csv, key, error);
     if (sk->source == NULL || !ncu_source_check(sk->source, sk->fn, error))
       return NULL;
-    sk->warps = count_of(sk, 0);
+    sk->warps = sassmem_executed(sk, 0);
   }
   if (details_csv && *details_csv) {
     sk->details = ncu_details_load(details_csv, key, error);
     if (sk->details == NULL)
       return NULL;
   }
-  derive_hit_rates(sk);
-  estimate_footprints(sk);
-  local_bytes(sk);
+  sassmem_derive(sk);
   return g_steal_pointer(&sk);
-}
-
-/* ---- hit rates vs resident warps ---------------------------------------------- */
-
-gdouble sass_capacity_share(gdouble capacity, guint warps, gdouble footprint) {
-  if (footprint <= 0 || warps == 0)
-    return 1.0;
-  return MIN(1.0, capacity / ((gdouble)warps * footprint));
-}
-
-/* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
- * `warps` warps and capacity c. */
-static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint warps, gdouble f,
-                         gdouble cap) {
-  if (w0 <= 0 || f <= 0 || c <= 0)
-    return h0;
-  gdouble share0 = sass_capacity_share(c0, (guint)lround(w0), f);
-  if (h0 > share0)
-    return h0; /* more hits than the warps' own share holds: shared data */
-  /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
-  return MIN(MIN(1.0, MAX(cap, h0)), h0 * sass_capacity_share(c, warps, f) / share0);
-}
-
-void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
-                           gdouble *l1_hit, gdouble *l2_hit) {
-  gdouble f1 = sk->footprint_l1 ? sk->footprint_l1 : sk->est_l1;
-  gdouble f2 = sk->footprint_l2 ? sk->footprint_l2 : sk->est_l2;
-  gdouble c1 = MAX(0.0, (gdouble)m->l1_bytes - smem_per_sm);
-  gdouble c1_0 = MAX(0.0, (gdouble)m->l1_bytes - sk->prof_smem);
-  gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
-  /* L1 holds at most the spatial reuse of a trip; L2 is not bounded (reuse
-   * across trips, which the listing does not show). */
-  *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
-  *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
-                        : sk->load_l2_hit;
 }
 
 /* ---- the program ------------------------------------------------------------------ */
@@ -306,7 +71,7 @@ static gdouble fall_into(const SassKernel *sk, const gdouble *taken, guint i) {
   const SassInstr *prev = i > 0 ? &sk->fn->ins[i - 1] : NULL;
   if (prev == NULL || ((is_branch(prev) || op_is(prev, "EXIT")) && always(prev)))
     return 0.0;
-  return count_of(sk, i - 1) - taken[i - 1];
+  return sassmem_executed(sk, i - 1) - taken[i - 1];
 }
 
 /* Taken count of every branch from the execution counts: what leaves a
@@ -320,7 +85,7 @@ static gdouble *taken_counts(const SassKernel *sk) {
   gdouble *taken = g_new0(gdouble, fn->n);
   for (guint j = 0; j < fn->n; j++)
     if ((is_branch(&fn->ins[j]) || is_guarded_exit(&fn->ins[j])) && always(&fn->ins[j]))
-      taken[j] = count_of(sk, j);
+      taken[j] = sassmem_executed(sk, j);
   for (guint pass = 0; pass < 4; pass++)
     for (guint j = 0; j < fn->n; j++) {
       const SassInstr *in = &fn->ins[j];
@@ -330,12 +95,12 @@ static gdouble *taken_counts(const SassKernel *sk) {
       gboolean next_bsync = j + 1 < fn->n && op_is(&fn->ins[j + 1], "BSYNC");
       if (next_bsync && is_branch(in) && in->target >= 0 && in->target / 16 < fn->n) {
         guint tg = (guint)(in->target / 16);
-        t = count_of(sk, tg) - fall_into(sk, taken, tg) - inflow(fn, taken, tg, j);
+        t = sassmem_executed(sk, tg) - fall_into(sk, taken, tg) - inflow(fn, taken, tg, j);
       } else {
-        gdouble into = j + 1 < fn->n ? count_of(sk, j + 1) : 0.0;
-        t = count_of(sk, j) - MAX(into - inflow(fn, taken, j + 1, j), 0.0);
+        gdouble into = j + 1 < fn->n ? sassmem_executed(sk, j + 1) : 0.0;
+        t = sassmem_executed(sk, j) - MAX(into - inflow(fn, taken, j + 1, j), 0.0);
       }
-      taken[j] = CLAMP(t, 0.0, count_of(sk, j));
+      taken[j] = CLAMP(t, 0.0, sassmem_executed(sk, j));
     }
   return taken;
 }
@@ -363,7 +128,7 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
     out->fall = out->trips = 1;
     return TRUE;
   }
-  gdouble e = count_of(sk, j);
+  gdouble e = sassmem_executed(sk, j);
   if (sk->source == NULL || e <= 0) {
     if (sk->source == NULL && backward) {
       if (sk->trip_count == 0) {
@@ -446,7 +211,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     gboolean load = op_is(in, "LDS") || op_is(in, "LDSM");
     out->op = load ? OP_LDS : OP_STS;
     out->pipe = PIPE_SMEM;
-    gdouble ways = width_bytes(in) > 4 ? width_bytes(in) / 4.0 : 1.0;
+    gdouble ways = sassmem_width_bytes(in) > 4 ? sassmem_width_bytes(in) / 4.0 : 1.0;
     if (p && p->executed > 0 && p->smem_wavefronts > 0)
       ways = (gdouble)p->smem_wavefronts / (gdouble)p->executed;
     out->ways = (guint16)CLAMP(lround(ways), 1, 64);
@@ -454,11 +219,11 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     break;
   }
   case OPCLASS_GLOBAL: {
-    Access a = global_access(in, p);
-    gdouble sectors = sectors_of(sk, i);
-    gboolean scattered = sectors >= 2.0 * ideal_sectors(in);
+    SassAccess a = sassmem_access(in, p);
+    gdouble sectors = sassmem_sectors(sk, i);
+    gboolean scattered = sectors >= 2.0 * sassmem_ideal_sectors(in);
     out->pipe = PIPE_LSU;
-    out->l1tex = a != ACC_NONE;
+    out->l1tex = a != SASS_ACC_NONE;
     out->lines =
         (guint8)CLAMP(scattered ? lround(sectors) : (glong)ceil(sectors / 4.0 - 1e-9), 1, 255);
     out->read_latency = (guint8)MIN(cm->read_latency, 255u);
@@ -470,27 +235,27 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->line_cost = scattered ? (guint8)MIN(lround(sectors), 255) : 0;
     out->latency = 0;
     switch (a) {
-    case ACC_LOAD:
+    case SASS_ACC_LOAD:
       out->op = OP_LDG;
       out->level = MEM_LEVELS; /* drawn from the launch's hit rates */
       break;
-    case ACC_STORE:
+    case SASS_ACC_STORE:
       out->op = OP_STG;
       out->level = MEM_DRAM; /* written back */
       break;
-    case ACC_ATOMIC:
+    case SASS_ACC_ATOMIC:
       out->op = OP_STG;
       out->level = MEM_L2; /* reductions are done in L2 */
       break;
-    case ACC_LOCAL_LOAD:
-    case ACC_LOCAL_STORE:
-      out->op = a == ACC_LOCAL_LOAD ? OP_LDL : OP_STL;
+    case SASS_ACC_LOCAL_LOAD:
+    case SASS_ACC_LOCAL_STORE:
+      out->op = a == SASS_ACC_LOCAL_LOAD ? OP_LDL : OP_STL;
       out->level = MEM_L1;
-      out->lane_bytes = (guint16)width_bytes(in);
+      out->lane_bytes = (guint16)sassmem_width_bytes(in);
       out->sequential = TRUE;
       out->line_cost = 0;
       break;
-    case ACC_NONE:
+    case SASS_ACC_NONE:
       out->op = OP_MISC;
       out->pipe = PIPE_NONE;
       break;
@@ -600,7 +365,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
   if (sk->source && sk->warps > 0) {
     gdouble sum = 0;
     for (guint i = 0; i < fn->n; i++)
-      sum += count_of(sk, i);
+      sum += sassmem_executed(sk, i);
     p->warp_insts = (guint64)llround(sum / sk->warps);
   } else {
     p->warp_insts = fn->n;
