@@ -164,6 +164,69 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
   return TRUE;
 }
 
+/* A shared-memory load or store: wavefronts per request from the profile,
+ * else one per 4 bytes per thread moved. */
+static void classify_shared(const SassInstr *in, const NcuInstr *p, const OpClassModel *cm,
+                            Instr *out) {
+  gboolean load = op_is(in, "LDS") || op_is(in, "LDSM");
+  out->op = load ? OP_LDS : OP_STS;
+  out->pipe = PIPE_SMEM;
+  gdouble ways = sassmem_width_bytes(in) > 4 ? sassmem_width_bytes(in) / 4.0 : 1.0;
+  if (p && p->executed > 0 && p->smem_wavefronts > 0)
+    ways = (gdouble)p->smem_wavefronts / (gdouble)p->executed;
+  out->ways = (guint16)CLAMP(lround(ways), 1, 64);
+  out->read_latency = (guint8)MIN(cm->read_latency, 255u);
+}
+
+/* A global, local or atomic access: sectors and lines per request, where
+ * its data comes from, DRAM row locality. */
+static void classify_global(const SassKernel *sk, const SmModel *m, guint i, const OpClassModel *cm,
+                            Instr *out) {
+  const SassInstr *in = &sk->fn->ins[i];
+  const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+  SassAccess a = sassmem_access(in, p);
+  gdouble sectors = sassmem_sectors(sk, i);
+  gboolean scattered = sectors >= 2.0 * sassmem_ideal_sectors(in);
+  out->pipe = PIPE_LSU;
+  out->l1tex = a != SASS_ACC_NONE;
+  out->lines =
+      (guint8)CLAMP(scattered ? lround(sectors) : (glong)ceil(sectors / 4.0 - 1e-9), 1, 255);
+  out->read_latency = (guint8)MIN(cm->read_latency, 255u);
+  out->bytes = (guint32)lround(sectors * 32.0);
+  /* DRAM row locality: a request of two or more lines stays in one row
+   * (the float4 stream of stream.csv); single lines and scattered sectors
+   * are random accesses (the chase of chase.csv). */
+  out->sequential = !scattered && sectors * 32.0 >= 2.0 * m->line_bytes;
+  out->line_cost = scattered ? (guint8)MIN(lround(sectors), 255) : 0;
+  out->latency = 0;
+  switch (a) {
+  case SASS_ACC_LOAD:
+    out->op = OP_LDG;
+    out->level = MEM_LEVELS; /* drawn from the launch's hit rates */
+    break;
+  case SASS_ACC_STORE:
+    out->op = OP_STG;
+    out->level = MEM_DRAM; /* written back */
+    break;
+  case SASS_ACC_ATOMIC:
+    out->op = OP_STG;
+    out->level = MEM_L2; /* reductions are done in L2 */
+    break;
+  case SASS_ACC_LOCAL_LOAD:
+  case SASS_ACC_LOCAL_STORE:
+    out->op = a == SASS_ACC_LOCAL_LOAD ? OP_LDL : OP_STL;
+    out->level = MEM_L1;
+    out->lane_bytes = (guint16)sassmem_width_bytes(in);
+    out->sequential = TRUE;
+    out->line_cost = 0;
+    break;
+  case SASS_ACC_NONE:
+    out->op = OP_MISC;
+    out->pipe = PIPE_NONE;
+    break;
+  }
+}
+
 /* The op, pipe and timing of one instruction of class `c`. */
 static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c, Instr *out) {
   const SassInstr *in = &sk->fn->ins[i];
@@ -207,61 +270,12 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->op = OP_SHFL;
     out->pipe = PIPE_SMEM;
     break;
-  case OPCLASS_SHARED: {
-    gboolean load = op_is(in, "LDS") || op_is(in, "LDSM");
-    out->op = load ? OP_LDS : OP_STS;
-    out->pipe = PIPE_SMEM;
-    gdouble ways = sassmem_width_bytes(in) > 4 ? sassmem_width_bytes(in) / 4.0 : 1.0;
-    if (p && p->executed > 0 && p->smem_wavefronts > 0)
-      ways = (gdouble)p->smem_wavefronts / (gdouble)p->executed;
-    out->ways = (guint16)CLAMP(lround(ways), 1, 64);
-    out->read_latency = (guint8)MIN(cm->read_latency, 255u);
+  case OPCLASS_SHARED:
+    classify_shared(in, p, cm, out);
     break;
-  }
-  case OPCLASS_GLOBAL: {
-    SassAccess a = sassmem_access(in, p);
-    gdouble sectors = sassmem_sectors(sk, i);
-    gboolean scattered = sectors >= 2.0 * sassmem_ideal_sectors(in);
-    out->pipe = PIPE_LSU;
-    out->l1tex = a != SASS_ACC_NONE;
-    out->lines =
-        (guint8)CLAMP(scattered ? lround(sectors) : (glong)ceil(sectors / 4.0 - 1e-9), 1, 255);
-    out->read_latency = (guint8)MIN(cm->read_latency, 255u);
-    out->bytes = (guint32)lround(sectors * 32.0);
-    /* DRAM row locality: a request of two or more lines stays in one row
-     * (the float4 stream of stream.csv); single lines and scattered sectors
-     * are random accesses (the chase of chase.csv). */
-    out->sequential = !scattered && sectors * 32.0 >= 2.0 * m->line_bytes;
-    out->line_cost = scattered ? (guint8)MIN(lround(sectors), 255) : 0;
-    out->latency = 0;
-    switch (a) {
-    case SASS_ACC_LOAD:
-      out->op = OP_LDG;
-      out->level = MEM_LEVELS; /* drawn from the launch's hit rates */
-      break;
-    case SASS_ACC_STORE:
-      out->op = OP_STG;
-      out->level = MEM_DRAM; /* written back */
-      break;
-    case SASS_ACC_ATOMIC:
-      out->op = OP_STG;
-      out->level = MEM_L2; /* reductions are done in L2 */
-      break;
-    case SASS_ACC_LOCAL_LOAD:
-    case SASS_ACC_LOCAL_STORE:
-      out->op = a == SASS_ACC_LOCAL_LOAD ? OP_LDL : OP_STL;
-      out->level = MEM_L1;
-      out->lane_bytes = (guint16)sassmem_width_bytes(in);
-      out->sequential = TRUE;
-      out->line_cost = 0;
-      break;
-    case SASS_ACC_NONE:
-      out->op = OP_MISC;
-      out->pipe = PIPE_NONE;
-      break;
-    }
+  case OPCLASS_GLOBAL:
+    classify_global(sk, m, i, cm, out);
     break;
-  }
   case OPCLASS_CONTROL:
     if (op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED"))
       out->op = OP_BAR;

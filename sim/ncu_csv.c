@@ -1,0 +1,119 @@
+/* ncu_csv.c - rows and numbers of an Nsight Compute CSV export, read with
+ * libcsv (see ncu_csv.h). */
+#include "ncu_csv.h"
+
+#include "ncu.h"
+
+#include <csv.h>
+#include <math.h>
+#include <string.h>
+
+/* ---- rows ------------------------------------------------------------------ */
+
+typedef struct {
+  GArray *rows; /* NcuRow */
+  GPtrArray *cur;
+  guint line;     /* line being fed */
+  guint cur_line; /* line the current row started on */
+} Reader;
+
+static void on_field(void *s, size_t len, void *data) {
+  Reader *r = data;
+  if (r->cur == NULL) {
+    r->cur = g_ptr_array_new_with_free_func(g_free);
+    r->cur_line = r->line;
+  }
+  g_ptr_array_add(r->cur, g_strndup(s ? s : "", len));
+}
+
+static void on_row(int c, void *data) {
+  (void)c;
+  Reader *r = data;
+  if (r->cur == NULL)
+    return;
+  NcuRow row = {r->cur, r->cur_line};
+  g_array_append_val(r->rows, row);
+  r->cur = NULL;
+}
+
+void ncu_csv_rows_free(GArray *rows) {
+  for (guint i = 0; i < rows->len; i++)
+    g_ptr_array_free(g_array_index(rows, NcuRow, i).fields, TRUE);
+  g_array_free(rows, TRUE);
+}
+
+/* Every row of the CSV text, each with the line it starts on. */
+GArray *ncu_csv_read_rows(const gchar *text, gsize len, const gchar *origin, GError **error) {
+  if (memchr(text, '\0', len) != NULL) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:1: not a CSV file (binary data)", origin);
+    return NULL;
+  }
+  struct csv_parser p;
+  csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+  Reader r = {.rows = g_array_new(FALSE, FALSE, sizeof(NcuRow)), .line = 1};
+  const gchar *pos = text, *end = text + len;
+  gboolean ok = TRUE;
+  while (pos < end && ok) {
+    const gchar *nl = memchr(pos, '\n', (gsize)(end - pos));
+    gsize n = nl ? (gsize)(nl - pos) + 1 : (gsize)(end - pos);
+    ok = csv_parse(&p, pos, n, on_field, on_row, &r) == n;
+    pos += n;
+    if (ok)
+      r.line++;
+  }
+  if (ok)
+    ok = csv_fini(&p, on_field, on_row, &r) == 0;
+  if (!ok) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: malformed CSV (%s)", origin,
+                r.cur ? r.cur_line : r.line, csv_strerror(csv_error(&p)));
+    if (r.cur)
+      g_ptr_array_free(r.cur, TRUE);
+    ncu_csv_rows_free(r.rows);
+    r.rows = NULL;
+  }
+  csv_free(&p);
+  return r.rows;
+}
+
+gboolean ncu_csv_read_file(const gchar *path, gchar **text, gsize *len, GError **error) {
+  GError *err = NULL;
+  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_NOT_FOUND, "%s: not a regular file", path);
+    return FALSE;
+  }
+  if (!g_file_get_contents(path, text, len, &err)) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_NOT_FOUND, "%s: %s", path, err->message);
+    g_error_free(err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+const gchar *ncu_csv_field(const NcuRow *r, gint col) {
+  return col >= 0 && (guint)col < r->fields->len ? g_ptr_array_index(r->fields, col) : "";
+}
+
+gint ncu_csv_column(const NcuRow *header, const gchar *name) {
+  for (guint i = 0; i < header->fields->len; i++)
+    if (strcmp(g_ptr_array_index(header->fields, i), name) == 0)
+      return (gint)i;
+  return -1;
+}
+
+/* A number as Nsight Compute prints it ("135,168", "28.16", "-" or "" =
+ * absent -> *v = NaN).  FALSE when it is no number. */
+gboolean ncu_csv_number(const gchar *s, gdouble *v) {
+  g_autofree gchar *t = g_strdup(s);
+  gchar *w = t;
+  for (const gchar *p = s; *p; p++)
+    if (*p != ',' && *p != ' ')
+      *w++ = *p;
+  *w = '\0';
+  if (*t == '\0' || strcmp(t, "-") == 0 || strcmp(t, "n/a") == 0) {
+    *v = NAN;
+    return TRUE;
+  }
+  gchar *end = NULL;
+  *v = g_ascii_strtod(t, &end);
+  return end != t && *end == '\0' && isfinite(*v);
+}

@@ -1,0 +1,36 @@
+/* ncu_csv.h - the rows of an Nsight Compute CSV export (RFC 4180 quoting,
+ * read with libcsv), each with the line it starts on, and the numbers as
+ * Nsight Compute prints them ("135,168", "-" for absent).  Used by ncu.c. */
+#ifndef WARPSIM_NCU_CSV_H
+#define WARPSIM_NCU_CSV_H
+
+#include <glib.h>
+
+typedef struct {
+  GPtrArray *fields; /* gchar*, owned */
+  guint line;        /* line of the file the row starts on (1-based) */
+} NcuRow;
+
+/* Every row of the CSV text (`len` bytes; `origin` names it in messages) as
+ * a GArray of NcuRow, freed with ncu_csv_rows_free.  NULL with
+ * NCU_ERROR_PARSE "ORIGIN:LINE: ..." on binary data or malformed CSV. */
+GArray *ncu_csv_read_rows(const gchar *text, gsize len, const gchar *origin, GError **error);
+
+/* Free rows from ncu_csv_read_rows (not NULL). */
+void ncu_csv_rows_free(GArray *rows);
+
+/* Read the regular file at `path` into *text (g_free) and *len (bytes).
+ * FALSE with NCU_ERROR_NOT_FOUND "PATH: reason" otherwise. */
+gboolean ncu_csv_read_file(const gchar *path, gchar **text, gsize *len, GError **error);
+
+/* Field `col` of row r; "" when col is negative or past the row's end. */
+const gchar *ncu_csv_field(const NcuRow *r, gint col);
+
+/* Index of the column called `name` in the header row; -1 when absent. */
+gint ncu_csv_column(const NcuRow *header, const gchar *name);
+
+/* A number as Nsight Compute prints it ("135,168", "28.16"; "-", "n/a" or ""
+ * = absent: *v = NaN).  FALSE when it is no number. */
+gboolean ncu_csv_number(const gchar *s, gdouble *v);
+
+#endif
