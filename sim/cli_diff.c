@@ -247,6 +247,22 @@ static void write_text(const GArray *lines, GString *out) {
   }
 }
 
+/* The report's sections present in both profiles pa and pb, and their warp
+ * states. */
+static void add_sections(GArray *lines, JsonObject *pa, JsonObject *pb) {
+  for (guint s = 0; s < G_N_ELEMENTS(sections); s++) {
+    JsonObject *sa = member_object(pa, sections[s].member);
+    JsonObject *sb = member_object(pb, sections[s].member);
+    if (sa == NULL || sb == NULL)
+      continue;
+    add_members(lines, sections[s].title, sa, sb, FALSE);
+    JsonNode *sta = json_object_get_member(sa, "states");
+    JsonNode *stb = json_object_get_member(sb, "states");
+    if (sta != NULL && stb != NULL && JSON_NODE_HOLDS_ARRAY(sta) && JSON_NODE_HOLDS_ARRAY(stb))
+      add_states(lines, sections[s].title, json_node_get_array(sta), json_node_get_array(stb));
+  }
+}
+
 int cli_diff_main(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = g_option_context_new("A.json B.json - compare two runs");
   g_option_context_add_main_entries(ctx, diff_entries, NULL);
@@ -286,17 +302,7 @@ int cli_diff_main(int argc, char **argv) {
   g_array_set_clear_func(lines, line_clear);
   add_members(lines, "Run (CSV columns)", ra, rb, !diff_all);
   add_members(lines, "Result", pa, pb, FALSE);
-  for (guint s = 0; s < G_N_ELEMENTS(sections); s++) {
-    JsonObject *sa = member_object(pa, sections[s].member);
-    JsonObject *sb = member_object(pb, sections[s].member);
-    if (sa == NULL || sb == NULL)
-      continue;
-    add_members(lines, sections[s].title, sa, sb, FALSE);
-    JsonNode *sta = json_object_get_member(sa, "states");
-    JsonNode *stb = json_object_get_member(sb, "states");
-    if (sta != NULL && stb != NULL && JSON_NODE_HOLDS_ARRAY(sta) && JSON_NODE_HOLDS_ARRAY(stb))
-      add_states(lines, sections[s].title, json_node_get_array(sta), json_node_get_array(stb));
-  }
+  add_sections(lines, pa, pb);
   GString *out = g_string_new(NULL);
   if (g_strcmp0(diff_format, "csv") == 0) {
     write_csv(lines, out);

@@ -208,20 +208,80 @@ static gboolean resolve_labels(RawFunction *f, const Parser *ps, GError **error)
   return TRUE;
 }
 
+/* The listing's lines (g_strfreev); NULL with SASS_ERROR_PARSE on binary data. */
+static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GError **error) {
+  g_autofree gchar *copy = g_strndup(text, len);
+  if (memchr(text, '\0', len) != NULL) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:1: not a SASS listing (binary data; give the text of cuobjdump -sass)",
+                ps->origin);
+    return NULL;
+  }
+  return g_strsplit(copy, "\n", -1);
+}
+
+/* A new function when line `ln` (0-based) heads one: cuobjdump's
+ * "Function : NAME" or nvdisasm's ".text.NAME:"; else NULL. */
+static RawFunction *function_header(const gchar *line, guint arch, guint ln) {
+  const gchar *fn = strstr(line, "Function : ");
+  if (fn != NULL) {
+    g_autofree gchar *name = g_strstrip(g_strdup(fn + 11));
+    return raw_new(name, arch, ln + 1);
+  }
+  g_autofree gchar *stripped = g_strstrip(g_strdup(line));
+  if (g_str_has_prefix(stripped, ".text.") && g_str_has_suffix(stripped, ":")) {
+    stripped[strlen(stripped) - 1] = '\0';
+    return raw_new(stripped + 6, arch, ln + 1);
+  }
+  return NULL;
+}
+
+/* The label a line defines (".L_x_3:"), newly allocated; NULL when none. */
+static gchar *label_of(const Parser *ps, const gchar *line) {
+  g_autofree gchar *stripped = g_strstrip(g_strdup(line));
+  g_autoptr(GMatchInfo) mi = NULL;
+  return g_regex_match(ps->re_label, stripped, 0, &mi) ? g_match_info_fetch(mi, 1) : NULL;
+}
+
+/* Fill *in's line, offset, 128-bit encoding (this line's low word `lo`, the
+ * next line's high word) and control bits; FALSE with SASS_ERROR_PARSE when
+ * the high word is missing or the offset is not the next 16 bytes of cur. */
+static gboolean read_encoding(gchar **lines, guint ln, const gchar *off, const gchar *lo,
+                              const RawFunction *cur, const Parser *ps, SassInstr *in,
+                              GError **error) {
+  *in = (SassInstr){0};
+  in->line = ln + 1;
+  in->offset = (guint32)g_ascii_strtoull(off, NULL, 16);
+  in->enc[0] = g_ascii_strtoull(lo, NULL, 16);
+  g_autoptr(GMatchInfo) mh = NULL;
+  if (lines[ln + 1] == NULL || !g_regex_match(ps->re_hi, lines[ln + 1], 0, &mh)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: instruction without the second (control) word of its 128-bit "
+                "encoding (sm_70 and later; listings from cuobjdump -sass or nvdisasm -hex)",
+                ps->origin, ln + 1);
+    return FALSE;
+  }
+  g_autofree gchar *hi = g_match_info_fetch(mh, 1);
+  in->enc[1] = g_ascii_strtoull(hi, NULL, 16);
+  sass_ctrl_decode(in->enc[1], &in->ctrl);
+  guint expect =
+      cur->ins->len ? g_array_index(cur->ins, SassInstr, cur->ins->len - 1).offset + 16 : 0;
+  if (in->offset != expect) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: instruction at offset 0x%x, expected 0x%x (16-byte instructions in "
+                "order)",
+                ps->origin, ln + 1, in->offset, expect);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Parse every function of the listing into `funcs` (RawFunction). */
 static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArray *funcs,
                               GError **error) {
-  g_auto(GStrv) lines = NULL;
-  {
-    g_autofree gchar *copy = g_strndup(text, len);
-    if (memchr(text, '\0', len) != NULL) {
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                  "%s:1: not a SASS listing (binary data; give the text of cuobjdump -sass)",
-                  ps->origin);
-      return FALSE;
-    }
-    lines = g_strsplit(copy, "\n", -1);
-  }
+  g_auto(GStrv) lines = listing_lines(text, len, ps, error);
+  if (lines == NULL)
+    return FALSE;
   guint arch = 0;
   RawFunction *cur = NULL;
   gchar *pending_label = NULL;
@@ -233,32 +293,20 @@ static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArra
       if (cur && strstr(line, "EF_CUDA_SM") != NULL)
         cur->arch = a; /* cuobjdump prints the header flags after the name */
     }
-    const gchar *fn = strstr(line, "Function : ");
-    if (fn != NULL) {
-      g_autofree gchar *name = g_strstrip(g_strdup(fn + 11));
-      cur = raw_new(name, arch, ln + 1);
+    RawFunction *head = function_header(line, arch, ln);
+    if (head != NULL) {
+      cur = head;
       g_ptr_array_add(funcs, cur);
       continue;
     }
-    gchar *stripped = g_strstrip(g_strdup(line));
-    if (g_str_has_prefix(stripped, ".text.") && g_str_has_suffix(stripped, ":")) {
-      stripped[strlen(stripped) - 1] = '\0';
-      cur = raw_new(stripped + 6, arch, ln + 1);
-      g_ptr_array_add(funcs, cur);
-      g_free(stripped);
+    gchar *label = cur ? label_of(ps, line) : NULL;
+    if (label != NULL) {
+      g_free(pending_label);
+      pending_label = label;
+      g_hash_table_insert(cur->label, g_strdup(pending_label), GINT_TO_POINTER(0));
       continue;
     }
     g_autoptr(GMatchInfo) mi = NULL;
-    if (cur && g_regex_match(ps->re_label, stripped, 0, &mi)) {
-      g_free(pending_label);
-      pending_label = g_match_info_fetch(mi, 1);
-      g_hash_table_insert(cur->label, g_strdup(pending_label), GINT_TO_POINTER(0));
-      g_free(stripped);
-      continue;
-    }
-    g_free(stripped);
-    g_match_info_free(mi);
-    mi = NULL;
     if (!g_regex_match(ps->re_ins, line, 0, &mi))
       continue;
     g_autofree gchar *off = g_match_info_fetch(mi, 1);
@@ -270,29 +318,8 @@ static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArra
       g_free(pending_label);
       return FALSE;
     }
-    SassInstr in = {0};
-    in.line = ln + 1;
-    in.offset = (guint32)g_ascii_strtoull(off, NULL, 16);
-    in.enc[0] = g_ascii_strtoull(lo, NULL, 16);
-    g_autoptr(GMatchInfo) mh = NULL;
-    if (lines[ln + 1] == NULL || !g_regex_match(ps->re_hi, lines[ln + 1], 0, &mh)) {
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                  "%s:%u: instruction without the second (control) word of its 128-bit "
-                  "encoding (sm_70 and later; listings from cuobjdump -sass or nvdisasm -hex)",
-                  ps->origin, ln + 1);
-      g_free(pending_label);
-      return FALSE;
-    }
-    g_autofree gchar *hi = g_match_info_fetch(mh, 1);
-    in.enc[1] = g_ascii_strtoull(hi, NULL, 16);
-    sass_ctrl_decode(in.enc[1], &in.ctrl);
-    guint expect =
-        cur->ins->len ? g_array_index(cur->ins, SassInstr, cur->ins->len - 1).offset + 16 : 0;
-    if (in.offset != expect) {
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                  "%s:%u: instruction at offset 0x%x, expected 0x%x (16-byte instructions in "
-                  "order)",
-                  ps->origin, ln + 1, in.offset, expect);
+    SassInstr in;
+    if (!read_encoding(lines, ln, off, lo, cur, ps, &in, error)) {
       g_free(pending_label);
       return FALSE;
     }

@@ -304,6 +304,52 @@ static guint8 bank_conflict(const SassInstr *in) {
   return 0;
 }
 
+/* The class of `in`: its [class_*] group in the model, else a guess from
+ * the opcode, warned about once per opcode in `warnings` (when non-NULL). */
+static OpClass class_of(const SassFunction *fn, const SassInstr *in, const SmModel *m,
+                        GHashTable *warned, GString *warnings) {
+  OpClass c = opclass_lookup(m->opclass, in->opcode);
+  if (c == OPCLASS_MAX) {
+    c = opclass_guess(in->opcode);
+    if (warnings && !g_hash_table_contains(warned, in->opcode)) {
+      g_hash_table_add(warned, in->opcode);
+      g_string_append_printf(warnings,
+                             "%s:%u: opcode '%s' is in no [class_*] group of %s: assumed "
+                             "class %s\n",
+                             fn->file, in->line, in->opcode, m->file, opclass_name(c));
+    }
+  }
+  return c;
+}
+
+/* Instruction i, a branch or a guarded EXIT, as OP_BRA: its target (exit_pc when outside
+ * the function), taken/fall terms and a branch counter from *counters.
+ * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 1 conditional
+ * branches or on inconsistent profile counts. */
+static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
+                          guint *counters, Instr *out, GError **error) {
+  const SassFunction *fn = sk->fn;
+  const SassInstr *in = &fn->ins[i];
+  out->op = OP_BRA;
+  out->pipe = PIPE_NONE;
+  out->has_branch = 1;
+  gint64 t = is_branch(in) ? in->target / 16 : (gint64)exit_pc;
+  out->target = t >= 0 && t < (gint64)fn->n ? (guint32)t : exit_pc;
+  if (!branch_terms(sk, i, taken, out, error))
+    return FALSE;
+  if (out->fall == 0) {
+    out->counter = PROGRAM_MAX_COUNTERS - 1; /* always taken: a shared counter */
+  } else if (*counters + 1 >= PROGRAM_MAX_COUNTERS) {
+    g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                "%s:%u: more than %d conditional branches (not supported)", fn->file, in->line,
+                PROGRAM_MAX_COUNTERS - 1);
+    return FALSE;
+  } else {
+    out->counter = (guint8)(*counters)++;
+  }
+  return TRUE;
+}
+
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
@@ -333,17 +379,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     *out = (Instr){.dst = INSTR_NO_SLOT, .sb_write = INSTR_NO_SB, .sb_read = INSTR_NO_SB};
     for (guint k = 0; k < INSTR_MAX_SRC; k++)
       out->src[k] = INSTR_NO_SLOT;
-    OpClass c = opclass_lookup(m->opclass, in->opcode);
-    if (c == OPCLASS_MAX) {
-      c = opclass_guess(in->opcode);
-      if (warnings && !g_hash_table_contains(warned, in->opcode)) {
-        g_hash_table_add(warned, in->opcode);
-        g_string_append_printf(warnings,
-                               "%s:%u: opcode '%s' is in no [class_*] group of %s: assumed "
-                               "class %s\n",
-                               fn->file, in->line, in->opcode, m->file, opclass_name(c));
-      }
-    }
+    OpClass c = class_of(fn, in, m, warned, warnings);
     classify(sk, m, i, c, out);
     out->stall = in->ctrl.stall;
     out->wait_mask = in->ctrl.wait_mask;
@@ -355,25 +391,9 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     }
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
-    if ((is_branch(in) && in->target >= 0) || is_guarded_exit(in)) {
-      out->op = OP_BRA;
-      out->pipe = PIPE_NONE;
-      out->has_branch = 1;
-      gint64 t = is_branch(in) ? in->target / 16 : (gint64)p->exit_pc;
-      out->target = t >= 0 && t < (gint64)fn->n ? (guint32)t : p->exit_pc;
-      if (!branch_terms(sk, i, taken, out, error))
-        return NULL;
-      if (out->fall == 0) {
-        out->counter = PROGRAM_MAX_COUNTERS - 1; /* always taken: a shared counter */
-      } else if (counters + 1 >= PROGRAM_MAX_COUNTERS) {
-        g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                    "%s:%u: more than %d conditional branches (not supported)", fn->file, in->line,
-                    PROGRAM_MAX_COUNTERS - 1);
-        return NULL;
-      } else {
-        out->counter = (guint8)counters++;
-      }
-    }
+    if (((is_branch(in) && in->target >= 0) || is_guarded_exit(in)) &&
+        !branch_of(sk, i, taken, p->exit_pc, &counters, out, error))
+      return NULL;
   }
   /* Warp instructions from entry to EXIT, from the profile when there is one. */
   if (sk->source && sk->warps > 0) {

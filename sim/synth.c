@@ -95,6 +95,29 @@ guint synth_spilled_per_iter(const Kernel *k, guint regs_allocated, guint loop_r
   return MIN(k->live_values, x + extra);
 }
 
+/* Insert n_alu counter-update/compare instructions (IALU) after each of the
+ * first body instructions of b: counter += 1, pred = compare(counter), then
+ * scratch ones. */
+static void interleave_loop_control(Builder *b, guint n_alu, guint16 counter, guint16 pred,
+                                    guint16 scratch) {
+  GArray *body = b->body;
+  b->body = g_array_new(FALSE, FALSE, sizeof(Instr));
+  for (guint i = 0, a = 0; i < body->len || a < n_alu; i++) {
+    if (i < body->len)
+      g_array_append_val(b->body, g_array_index(body, Instr, i));
+    if (a < n_alu) {
+      if (a == 0)
+        emit(b, OP_IALU, PIPE_ALU, counter, 1, &counter);
+      else if (a == 1)
+        emit(b, OP_IALU, PIPE_ALU, pred, 1, &counter);
+      else
+        emit(b, OP_IALU, PIPE_ALU, scratch, 1, &counter);
+      a++;
+    }
+  }
+  g_array_free(body, TRUE);
+}
+
 Program *synth_program_new(const Kernel *k, guint spilled) {
   Builder b = {g_array_new(FALSE, FALSE, sizeof(Instr)), 0};
   g_autofree guint16 *load = g_new(guint16, MAX(k->loads, 1));
@@ -139,25 +162,8 @@ Program *synth_program_new(const Kernel *k, guint spilled) {
   /* Loop control: the counter update and compare are interleaved after the
    * first body instructions (as the compiler schedules them, sass_fma.txt);
    * the branch closes the iteration. */
-  if (k->overhead > 0) {
-    GArray *body = b.body;
-    b.body = g_array_new(FALSE, FALSE, sizeof(Instr));
-    guint n_alu = k->overhead - 1;
-    for (guint i = 0, a = 0; i < body->len || a < n_alu; i++) {
-      if (i < body->len)
-        g_array_append_val(b.body, g_array_index(body, Instr, i));
-      if (a < n_alu) {
-        if (a == 0)
-          emit(&b, OP_IALU, PIPE_ALU, counter, 1, &counter);
-        else if (a == 1)
-          emit(&b, OP_IALU, PIPE_ALU, pred, 1, &counter);
-        else
-          emit(&b, OP_IALU, PIPE_ALU, scratch, 1, &counter);
-        a++;
-      }
-    }
-    g_array_free(body, TRUE);
-  }
+  if (k->overhead > 0)
+    interleave_loop_control(&b, k->overhead - 1, counter, pred, scratch);
   if (k->syncthreads)
     emit(&b, OP_BAR, PIPE_NONE, INSTR_NO_SLOT, 0, NULL);
   if (k->overhead > 0)
