@@ -139,7 +139,7 @@ done
 if [ "$model" = h200 ]; then
   echo "== validation against the real H200 (scripts/validate.sh)" >&2
   scripts/validate.sh --model "$model" --out "$out/validation" >/dev/null
-  wrote+=("$out/validation/ (summary.csv, overlay.png, per-experiment CSVs)")
+  wrote+=("$out/validation/ (summary.csv, overlay.png, real_summary.csv, real.png, per-experiment CSVs)")
 else
   echo "== validation skipped: the measurements in results/reference/h200 are of an H200, not $model" >&2
 fi
@@ -158,6 +158,11 @@ if [ "$model" = h200 ]; then
   echo "the model's KEY.source lines name and on the held-out rest, MAPE of the Little's-law"
   echo "bound; knee = resident warps reaching 90 % of the plateau):"
   cut -d, -f1,3,4,5,7,10,11,13 "$out/validation/summary.csv" | column -s, -t
+  echo
+  echo "Real kernels simulated from their SASS + the B = 8 Nsight Compute profile against"
+  echo "the H200's measured curves (results/validation/real.png; fitted = a model key was"
+  echo "fitted on this kernel, else held out; targets: MAPE <= 15 %, knee within 4 warps):"
+  column -s, -t "$out/validation/real_summary.csv"
   echo
 fi
 echo "Wrote (model $model):"
