@@ -228,7 +228,8 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            "occupancy %.1f %% device-wide, %.1f %% on this SM\n",
                            r->loads[0].sms, r->loads[0].blocks, r->loads[1].sms, r->loads[1].blocks,
                            sim_achieved_occupancy_pct(r, m), sim_sm_achieved_occupancy_pct(r, m));
-  g_string_append_printf(out, "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, ",
+  g_string_append_printf(out,
+                         "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, ",
                          r->st.cycles, sim_ipc(r));
   if (strcmp(pm->metric, "ipc") != 0) /* the headline metric, unless it is IPC itself */
     g_string_append_printf(out, "%s %.4f %s, ", pm->metric, pm->throughput, pm->metric_unit);
