@@ -5,12 +5,12 @@
 #ifndef WARPSIM_KERNEL_H
 #define WARPSIM_KERNEL_H
 
+#include "mem_level.h"
 #include "occupancy.h"
 
 #include <glib.h>
 
 typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_STREAM } KernelPattern;
-typedef enum { KERNEL_LEVEL_L1, KERNEL_LEVEL_L2, KERNEL_LEVEL_DRAM } KernelLevel;
 
 typedef struct {
   gchar *name; /* kernel name (file stem), owned */
@@ -36,7 +36,7 @@ typedef struct {
   guint loads;            /* global warp-loads per iteration, each its own chain */
   guint pattern;          /* KernelPattern: chase (address depends on the chain's last load) */
   guint load_bytes;       /* bytes per warp-load */
-  guint level;            /* KernelLevel the loads are served from */
+  guint level;            /* MemLevel the loads are served from */
   gboolean fma_uses_load; /* FFMA i consumes load i (i < loads) */
   guint overhead;         /* integer instructions per iteration (last one: the loop branch) */
   guint sfu;              /* MUFU instructions per iteration, over `ilp` chains */

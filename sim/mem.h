@@ -14,12 +14,11 @@
 #ifndef WARPSIM_MEM_H
 #define WARPSIM_MEM_H
 
+#include "mem_level.h"
 #include "model.h"
 #include "stats.h"
 
 #include <glib.h>
-
-typedef enum { MEM_L1, MEM_L2, MEM_DRAM, MEM_LEVELS } MemLevel;
 
 typedef struct Mem Mem;
 

@@ -30,8 +30,7 @@ static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) 
   } else if (k->footprint > 0) {
     gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
     gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
-    load_l1 = k->level == KERNEL_LEVEL_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint)
-                                          : 0.0;
+    load_l1 = k->level == MEM_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint) : 0.0;
     load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
   }
   out->load_l1_hit = load_l1;

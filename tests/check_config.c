@@ -179,8 +179,8 @@ static const struct {
     {"[stream]\nilp=2\n", {NULL}, K(ilp), 2},
     {"[stream]\nilp=2\n", {"fma.latency=9"}, K(ilp), 2}, /* model group: not the kernel's */
     {"", {"stream.load_pattern=chase"}, K(pattern), KERNEL_PATTERN_CHASE},
-    {"", {"stream.level=l1"}, K(level), KERNEL_LEVEL_L1},
-    {"", {"stream.level=l2"}, K(level), KERNEL_LEVEL_L2},
+    {"", {"stream.level=l1"}, K(level), MEM_L1},
+    {"", {"stream.level=l2"}, K(level), MEM_L2},
     {"", {"stream.fma_uses_load=true"}, K(fma_uses_load), TRUE},
     {"", {"stream.syncthreads=1"}, K(syncthreads), TRUE},
     {"[stream]\nsyncthreads=true\n", {"stream.syncthreads=false"}, K(syncthreads), FALSE},
