@@ -1,6 +1,16 @@
 /* event.h - a queue of future events of the cycle loop, ordered by cycle,
  * then by insertion: events due in the same cycle come out in the order they
  * were pushed, so a run never depends on addresses (git's prio-queue).
+ *
+ * A calendar queue (Brown, "Calendar queues", CACM 31(10), 1988), in its
+ * simplest form: a wheel of EVENT_WHEEL one-cycle buckets, each a FIFO list,
+ * holds the events due within EVENT_WHEEL cycles of the last one popped;
+ * later ones wait in a (cycle, insertion) min-heap and move to the wheel, in
+ * heap order, as soon as the wheel reaches their cycle, before any later push
+ * can land in that bucket.  Most events of a run are a few to a few hundred
+ * cycles ahead, so a push is an append and a pop takes the head of the first
+ * non-empty bucket (found in a bitmap): constant time, few unpredictable
+ * branches.
  */
 #ifndef WARPSIM_EVENT_H
 #define WARPSIM_EVENT_H
@@ -9,24 +19,43 @@
 
 #include <glib.h>
 
+#define EVENT_WHEEL 1024 /* cycles the wheel spans (a power of 2): DRAM latency fits */
+#define EVENT_NO_NODE G_MAXUINT32
+
 typedef struct {
   SimCycle at;   /* cycle the event is due */
   guint64 seq;   /* insertion order: the tie-break */
   gpointer data; /* borrowed payload (e.g. a Warp), may be NULL */
 } Event;
 
+/* An event on the wheel: its cycle is its bucket's. */
 typedef struct {
-  Event *heap;  /* binary min-heap of len events, capacity cap */
-  guint len;    /* events queued */
-  guint cap;    /* events the heap holds before it grows */
-  guint64 next; /* seq of the next push */
+  gpointer data; /* borrowed payload */
+  guint32 next;  /* next node of its bucket or of the free list, or EVENT_NO_NODE */
+} EventNode;
+
+typedef struct {
+  guint32 *head;   /* EVENT_WHEEL buckets (cycle modulo the wheel): first node */
+  guint32 *tail;   /* last node of each non-empty bucket */
+  guint64 *used;   /* EVENT_WHEEL bits: the bucket is non-empty */
+  EventNode *node; /* n_nodes nodes, in buckets or free */
+  guint32 n_nodes; /* nodes allocated */
+  guint32 free;    /* first free node, or EVENT_NO_NODE */
+  Event *heap;     /* events beyond the wheel: binary min-heap, heap_len of heap_cap */
+  guint heap_len;  /* events in the heap */
+  guint heap_cap;  /* events the heap holds before it grows */
+  guint64 next;    /* seq of the next push into the heap */
+  SimCycle base;   /* the wheel holds cycles [base, base + EVENT_WHEEL) */
+  SimCycle first;  /* cycle of the first event, SIM_CYCLE_NEVER when empty */
+  guint len;       /* events queued, wheel and heap */
 } EventQueue;
 
 /* An empty queue (value type: event_queue_clear frees its storage). */
 void event_queue_init(EventQueue *q);
 void event_queue_clear(EventQueue *q);
 
-/* Queue `data` for cycle `at`. */
+/* Queue `data` for cycle `at`, which must not be before the cycle of the
+ * last event popped (a simulation never schedules into its past). */
 void event_queue_push(EventQueue *q, SimCycle at, gpointer data);
 
 /* Remove the first event (the queue must not be empty); returns its data. */
@@ -34,7 +63,7 @@ gpointer event_queue_pop(EventQueue *q);
 
 /* Cycle of the first event, SIM_CYCLE_NEVER when the queue is empty. */
 static inline SimCycle event_queue_next(const EventQueue *q) {
-  return q->len ? q->heap[0].at : SIM_CYCLE_NEVER;
+  return q->first;
 }
 
 #endif
