@@ -135,13 +135,15 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   return ready;
 }
 
-/* Issue a plain FFMA or integer op (no memory, branch, barrier or stall
- * count): what issue_effects and sm_fetch do for it, with the common case
- * first: the warp's next instruction, of the same issue class, can issue
- * next cycle, so it stays among its SMSP's candidates. */
+/* Issue a plain FFMA or integer op (no memory, branch, barrier or
+ * scoreboard barrier to set): what issue_effects and sm_fetch do for it,
+ * with the common case first: the warp's next instruction, of the same
+ * issue class, can issue next cycle, so it stays among its SMSP's
+ * candidates. */
 static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, SimCycle now) {
   const Instr *in = w->in;
   SimCycle ready = now + d->latency;
+  SimCycle not_before = now + d->stall;
   if (d->interval > 1) /* a pipe free next cycle never throttles: skip the store */
     smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   if (d->conflict && s->last_warp != w) {
@@ -157,7 +159,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   w->in = in + 1;
   w->d++;
   guint8 reason = STALL_WAIT;
-  SimCycle at = warp_operands_ready(w, now + 1, &reason);
+  SimCycle at = warp_operands_ready(w, not_before, &reason);
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return;             /* stays ready: `charged` is next set when it leaves */
@@ -168,7 +170,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   sm->n_ready--;
   w->cls = cls;
   if (at > w->charged)
-    warp_charge_causes(w, sm->st.state, now + 1, STALL_WAIT, at);
+    warp_charge_causes(w, sm->st.state, not_before, STALL_WAIT, at);
   sm_sleep(sm, w, at, (StallState)reason, now, TRUE);
 }
 
@@ -357,8 +359,9 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->interval = (guint16)(in->interval ? in->interval : sm->interval[in->pipe]);
   d->cls = smsp_op_class[in->op];
   d->conflict = in->conflict && sm->m->operand_conflict;
-  d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch || in->wait_mask != 0 ||
-            in->sb_write != INSTR_NO_SB || in->sb_read != INSTR_NO_SB || in->stall > 1 ||
+  d->stall = MAX(in->stall, 1);
+  d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch ||
+            in->sb_write != INSTR_NO_SB || in->sb_read != INSTR_NO_SB ||
             (in->pipe != PIPE_FMA && in->pipe != PIPE_ALU && in->pipe != PIPE_SFU);
 }
 

@@ -24,7 +24,8 @@ typedef struct SmDecoded {
   guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
   guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
   guint8 cls;       /* IssueClass */
-  guint8 slow;      /* needs issue_effects, a branch, barriers or a stall count */
+  guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
+  guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA bank conflict is modelled for it */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
