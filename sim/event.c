@@ -29,7 +29,7 @@ static inline gboolean event_before(const Event *a, const Event *b) {
   return a->at < b->at || (a->at == b->at && a->seq < b->seq);
 }
 
-static void heap_push(EventQueue *q, SimCycle at, gpointer data) {
+G_GNUC_NO_INLINE static void heap_push(EventQueue *q, SimCycle at, gpointer data) {
   if (q->heap_len == q->heap_cap) {
     q->heap_cap = q->heap_cap ? 2 * q->heap_cap : 64;
     q->heap = g_renew(Event, q->heap, q->heap_cap);
@@ -65,7 +65,7 @@ static Event heap_pop(EventQueue *q) {
 /* ---- the wheel ------------------------------------------------------------- */
 
 /* Twice the nodes (64 at first), the new ones on the free list. */
-static void nodes_grow(EventQueue *q) {
+G_GNUC_NO_INLINE static void nodes_grow(EventQueue *q) {
   guint32 old = q->n_nodes, n = old ? 2 * old : 64;
   q->node = g_renew(EventNode, q->node, n);
   for (guint32 i = old; i < n; i++)
@@ -108,7 +108,7 @@ static SimCycle wheel_first(const EventQueue *q) {
 
 /* The heap's events the wheel now spans move to it, in (cycle, insertion)
  * order; their buckets are empty (they were beyond the wheel until now). */
-static void wheel_fill(EventQueue *q) {
+G_GNUC_NO_INLINE static void wheel_fill(EventQueue *q) {
   while (q->heap_len > 0 && q->heap[0].at - q->base < EVENT_WHEEL) {
     Event e = heap_pop(q);
     wheel_append(q, e.at, e.data);
@@ -127,30 +127,37 @@ void event_queue_push(EventQueue *q, SimCycle at, gpointer data) {
   q->first = MIN(q->first, at);
 }
 
+/* The first event is the heap's (the wheel is empty): pop it, and move the
+ * wheel to its cycle. */
+G_GNUC_NO_INLINE static gpointer heap_pop_first(EventQueue *q) {
+  Event e = heap_pop(q);
+  q->len--;
+  q->base = e.at;
+  wheel_fill(q);
+  q->first = q->len == 0 ? SIM_CYCLE_NEVER : q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
+  return e.data;
+}
+
 gpointer event_queue_pop(EventQueue *q) {
   g_assert(q->len > 0);
-  SimCycle at = q->first;
-  gpointer data;
-  if (q->len > q->heap_len) { /* the wheel holds every event before the heap's */
-    guint b = (guint)(at & WHEEL_MASK);
-    guint32 n = q->head[b];
-    data = q->node[n].data;
-    q->head[b] = q->node[n].next;
-    if (q->head[b] == EVENT_NO_NODE)
-      q->used[b / 64] &= ~(1ULL << (b % 64));
-    q->node[n].next = q->free;
-    q->free = n;
-  } else {
-    data = heap_pop(q).data;
-  }
+  if (G_UNLIKELY(q->len == q->heap_len))
+    return heap_pop_first(q);
+  SimCycle at = q->first; /* the wheel holds every event before the heap's */
+  guint b = (guint)(at & WHEEL_MASK);
+  guint32 n = q->head[b];
+  gpointer data = q->node[n].data;
+  q->head[b] = q->node[n].next;
+  q->node[n].next = q->free;
+  q->free = n;
   q->len--;
   if (at != q->base) {
     q->base = at;
-    wheel_fill(q);
+    if (q->heap_len > 0)
+      wheel_fill(q); /* cycles in (at, at + EVENT_WHEEL): never bucket b */
   }
-  if (q->len == 0)
-    q->first = SIM_CYCLE_NEVER;
-  else
-    q->first = q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
+  if (q->head[b] != EVENT_NO_NODE)
+    return data; /* more events this cycle: the first cycle stays */
+  q->used[b / 64] &= ~(1ULL << (b % 64));
+  q->first = q->len == 0 ? SIM_CYCLE_NEVER : q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
   return data;
 }
