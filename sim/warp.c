@@ -38,8 +38,8 @@ static inline void pending(const Warp *w, guint i, SimCycle from, guint8 *state,
   }
 }
 
-void warp_charge_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
-                        SimCycle until) {
+void warp_charge_operand_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
+                                SimCycle until) {
   const Instr *in = w->in;
   while (w->charged < until) {
     guint8 state = STALL_MAX;

@@ -61,13 +61,25 @@ static inline void warp_charge(Warp *w, guint64 *states, SimCycle until, StallSt
   }
 }
 
+/* warp_charge_causes for an instruction that waits on operands or
+ * scoreboard barriers (warp.c). */
+void warp_charge_operand_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
+                                SimCycle until);
+
 /* Charge the warp's cycles [charged, until), in which it waits for `hold`
  * (`hold_reason`, e.g. a branch resolving) and for the operands of its next
  * instruction: each cycle goes to the pending cause that comes first in the
  * StallState priority (e.g. branch_resolving, then long_scoreboard).
  * Cycles in which nothing is pending are left to the caller. */
-void warp_charge_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
-                        SimCycle until);
+static inline void warp_charge_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
+                                      SimCycle until) {
+  if (w->in->n_src == 0 && w->in->wait_mask == 0) { /* only the hold is pending */
+    if (hold > w->charged)
+      warp_charge(w, states, MIN(hold, until), (StallState)hold_reason);
+    return;
+  }
+  warp_charge_operand_causes(w, states, hold, hold_reason, until);
+}
 
 /* When the operands of the next instruction (its sources and waited
  * barriers) are ready, not before `not_before`; *state (preset to the
