@@ -8,6 +8,46 @@
 
 /* ---- sleeping and waking ------------------------------------------------- */
 
+/* The first non-empty bucket of the wheel from cycle `from` on (all its
+ * warps are due in [from, from + SM_WAKE_CYCLES)); SIM_CYCLE_NEVER when
+ * the wheel is empty. */
+static SimCycle wheel_first_from(const WakeWheel *h, SimCycle from) {
+  guint start = (guint)(from % SM_WAKE_CYCLES), word = start / 64;
+  for (guint k = 0; k <= SM_WAKE_CYCLES / 64; k++) {
+    guint i = (word + k) % (SM_WAKE_CYCLES / 64);
+    guint64 bits = k == 0 ? h->used[i] & (~0ULL << (start % 64)) : h->used[i];
+    if (bits != 0) {
+      guint b = i * 64 + (guint)__builtin_ctzll(bits);
+      return from + ((b - start) % SM_WAKE_CYCLES);
+    }
+  }
+  return SIM_CYCLE_NEVER;
+}
+
+/* Warp `w` (not exited) wakes at `at`, within SM_WAKE_CYCLES of now. */
+static inline void wheel_add(WakeWheel *h, Warp *w, SimCycle at) {
+  guint b = (guint)(at % SM_WAKE_CYCLES);
+  w->wake_next = h->head[b];
+  h->head[b] = w;
+  h->used[b / 64] |= 1ULL << (b % 64);
+  h->first = MIN(h->first, at);
+}
+
+/* The warps due at `now` (the wheel's first cycle), unlinked. */
+static inline Warp *wheel_take(WakeWheel *h, SimCycle now) {
+  guint b = (guint)(now % SM_WAKE_CYCLES);
+  Warp *w = h->head[b];
+  h->head[b] = NULL;
+  h->used[b / 64] &= ~(1ULL << (b % 64));
+  h->first = wheel_first_from(h, now + 1);
+  return w;
+}
+
+/* The cycle the next sleeping warp wakes (SIM_CYCLE_NEVER: none). */
+static inline SimCycle sm_next_wake(const Sm *sm) {
+  return MIN(sm->wheel.first, event_queue_next(&sm->wake));
+}
+
 /* The warp's operands are ready at `now`: it joins its SMSP's candidates;
  * a drained warp retires instead. */
 static inline void sm_wake(Sm *sm, Warp *w, SimCycle now) {
@@ -30,6 +70,8 @@ static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, Sim
     sm_wake(sm, w, at);
   else if (at == now + 1)
     sm->soon[sm->n_soon++] = w;
+  else if (!w->done && at - now < SM_WAKE_CYCLES)
+    wheel_add(&sm->wheel, w, at);
   else
     event_queue_push(&sm->wake, at, w);
 }
@@ -54,6 +96,11 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
   for (guint i = 0; i < n; i++)
     sm_wake(sm, sm->soon[i], now);
   sm->n_soon = 0;
+  if (sm->wheel.first == now)
+    for (Warp *w = wheel_take(&sm->wheel, now), *next; w != NULL; w = next) {
+      next = w->wake_next;
+      sm_wake(sm, w, now);
+    }
   while (event_queue_next(&sm->wake) <= now)
     sm_wake(sm, event_queue_pop(&sm->wake), now);
 }
@@ -302,7 +349,7 @@ static gboolean within_bounds(const Sm *sm, SimCycle now, guint64 step, GError *
  * deadlock or (`check`) a failed invariant. */
 static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError **error) {
   SimCycle now = *now_p;
-  if (sm->n_soon > 0 || event_queue_next(&sm->wake) <= now) {
+  if (sm->n_soon > 0 || sm_next_wake(sm) <= now) {
     sm_wake_due(sm, now); /* writeback: stalled warps wake, drained ones retire */
     if (sm->blocks_done >= sm->l.blocks)
       return TRUE; /* the last CTA retired at `now` */
@@ -319,7 +366,7 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
     return FALSE;
   SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
   if (issued == 0) {
-    next = MIN(next, sm->n_soon ? now + 1 : event_queue_next(&sm->wake));
+    next = MIN(next, sm->n_soon ? now + 1 : sm_next_wake(sm));
     if (next == SIM_CYCLE_NEVER) {
       g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
                   "deadlock at cycle %" G_GUINT64_FORMAT ": no warp can ever issue", now);
@@ -384,6 +431,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   event_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
+  sm->wheel.first = SIM_CYCLE_NEVER;
   const guint lat[PIPE_MAX] = {
       [PIPE_FMA] = m->fma.latency, [PIPE_ALU] = m->alu.latency, [PIPE_SFU] = m->sfu.latency};
   const guint ivl[PIPE_MAX] = {[PIPE_FMA] = m->fma.interval,

@@ -30,6 +30,18 @@ typedef struct SmDecoded {
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
+/* Warps asleep until a cycle less than SM_WAKE_CYCLES ahead that have not
+ * exited: one bucket per cycle (modulo the wheel).  The order in which such
+ * warps wake within a cycle does not matter (each joins its SMSP's ready
+ * set), so a bucket is a plain stack; exited warps, whose retirement order
+ * matters, and longer sleeps go to the ordered queue (Sm.wake). */
+#define SM_WAKE_CYCLES 1024
+typedef struct {
+  Warp *head[SM_WAKE_CYCLES];        /* warps due in each bucket, linked by wake_next */
+  guint64 used[SM_WAKE_CYCLES / 64]; /* bit b: bucket b is not empty */
+  SimCycle first;                    /* the first cycle with a warp, SIM_CYCLE_NEVER if none */
+} WakeWheel;
+
 struct Sm {
   SmLaunch l;               /* what runs (borrowed pointers) */
   const SmModel *m;         /* l.model */
@@ -41,7 +53,8 @@ struct Sm {
   Cta *cta;                 /* l.cta_slots of them */
   SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
   gdouble local_free;       /* cycle the local-memory (spill) port is free, fractional */
-  EventQueue wake;          /* stalled warps, by the cycle they can issue */
+  EventQueue wake;          /* stalled warps, by the cycle they can issue: exited or far */
+  WakeWheel wheel;          /* stalled warps, by the cycle they can issue: the others */
   Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
   guint n_soon;             /* entries of soon */
   guint *retired;           /* CTA slots retired this cycle, in order */

@@ -22,7 +22,7 @@ typedef struct {
   guint8 *wait_state; /* StallState of waiting on each slot */
 } Scoreboard;
 
-typedef struct {
+typedef struct Warp {
   SimCycle dep_at;                        /* when its operands are ready (kept across a barrier) */
   SimCycle last_mem;                      /* cycle its last memory access completes */
   SimCycle charged;                       /* warp states are charged for every cycle before this */
@@ -43,6 +43,7 @@ typedef struct {
   guint lanes;                            /* active threads of this warp */
   guint sb_base;                          /* index of scoreboard barrier 0 in the scoreboard */
   Scoreboard sb;                          /* owned */
+  struct Warp *wake_next;                 /* next warp of its wake-wheel bucket (sm.c) */
 } Warp;
 
 /* Allocate the scoreboard for `n_slots` value slots plus the barriers. */
