@@ -84,8 +84,9 @@ static guint reference_first(const GArray *ref) {
 /* Random pushes (delays 0 .. 3 wheel spans after the last pop, often equal
  * cycles) and pops, as a simulation makes them: the queue pops what the
  * reference pops, and next() is always the reference's first cycle. */
+static const guint max_delay[] = {4, 300, EVENT_WHEEL, 3 * EVENT_WHEEL}; /* cycles */
+
 START_TEST(test_random) {
-  static const guint max_delay[] = {4, 300, EVENT_WHEEL, 3 * EVENT_WHEEL};
   g_autoptr(GRand) rng = g_rand_new_with_seed(100 + (guint32)_i);
   g_autoptr(GArray) ref = g_array_new(FALSE, FALSE, sizeof(Pending));
   EventQueue q;
@@ -116,13 +117,13 @@ START_TEST(test_random) {
 END_TEST
 
 int main(void) {
-  Suite *s = suite_create("event");
   TCase *tc = tcase_create("order");
-  suite_add_tcase(s, tc);
   tcase_add_test(tc, test_empty);
   tcase_add_test(tc, test_fifo);
   tcase_add_test(tc, test_beyond_wheel);
-  tcase_add_loop_test(tc, test_random, 0, 4);
+  tcase_add_loop_test(tc, test_random, 0, G_N_ELEMENTS(max_delay));
+  Suite *s = suite_create("event");
+  suite_add_tcase(s, tc);
 
   g_autoptr(SRunner) sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
