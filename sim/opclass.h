@@ -25,12 +25,16 @@ typedef enum {
 
 /* One class as the model file gives it. */
 typedef struct {
-  gchar *opcodes;        /* ';'-separated base opcodes, owned */
-  guint latency;         /* cycles until a result waited on through a scoreboard is written */
-  guint interval;        /* cycles the class's pipe stays busy per warp instruction */
-  guint read_latency;    /* global, shared: cycles after issue a store's registers are read */
-  guint lines_in_flight; /* global: L1 lines missing at once per SM (0 = no cap) */
-  gdouble write_cost;    /* global: DRAM time of a stored byte, in read bytes */
+  gchar *opcodes;              /* ';'-separated base opcodes, owned */
+  guint latency;               /* cycles until a result waited on through a scoreboard is written */
+  guint interval;              /* cycles the class's pipe stays busy per warp instruction */
+  guint read_latency;          /* global, shared: cycles after issue a store's registers are read */
+  guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
+  gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes */
+  gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a
+                                  contiguous load reads in part (misaligned) */
+  gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in
+                                  part, in stored bytes (times write_cost) */
 } OpClassModel;
 
 /* The class's name as in its model group ("fp32" for [class_fp32]). */

@@ -83,15 +83,17 @@ typedef struct {
                                  (`read_latency` cycles after issue), or INSTR_NO_SB */
   guint8 read_latency;        /* cycles after issue its source registers are read */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
-  guint8 level;       /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
-                         from the launch's hit rates (SmLaunch) */
-  guint8 lines;       /* L1 lines a SASS request touches: miss slots it holds when it misses */
-  guint8 l1tex;       /* the data passes the L1TEX data path the shared-memory unit uses */
-  guint8 line_cost;   /* DRAM: lines whose transfer time one access costs (a scattered
-                         access pays a whole line per sector); 0 = its bytes */
-  guint8 sequential;  /* lines of one access share a server (streaming) */
-  guint16 lane_bytes; /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
-  guint32 bytes;      /* bytes per warp-access when lane_bytes is 0 */
+  guint8 level;          /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
+                            from the launch's hit rates (SmLaunch) */
+  guint8 lines;          /* L1 lines a SASS request touches: miss slots it holds when it misses */
+  guint8 l1tex;          /* the data passes the L1TEX data path the shared-memory unit uses */
+  guint8 line_cost;      /* DRAM: lines whose transfer time one access costs (a scattered
+                            access pays a whole line per sector); 0 = its bytes */
+  guint8 sequential;     /* lines of one access share a server (streaming) */
+  guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
+  guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
+                            misaligned contiguous access reads or writes in part; 0 = none */
+  guint32 bytes;         /* bytes per warp-access when lane_bytes is 0 */
   /* Branch (has_branch): with `fall` = 0, after issue the warp's counter
    * `counter` is incremented; while it stays below `trips` the warp
    * continues at `target`, else the counter resets to 0 and the warp falls

@@ -88,6 +88,26 @@ static GArray *find_loops(const SassFunction *fn) {
   return loops;
 }
 
+static gboolean is_cta_barrier(const SassInstr *in) {
+  return op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED") && !never(in);
+}
+
+gboolean sassmem_barrier_synced(const SassKernel *sk, guint i) {
+  g_autoptr(GArray) loops = find_loops(sk->fn);
+  guint head = 0, tail = sk->fn->n - 1;
+  for (guint k = 0; k < loops->len; k++) {
+    const Loop *l = &g_array_index(loops, Loop, k);
+    if (l->head <= i && i <= l->tail && l->tail - l->head < tail - head) {
+      head = l->head;
+      tail = l->tail;
+    }
+  }
+  for (guint j = head; j <= tail; j++)
+    if (is_cta_barrier(&sk->fn->ins[j]))
+      return TRUE;
+  return FALSE;
+}
+
 /* Bytes a warp loads through global memory per trip of `l` (per warp of the
  * profiled launch; counts 1 per instruction without a profile). */
 static gdouble bytes_per_trip(const SassKernel *sk, const Loop *l) {

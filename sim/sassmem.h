@@ -37,6 +37,12 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i);
 /* Sectors of a fully coalesced request: width_bytes x 32 threads / 32 bytes. */
 gdouble sassmem_ideal_sectors(const SassInstr *in);
 
+/* Whether the warps of a CTA run instruction i in lockstep: the innermost
+ * loop holding it (the whole function when none does) has a CTA barrier
+ * (BAR.SYNC).  Then the sectors neighbouring warps' misaligned accesses share
+ * are completed together (results/reference/h200/microbench/sync_partial.csv). */
+gboolean sassmem_barrier_synced(const SassKernel *sk, guint i);
+
 /* Fill sk's hit rates (load_l1_hit, load_l2_hit ...), estimated per-warp
  * footprints and local_bytes from its listing and profile.  sk->fn (and the
  * profiles, when given) must be loaded. */

@@ -198,6 +198,19 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
    * are random accesses (the chase of chase.csv). */
   out->sequential = !scattered && sectors * 32.0 >= 2.0 * m->line_bytes;
   out->line_cost = scattered ? (guint8)MIN(lround(sectors), 255) : 0;
+  out->partial_bytes = 0;
+  if (!scattered && (a == SASS_ACC_LOAD || a == SASS_ACC_STORE) && !sassmem_barrier_synced(sk, i)) {
+    /* A contiguous request that touches more sectors than its bytes fill is
+     * misaligned: its first and last sectors are read or written in part
+     * (stencil's c + 1: 5 sectors for 128 B); sectors - ideal of them per
+     * request on average, at most 2.  Neighbouring warps complete the
+     * shared sectors; only when the warps drift apart (no CTA barrier in the
+     * loop) does it cost (sync_partial.csv: 2.35x without a barrier, 1.14x
+     * with one, which the 5 sectors already charge). */
+    gdouble partial = CLAMP(2.0 * (sectors - sassmem_ideal_sectors(in)), 0.0, 2.0);
+    gdouble per = a == SASS_ACC_STORE ? cm->partial_store_bytes : cm->partial_load_bytes;
+    out->partial_bytes = (guint16)MIN(lround(partial * per), 65535);
+  }
   out->latency = 0;
   switch (a) {
   case SASS_ACC_LOAD:

@@ -34,6 +34,8 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     guint cost = bytes; /* bytes the level's servers are occupied for */
     if (level == MEM_DRAM && in->line_cost > 0)
       cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+    if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
+      cost += in->partial_bytes;
     if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
       cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
     missed = level != MEM_L1;

@@ -7,6 +7,7 @@
  * bits of its listing; the cache-capacity model gives the profiled hit rate
  * at the profiled occupancy and never rises with more warps. */
 #include "model.h"
+#include "sassmem.h"
 #include "sassprog.h"
 
 #include <check.h>
@@ -166,6 +167,64 @@ START_TEST(test_hit_rates) {
 }
 END_TEST
 
+/* Misaligned contiguous accesses (sectors per request above the ideal) pay
+ * the measured partial-sector DRAM time per part-used sector, at most 2 per
+ * request, unless a CTA barrier in their loop keeps the warps in lockstep:
+ * stencil's 5.19-sector stores and loads pay 2 sectors' worth, its aligned
+ * loads (4.00 sectors: none here) and saxpy's 4-sector accesses nothing, and
+ * blur's 5-sector stores nothing (BAR.SYNC in the loop). */
+START_TEST(test_partial_sectors) {
+  g_autoptr(SmModel) m = h200();
+  const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
+  ck_assert(g->partial_store_bytes > 0 && g->partial_load_bytes > 0);
+  GError *err = NULL;
+  g_autoptr(SassKernel) st = load(3, TRUE, 0, &err);
+  g_autoptr(Program) pst = sass_program_new(st, m, NULL, &err);
+  ck_assert_msg(pst != NULL, "%s", err ? err->message : "?");
+  guint stores = 0, loads = 0, aligned = 0;
+  for (guint i = 0; i < st->fn->n; i++) {
+    const NcuInstr *p = &st->source->ins[i];
+    if (p->executed != 540672) /* the main loop */
+      continue;
+    gdouble sectors = (gdouble)p->l2_sectors / (gdouble)p->executed;
+    ck_assert(!sassmem_barrier_synced(st, i));
+    if (pst->code[i].op == OP_STG) {
+      ck_assert_uint_eq(pst->code[i].partial_bytes, (guint)lround(2 * g->partial_store_bytes));
+      stores++;
+    } else if (pst->code[i].op == OP_LDG && sectors > 5.1) {
+      ck_assert_uint_eq(pst->code[i].partial_bytes, (guint)lround(2 * g->partial_load_bytes));
+      loads++;
+    } else if (pst->code[i].op == OP_LDG && sectors > 4.9) { /* 4.97: 1.94 sectors */
+      ck_assert_uint_eq(pst->code[i].partial_bytes, (guint)lround(1.94 * g->partial_load_bytes));
+      aligned++;
+    }
+  }
+  ck_assert_uint_eq(stores, 4);
+  ck_assert_uint_eq(loads, 12);
+  ck_assert_uint_eq(aligned, 4);
+  g_autoptr(SassKernel) sx = load(0, TRUE, 0, &err);
+  g_autoptr(Program) psx = sass_program_new(sx, m, NULL, &err);
+  for (guint i = 0; i < sx->fn->n; i++)
+    ck_assert_uint_eq(psx->code[i].partial_bytes, 0);
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  g_autofree gchar *dir = g_build_filename(root, "results", "reference", "h200", "real2", NULL);
+  g_autofree gchar *listing = g_build_filename(dir, "sass", "kernels2.sass", NULL);
+  g_autofree gchar *source = g_build_filename(dir, "ncu", "blur_source_b8.csv", NULL);
+  g_autofree gchar *details = g_build_filename(dir, "ncu", "details2_b8.csv", NULL);
+  g_autoptr(SassKernel) bl = sass_kernel_load(listing, "k_blur(", source, details, 0, &err);
+  ck_assert_msg(bl != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) pbl = sass_program_new(bl, m, NULL, &err);
+  guint bstores = 0;
+  for (guint i = 0; i < bl->fn->n; i++)
+    if (pbl->code[i].op == OP_STG && bl->source->ins[i].executed == 540672) {
+      ck_assert(sassmem_barrier_synced(bl, i));
+      ck_assert_uint_eq(pbl->code[i].partial_bytes, 0);
+      bstores++;
+    }
+  ck_assert_uint_eq(bstores, 4);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -174,6 +233,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_bresenham);
   tcase_add_test(tc, test_trip_count);
   tcase_add_test(tc, test_hit_rates);
+  tcase_add_test(tc, test_partial_sectors);
   suite_add_tcase(s, tc);
   return s;
 }
