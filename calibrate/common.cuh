@@ -1,8 +1,10 @@
-// common.cuh - the measurement harness shared by the calibration benchmarks
-// (calibrate/bench.cu, calibrate/spill.cu): checked CUDA calls, per-CTA
-// clock64() stamps, the per-SM busy span, and occupancy pinned by padding
-// each CTA with dynamic shared memory (Volkov's method; the same method as
-// results/reference/h200/README.md).
+// common.cuh - the measurement harness and the kernels shared by the calibration
+// benchmarks (calibrate/bench.cu, calibrate/spill.cu) and the microbenchmarks
+// of results/reference/h200/microbench/mb.cu: checked CUDA calls, per-CTA
+// clock64() stamps, the per-SM busy span, occupancy pinned by padding each CTA
+// with dynamic shared memory (Volkov's method; the same method as
+// results/reference/h200/README.md), the median of several launches with their
+// spread, and the FFMA, MUFU.EX2 and L1-hit kernels more than one program runs.
 //
 // Every throughput is per SM per SM-clock cycle: clock64() counts the cycles
 // of the SM a CTA runs on, so no clock-rate assumption enters.
@@ -50,10 +52,96 @@ __device__ __forceinline__ void rec_end(Rec *rec, unsigned long long t0) {
   }
 }
 
+// ------------------------------------------------------------------ shared kernels
+// N independent FFMA chains, one step each: a[k] = a[k] * m + c.
+template <int N> __device__ __forceinline__ void fma_step(float (&a)[N], float m, float c) {
+#pragma unroll
+  for (int k = 0; k < N; k++)
+    a[k] = fmaf(a[k], m, c);
+}
+
+// One warp: a chain of MUFU.EX2 (x = 2^-x converges, so it stays finite),
+// iters x 16 operations; cycles[0] = the warp's clock64 span.
+__global__ void k_mufu1(float *out, long long *cycles, int iters) {
+  float x = 0.5f + threadIdx.x * 1e-3f;
+  __syncthreads();
+  long long t0 = clock64();
+  for (int i = 0; i < iters; i++) {
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+      asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(x) : "f"(-x));
+  }
+  long long t1 = clock64();
+  out[threadIdx.x] = x;
+  if (threadIdx.x == 0)
+    cycles[0] = t1 - t0;
+}
+
+// End of an L1 kernel (results/reference/h200/microbench/mb.cu's code, kept
+// as it was: its machine code sets the measured rate, and a variant that
+// stored the stamps before the sums ran 3 % faster on 4 B loads, 11 % on
+// 16 B): wait for the CTA, keep the sums alive, and record the CTA's start,
+// end and SM in the layout of Rec (three 8-byte words per CTA).
+static_assert(sizeof(Rec) == 3 * sizeof(long long), "finish_block writes Rec as three words");
+__device__ void finish_block(const float *s, long long t0, float *out, long long *cycles) {
+  __syncthreads();
+  long long t1 = clock64();
+  float t = 0;
+  for (int j = 0; j < 8; j++)
+    t += s[j];
+  out[blockIdx.x * blockDim.x + threadIdx.x] = t;
+  if (threadIdx.x == 0) {
+    unsigned smid;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(smid));
+    cycles[3 * blockIdx.x] = t0;
+    cycles[3 * blockIdx.x + 1] = t1;
+    cycles[3 * blockIdx.x + 2] = smid;
+  }
+}
+
+// L1-hit loads (ld.global.ca) of V = float, float2 or float4 per thread (4, 8,
+// 16 B; one 128 B line per warp-load for float), 8 independent per warp per
+// iteration, from a 16 KiB array that stays in L1, summed.  CTAs of up to
+// 1024 threads, two per SM (__launch_bounds__; check with the occupancy API).
+// `cycles` holds one Rec per CTA.
+template <typename V>
+__global__ void __launch_bounds__(1024, 2) k_l1(const V *__restrict__ a, float *out, long long *cycles, int iters) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const unsigned mask = 4096 / (sizeof(V) / 4) - 1;
+  float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  unsigned base = (warp * 8 * 32 + lane) & mask;
+  __syncthreads();
+  long long t0 = clock64();
+  for (int i = 0; i < iters; i++) {
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+      unsigned idx = (base + (j + i * 8) * 32) & mask;
+      if (sizeof(V) == 4) {
+        float v;
+        asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v) : "l"(a + idx));
+        s[j] += v;
+      } else if (sizeof(V) == 8) {
+        float2 v;
+        asm volatile("ld.global.ca.v2.f32 {%0,%1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(a + idx));
+        s[j] += v.x + v.y;
+      } else {
+        float4 v;
+        asm volatile("ld.global.ca.v4.f32 {%0,%1,%2,%3}, [%4];"
+                     : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                     : "l"(a + idx));
+        s[j] += v.x + v.y + v.z + v.w;
+      }
+    }
+  }
+  finish_block(s, t0, out, cycles);
+}
+
+// ------------------------------------------------------------------ host
 // Per-SM busy span (last CTA end minus first CTA start on that SM), mean over
-// SMs, and the fewest and most CTAs any SM ran.
+// SMs, and the fewest and most CTAs any SM ran; with run_wave, `cycles` is the
+// median over launches and lo/hi the fastest and slowest launch.
 struct Span {
-  double cycles;
+  double cycles, lo, hi;
   int blocks_min, blocks_max;
 };
 static inline Span spans(const std::vector<Rec> &r) {
@@ -74,7 +162,17 @@ static inline Span spans(const std::vector<Rec> &r) {
       mn = std::min(mn, cnt[s]);
       mx = std::max(mx, cnt[s]);
     }
-  return {n ? sum / n : 0.0, n ? mn : 0, mx};
+  double c = n ? sum / n : 0.0;
+  return {c, c, c, n ? mn : 0, mx};
+}
+
+// The median of v (sorted in place), with its smallest and largest value.
+struct Stat {
+  double med, lo, hi;
+};
+static inline Stat stat_of(std::vector<double> &v) {
+  std::sort(v.begin(), v.end());
+  return {v[v.size() / 2], v.front(), v.back()};
 }
 
 // Dynamic shared memory per CTA such that exactly `want` CTAs of `threads`
@@ -109,10 +207,33 @@ template <typename K> static size_t smem_for_blocks(K kernel, int threads, int w
 }
 
 static int g_sms = 0;
+// The buffers every benchmark writes: kept results (64 MiB) and one Rec per
+// CTA (up to 64 Ki CTAs).
+static float *d_out;
+static Rec *d_rec;
+
+// Sets g_sms and the buffers; without a CUDA device, "PROG: no CUDA device"
+// and exit status 2.
+static void harness_init(const char *prog) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+    fprintf(stderr, "%s: no CUDA device\n", prog);
+    exit(2);
+  }
+  CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
+  CK(cudaMalloc(&d_out, 64 << 20));
+  CK(cudaMalloc(&d_rec, 64 * 1024 * sizeof(Rec)));
+}
+
+// Launches per measurement after the warm-up launch: the median is reported,
+// the fastest and slowest beside it (the run-to-run spread of the point).
+static const int kLaunches = 11;
 
 // Launch `launch(grid, smem)` once to warm up, then `reps` times; returns the
-// median span.  `rec` must hold `grid` records.
-template <typename L> static Span run_wave(int grid, size_t smem, L launch, Rec *rec, int reps = 3) {
+// median span with the fastest and slowest launch.  `rec` must hold `grid`
+// records.
+template <typename L>
+static Span run_wave(int grid, size_t smem, L launch, Rec *rec, int reps = kLaunches) {
   std::vector<Rec> h(grid);
   std::vector<Span> v;
   launch(grid, smem);
@@ -126,10 +247,30 @@ template <typename L> static Span run_wave(int grid, size_t smem, L launch, Rec 
     v.push_back(spans(h));
   }
   std::sort(v.begin(), v.end(), [](const Span &a, const Span &b) { return a.cycles < b.cycles; });
-  return v[v.size() / 2];
+  Span s = v[v.size() / 2];
+  s.lo = v.front().cycles;
+  s.hi = v.back().cycles;
+  return s;
 }
 
-static FILE *open_csv(const char *dir, const char *name, const char *header) {
+// One warp alone: `launch()` once to warm up, then `reps` times, each leaving
+// its cycle count in *d_cycles; cycles per operation (median, fastest, slowest).
+template <typename L>
+static Stat single_warp(L launch, const long long *d_cycles, double ops, int reps = kLaunches) {
+  std::vector<double> v;
+  for (int r = 0; r <= reps; r++) {
+    launch();
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    long long c = 0;
+    CK(cudaMemcpy(&c, d_cycles, sizeof c, cudaMemcpyDeviceToHost));
+    if (r > 0)
+      v.push_back((double)c / ops);
+  }
+  return stat_of(v);
+}
+
+static inline FILE *open_csv(const char *dir, const char *name, const char *header) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "w");

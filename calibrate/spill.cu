@@ -26,17 +26,11 @@ __device__ __forceinline__ void spill_body(float *out, Rec *rec, int iters, floa
   unsigned long long t0 = rec_begin();
   if (ROLLED) {
 #pragma unroll 1
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        acc[k] = fmaf(acc[k], m, c);
-    }
+    for (int i = 0; i < iters; i++)
+      fma_step(acc, m, c);
   } else {
-    for (int i = 0; i < iters; i++) {
-#pragma unroll
-      for (int k = 0; k < V; k++)
-        acc[k] = fmaf(acc[k], m, c);
-    }
+    for (int i = 0; i < iters; i++)
+      fma_step(acc, m, c);
   }
   rec_end(rec, t0);
   float s = 0;
@@ -77,9 +71,6 @@ SPILL_KERNELS(64, false, k_v64)
 SPILL_KERNELS(96, false, k_v96)
 SPILL_KERNELS(64, true, k_v64r)
 
-static float *d_out;
-static Rec *d_rec;
-
 static void variant(FILE *f, const char *name, int live, const SpillKernel *ks) {
   const int iters = 65536 / live;
   double base_rate = 0;
@@ -112,14 +103,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: spill OUTDIR\n");
     return 2;
   }
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    fprintf(stderr, "spill: no CUDA device\n");
-    return 2;
-  }
-  CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, 0));
-  CK(cudaMalloc(&d_out, 64 << 20));
-  CK(cudaMalloc(&d_rec, 64 * 1024 * sizeof(Rec)));
+  harness_init("spill");
   FILE *f = open_csv(argv[1], "spill.csv",
                      "variant,live,cap,regs,local_bytes,occupancy,blocks_per_sm,warps_per_sm,cycles,warp_ffma_per_cycle_per_sm,rate_vs_uncapped");
   variant(f, "unrolled", 32, k_v32_k);

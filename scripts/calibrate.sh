@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # calibrate.sh - measure your own NVIDIA GPU and write a warpsim model for it.
 # Builds the CUDA microbenchmarks in calibrate/ with nvcc for the GPU's compute
-# capability, runs them (a progress line per benchmark; ~3 minutes on an H200),
+# capability, runs them (a progress line per benchmark; about 40 s on an H200),
 # writes the raw CSVs to results/reference/NAME/ (the layout of
-# results/reference/h200/, plus l1.csv, inflight.csv, spill.csv and the spill
-# kernels' SASS), derives models/NAME.ini from them (every number with its
+# results/reference/h200/, plus l1.csv, inflight.csv, latency_sm.csv,
+# fma_uniform.csv, spill.csv, the spill kernels' SASS and sass.txt),
+# derives models/NAME.ini from them (every number with its
 # provenance: the CSV and row it comes from), and validates the new model
 # against the curves it measured (scripts/validate.sh --ref).
 #
@@ -71,6 +72,15 @@ if [ "$mode" != fit ]; then
     warpsim_die "nvcc failed on calibrate/bench.cu"
   "$nvcc" "${flags[@]}" -Xptxas -v -o "$build/spill" "$root/calibrate/spill.cu" 2>"$build/ptxas.txt" ||
     { cat "$build/ptxas.txt" >&2; warpsim_die "nvcc failed on calibrate/spill.cu"; }
+  # The machine code of the kernels whose instructions decide what they
+  # measure: the FFMA chains (register banks: calibrate_fit.sh reads the ILP 1
+  # FFMA of fma.csv's kernel) and the dependent-load chains of latency.csv.
+  if command -v cuobjdump >/dev/null 2>&1; then
+    cuobjdump -sass "$build/bench" | awk '
+      /Function :/ { keep = ($3 ~ /k_fmaILi1E|k_fma_uILi1E|k_ffma1|k_ldsILi1E|k_lds_addr|k_l1_chase|k_chase_on/)
+                     if (keep) print "=== " $3; next }
+      keep && /^ +\/\*[0-9a-f]+\*\// { sub(/ *\/\* 0x[0-9a-f]+ \*\/ *$/, ""); print }' >"$ref/sass.txt"
+  fi
   exps=(device latency fma sfu lds l1 chase stream inflight spill)
   i=0
   for e in "${exps[@]}"; do

@@ -21,12 +21,15 @@ row() { awk -F, -v c="$2" "NR > 1 && ($3) { print \$c; exit }" "$ref/$1.csv"; }
 ref_abs=$(cd "$ref" && pwd)
 rel=${ref_abs#"$root"/}
 cc=$(val device cc) sms=$(val device sms) clock=$(val device clock_khz)
-fma_peak=$(maxof fma 5 '$1 == 8')
-sfu_peak=$(maxof sfu 5 '1')
-lds_peak=$(maxof lds 6 '$2 == 1')
-l1_peak=$(maxof l1 4 '$1 == 4')
-l2_peak=$(maxof chase 7 '$1 == "l2" && $2 == 4')
-dram_peak=$(maxof stream 5 '$1 == 1')
+# Each key from the rows the shipped H200 model took it from (models/h200.ini
+# KEY.source): a plateau is the row that model names, not the curve's maximum.
+fma_peak=$(row fma 5 '$1 == 8 && $2 == 16')
+sfu_peak=$(row sfu 5 '$1 == 4 && $2 == 16')
+lds_peak=$(row lds 6 '$2 == 1 && $3 == 5')
+l1_peak=$(row l1 4 '$1 == 4 && $2 == 64')
+l2_peak=$(row chase 7 '$1 == "l2" && $2 == 4 && $3 == 16')
+dram_peak=$(row stream 5 '$1 == 1 && $2 == 14')
+fma1_b16=$(row fma 5 '$1 == 1 && $2 == 16')
 fma8_b1=$(row fma 5 '$1 == 8 && $2 == 1')
 l2_c1=$(row chase 8 '$1 == "l2" && $2 == 1 && $3 == 1')
 l2_c2=$(row chase 8 '$1 == "l2" && $2 == 2 && $3 == 1')
@@ -39,7 +42,33 @@ spill_rate=$(awk -F, 'NR == FNR && FNR > 1 { n[$1 "," $2 "," $3] = $5 + $6; next
   $3 >= 48 && n[$1 "," $2 "," $3] > 0 { s += $10 / $2 * n[$1 "," $2 "," $3]; k++ }
   END { if (k) printf "%.1f", 128 * s / k }' "$ref/spill_sass.csv" "$ref/spill.csv" 2>/dev/null || true)
 awk_calc() { awk "BEGIN { $1 }"; }
-cat <<EOF2
+# FFMA operand conflict: the ILP 1 chain (three vector-register operands, as in
+# the shared set's sass_fma.txt) stays below 3/4 of the issue peak of 4
+# warp-instructions per cycle per SM at 64 warps; the penalty is the extra
+# dispatch cycles per FFMA that the ceiling implies.  fma_uniform.csv (the
+# multiplier in a uniform register) is the control, when measured.
+ffma_sass=$(awk '/^=== / { s = ($2 ~ /k_fmaILi1ELb1/); next }
+  s && /FFMA R[0-9]+, R[0-9]+, R[0-9]+, R[0-9]+ ;/ { sub(/^.*FFMA/, "FFMA"); sub(/ ;.*/, ""); print; exit }' \
+  "$ref/sass.txt" 2>/dev/null || true)
+ffma_sass=${ffma_sass:-no SASS}
+bank_conflict=$(awk_calc "print ($fma1_b16 < 3 ? \"true\" : \"false\")")
+penalty=$(awk_calc "p = 4 / $fma1_b16 - 1; printf \"%.0f\", p < 0 ? 0 : p")
+uniform_note=""
+if [ -f "$ref/fma_uniform.csv" ]; then
+  u=$(row fma_uniform 5 '$1 == 1 && $2 == 16')
+  uniform_note="; multiplier in a uniform register: $rel/fma_uniform.csv[ilp=1,blocks_per_sm=16] $u"
+fi
+# [dram] stream_channels as the H200 model's: a 512 B warp-load of 4 warps
+# (stream.csv ilp 1, 1 CTA per SM) against 16 warps (4 CTAs): the extra wait W
+# at utilisation rho is an M/D/1 wait, W = rho S / (2 (1 - rho)), S the
+# service time of one warp-load; servers = S x bandwidth / 512 B.
+st_b1=$(row stream 5 '$1 == 1 && $2 == 1')
+st_b4=$(row stream 5 '$1 == 1 && $2 == 4')
+stream_k=$(awk_calc "w = 8192 / $st_b4 - 2048 / $st_b1; rho = $st_b4 / $dram_peak; s = 2 * w * (1 - rho) / rho
+  k = s * $dram_peak / 512; printf \"%.0f\", k < 1 ? 1 : k")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/model.ini" <<EOF2
 # $name.ini - written by scripts/calibrate.sh from the measurements in $rel/
 # ($(val device name), cc $cc).  Every timing number is derived from those CSVs;
 # KEY.source says from which rows.  Limits in [sm] are from device.csv.
@@ -77,13 +106,13 @@ clock_mhz.source=measured: $rel/device.csv[field=clock_khz]
 
 [sched]
 policy=grr
-policy.source=assumed: the H200 model's policy (greedy then round robin)
+policy.source=assumed: @SIM_FIT@ the H200 model's policy (greedy then round robin)
 
 [fma]
 latency=$(lat ffma_dependent)
 latency.source=measured: $rel/latency.csv[what=ffma_dependent]
 interval=$(awk_calc "printf \"%.0f\", 4 / $fma_peak")
-interval.source=measured: $rel/fma.csv[ilp=8] plateau $fma_peak warp-FFMA/cycle/SM over 4 SMSPs
+interval.source=measured: $rel/fma.csv[ilp=8,blocks_per_sm=16] $fma_peak warp-FFMA/cycle/SM over 4 SMSPs
 
 [alu]
 latency=$(lat imad_dependent)
@@ -95,13 +124,13 @@ interval.source=public: 16 INT32 lanes per SMSP (NVIDIA H100 whitepaper, 2022)
 latency=$(lat mufu_ex2_dependent)
 latency.source=measured: $rel/latency.csv[what=mufu_ex2_dependent]
 interval=$(awk_calc "printf \"%.0f\", 4 / $sfu_peak")
-interval.source=measured: $rel/sfu.csv plateau $sfu_peak warp-MUFU/cycle/SM over 4 SMSPs
+interval.source=measured: $rel/sfu.csv[ilp=4,blocks_per_sm=16] $sfu_peak warp-MUFU/cycle/SM over 4 SMSPs
 
 [smem]
 latency=$(lat smem_load_dependent)
 latency.source=measured: $rel/latency.csv[what=smem_load_dependent]
 interval=$(awk_calc "printf \"%.0f\", 1 / $lds_peak")
-interval.source=measured: $rel/lds.csv[stride=1] plateau $lds_peak warp-LDS/cycle/SM
+interval.source=measured: $rel/lds.csv[stride=1,blocks_per_sm=5] $lds_peak warp-LDS/cycle/SM
 
 [lsu]
 interval=1
@@ -112,8 +141,10 @@ latency=$(awk_calc "printf \"%.0f\", 256 / ($fma8_b1 / 4) - 258")
 latency.source=fitted: $rel/fma.csv[ilp=8,blocks_per_sm=1] (cycles per iteration less 258 issue cycles)
 
 [operand]
-bank_conflict=false
-bank_conflict.source=measured: $rel/fma.csv ILP 1 reaches the issue peak (this kernel's FFMA operands never share a bank)
+bank_conflict=$bank_conflict
+bank_conflict.source=measured: $rel/fma.csv[ilp=1,blocks_per_sm=16] ceiling $fma1_b16 warp-FFMA/cycle/SM ($ffma_sass in sass.txt)$uniform_note
+penalty=$penalty
+penalty.source=fitted: $rel/fma.csv[ilp=1,blocks_per_sm=16] ceiling $fma1_b16 = 4 / (1 + penalty) warp-FFMA/cycle/SM
 
 [spill]
 bytes_per_cycle=${spill_rate:-33.3}
@@ -127,35 +158,35 @@ extra_values.source=fitted: $rel/spill_sass.csv rolled 64, unrolled 96
 latency=$(lat l1_hit_load_dependent)
 latency.source=measured: $rel/latency.csv[what=l1_hit_load_dependent]
 bytes_per_cycle=$l1_peak
-bytes_per_cycle.source=measured: $rel/l1.csv[bytes_per_thread=4] plateau
+bytes_per_cycle.source=measured: $rel/l1.csv[bytes_per_thread=4,warps_per_sm=64]
 channels=1
 channels.source=assumed: one L1 pipeline per SM
 bytes=262144
 bytes.source=public: 256 KB L1 + shared memory per SM (NVIDIA H100 whitepaper, 2022)
 
 [l2]
-latency=$(awk_calc "printf \"%.0f\", $l2_c1")
-latency.source=measured: $rel/chase.csv[where=l2,ilp=1,blocks_per_sm=1] (4 warps on every SM, lightly loaded; one warp on one SM, latency.csv, reads more: see README)
+latency=$(lat l2_hit_load_dependent)
+latency.source=measured: $rel/latency.csv[what=l2_hit_load_dependent] (one warp alone, the mean over every SM in turn: latency_sm.csv)
 latency_spread=$(awk_calc "printf \"%.0f\", 2 * ($l2_c2 - $l2_c1)")
 latency_spread.source=fitted: $rel/chase.csv[where=l2,ilp=2,blocks_per_sm=1] vs [where=l2,ilp=1,blocks_per_sm=1]
 bytes_per_cycle=$l2_peak
-bytes_per_cycle.source=measured: $rel/chase.csv[where=l2,ilp=4] plateau
+bytes_per_cycle.source=measured: $rel/chase.csv[where=l2,ilp=4,blocks_per_sm=16] plateau
 channels=4
-channels.source=fitted: $rel/chase.csv[where=l2,ilp=1,blocks_per_sm=16] M/D/1 queueing (the H200 model's derivation)
+channels.source=assumed: @SIM_FIT@ the H200 model's value
 
 [dram]
 latency=$(lat dram_load_dependent)
 latency.source=measured: $rel/latency.csv[what=dram_load_dependent]
 stream_latency=340
-stream_latency.source=assumed: the H200 model's value (fitted there to stream.csv[ilp=1,blocks_per_sm=1])
+stream_latency.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to stream.csv[ilp=1,blocks_per_sm=1])
 latency_spread=$(awk_calc "printf \"%.0f\", 2 * ($dr_c2 - $dr_c1)")
 latency_spread.source=fitted: $rel/chase.csv[where=dram,ilp=2,blocks_per_sm=1] vs [where=dram,ilp=1,blocks_per_sm=1]
 bytes_per_cycle=$dram_peak
-bytes_per_cycle.source=measured: $rel/stream.csv[ilp=1] plateau
+bytes_per_cycle.source=measured: $rel/stream.csv[ilp=1,blocks_per_sm=14] plateau
 channels=$(awk_calc "w = $dr_c1_w32 - $dr_c1; rho = $dr_b_w32 / $dram_peak; s = 2 * w * (1 - rho) / rho; printf \"%.0f\", s * $dram_peak / 128")
-channels.source=fitted: $rel/chase.csv[where=dram,ilp=1,blocks_per_sm=8] M/D/1 wait over [where=dram,ilp=1,blocks_per_sm=1]
-stream_channels=2
-stream_channels.source=assumed: the H200 model's value
+channels.source=fitted: $rel/chase.csv[where=dram,ilp=1,blocks_per_sm=8] M/D/1 wait over $rel/chase.csv[where=dram,ilp=1,blocks_per_sm=1] at the stream.csv[ilp=1,blocks_per_sm=14] bandwidth
+stream_channels=$stream_k
+stream_channels.source=fitted: $rel/stream.csv[ilp=1,blocks_per_sm=4] M/D/1 wait over $rel/stream.csv[ilp=1,blocks_per_sm=1] at the stream.csv[ilp=1,blocks_per_sm=14] bandwidth
 
 [mem]
 max_inflight=512
@@ -165,3 +196,65 @@ sector_bytes.source=public: CUDA C++ Best Practices Guide (32 B sectors)
 line_bytes=128
 line_bytes.source=public: CUDA C++ Best Practices Guide (128 B lines)
 EOF2
+
+# Three keys the H200 model chose by simulating measured points; each is
+# chosen here the same way, on this run's points (needs warpsim; without it
+# the key keeps the H200 model's value, marked assumed).
+warpsim=${WARPSIM:-$root/build/sim/warpsim}
+# setkey GROUP KEY VALUE SOURCE: rewrite one key of the model being made.
+setkey() {
+  awk -v g="[$1]" -v k="$2" -v v="$3" -v src="$4" '/^\[/ { cur = $0 }
+    cur == g && index($0, k "=") == 1 { $0 = k "=" v }
+    cur == g && index($0, k ".source=") == 1 { $0 = k ".source=" src }
+    { print }' "$tmp/model.ini" >"$tmp/next.ini" && mv "$tmp/next.ini" "$tmp/model.ini"
+}
+# sim METRIC ARGS...: the metric warpsim reports for one run of the model
+sim() {
+  local metric=$1
+  shift
+  set -o pipefail
+  "$warpsim" run --model "$tmp/model.ini" --format csv "$@" 2>"$tmp/err" |
+    awk -F, -v m="$metric" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[m] }' ||
+    warpsim_die "warpsim failed ($*): $(head -1 "$tmp/err")"
+}
+if [ -x "$warpsim" ]; then
+  # [sched] policy: gto or grr, by the summed error on fma.csv ilp 1 at 4
+  # CTAs per SM (warps switch on every FFMA) and ilp 4 at 1 (one warp per
+  # SMSP issues back to back); ties: grr.
+  m1=$(row fma 5 '$1 == 1 && $2 == 4')
+  m4=$(row fma 5 '$1 == 4 && $2 == 1')
+  for p in grr gto; do
+    s1=$(sim fma_per_cycle --kernel fma --set stream.ilp=1 --set stream.fma=32 --set launch.blocks_per_sm=4 --set sched.policy=$p)
+    s4=$(sim fma_per_cycle --kernel fma --set stream.ilp=4 --set stream.fma=128 --set launch.blocks_per_sm=1 --set sched.policy=$p)
+    awk_calc "e = ($s1 - $m1) / $m1; f = ($s4 - $m4) / $m4; printf \"%s %.4f %.3f %.3f\n\", \"$p\", (e < 0 ? -e : e) + (f < 0 ? -f : f), $s1, $s4"
+  done >"$tmp/pol"
+  pol=$(sort -s -k2,2g "$tmp/pol" | head -1 | cut -d' ' -f1)
+  setkey sched policy "$pol" "fitted: $rel/fma.csv[ilp=1,blocks_per_sm=4] ($m1 measured; $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $3 }' "$tmp/pol")) and $rel/fma.csv[ilp=4,blocks_per_sm=1] ($m4; $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $4 }' "$tmp/pol"))"
+  # [l2] channels: the number of L2 servers k (2, 4, 8, 16) whose simulation
+  # of every where=l2 point of chase.csv has the lowest mean absolute
+  # percentage error (ties: the smaller k).
+  for k in 2 4 8 16; do
+    awk -F, 'NR > 1 && $1 == "l2" { print $2, $3, $7 }' "$ref/chase.csv" |
+      while read -r ilp b meas; do
+        s=$(sim bytes_per_cycle --kernel chase --set stream.level=l2 --set stream.ilp="$ilp" \
+          --set stream.loads="$ilp" --set launch.blocks_per_sm="$b" --set l2.channels=$k)
+        awk_calc "e = ($s - $meas) / $meas; print e < 0 ? -e : e"
+      done | awk -v k=$k '{ s += $1; n++ } END { printf "%d %.1f\n", k, 100 * s / n }'
+  done >"$tmp/l2k"
+  l2k=$(sort -k2,2g -k1,1n "$tmp/l2k" | head -1 | cut -d' ' -f1)
+  setkey l2 channels "$l2k" "fitted: $rel/chase.csv[where=l2] (MAPE $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $2 }' "$tmp/l2k") % for k = 2, 4, 8, 16)"
+  # [dram] stream_latency: the unloaded latency of a sequential warp-load
+  # whose simulation of stream.csv ilp 1 at 1 CTA per SM takes the measured
+  # cycles per warp-load (2048 B / measured B per cycle); three corrections
+  # from 340 cycles.
+  lat_s=340
+  for i in 1 2 3; do
+    s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=1 --set stream.loads=1 --set stream.fma=1 \
+      --set launch.blocks_per_sm=1 --set dram.stream_latency=$lat_s)
+    lat_s=$(awk_calc "l = $lat_s + 2048 / $st_b1 - 2048 / $s; printf \"%.0f\", l < 1 ? 1 : l")
+  done
+  s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=1 --set stream.loads=1 --set stream.fma=1 \
+    --set launch.blocks_per_sm=1 --set dram.stream_latency=$lat_s)
+  setkey dram stream_latency "$lat_s" "fitted: $rel/stream.csv[ilp=1,blocks_per_sm=1] ($st_b1 B/cycle measured, $s simulated)"
+fi
+cat "$tmp/model.ini"

@@ -37,8 +37,8 @@ expect "fit without data" 2 "missing" "$cal" --fit-only --name x --ref-dir "$tmp
 [ ! -e "$tmp/ref" ] || { echo "FAIL: $tmp/ref was created"; fail=$((fail + 1)); }
 # The fit over the committed H200 run: values worked out by hand from its CSVs.
 ref=$root/results/reference/h200/calibrate
-if "$root/scripts/calibrate_fit.sh" "$ref" h200 >"$tmp/m.ini" 2>"$tmp/err"; then
-  get() { awk -F= -v g="[$1]" -v k="$2" '/^\[/ { in_g = ($0 == g); next } in_g && $1 == k { print $2; exit }' "$tmp/m.ini"; }
+if WARPSIM=${WARPSIM_BIN:?} "$root/scripts/calibrate_fit.sh" "$ref" h200 >"$tmp/m.ini" 2>"$tmp/err"; then
+  get() { awk -F= -v g="[$1]" -v k="$2" '/^\[/ { in_g = ($0 == g); next } in_g && $1 == k { print substr($0, length(k) + 2); exit }' "$tmp/m.ini"; }
   check() { # GROUP KEY WANT WHY
     local got
     got=$(get "$1" "$2")
@@ -48,16 +48,43 @@ if "$root/scripts/calibrate_fit.sh" "$ref" h200 >"$tmp/m.ini" 2>"$tmp/err"; then
     fi
   }
   check fma latency 4 "latency.csv ffma_dependent 4.06"
-  check sfu interval 8 "4 SMSPs / sfu.csv plateau 0.4996"
-  check l2 latency 305 "chase.csv l2 ilp 1 b 1: 304.9 cycles"
-  check l2 latency_spread 22 "2 x (315.8 - 304.9)"
-  check dram bytes_per_cycle 17.512 "stream.csv ilp 1 plateau"
-  check branch latency 10 "256 / (3.8151 / 4) - 258 = 10.3"
+  check sfu interval 8 "4 SMSPs / sfu.csv[ilp=4,blocks_per_sm=16] 0.4996"
+  check smem latency 29 "latency.csv smem_load_dependent 28.63 (LDS + one address add)"
+  check l1 latency 49 "latency.csv l1_hit_load_dependent 49.06 (the line chase with ld.ca)"
+  check l1 bytes_per_cycle 72.32 "l1.csv[bytes_per_thread=4,warps_per_sm=64]"
+  check l2 latency 306 "latency.csv l2_hit_load_dependent 305.51 (mean over SMs)"
+  check l2 latency_spread 23 "2 x (315.5 - 304.2) = 22.6"
+  check dram bytes_per_cycle 16.982 "stream.csv[ilp=1,blocks_per_sm=14], not the curve's maximum"
+  check dram channels 13 "W = 728.8 - 703.9, rho = 5.620 / 16.982: S = 2W(1 - rho)/rho = 100.7, x 16.982 / 128 = 13.4"
+  check dram stream_channels 2 "W = 8192/14.588 - 2048/4.977 = 150.1, rho = 0.859: S = 49.3, x 16.982 / 512 = 1.6"
+  check branch latency 10 "256 / (3.8140 / 4) - 258 = 10.5"
+  check operand bank_conflict true "fma.csv[ilp=1,blocks_per_sm=16] 1.9708 < 3 of the issue peak 4"
+  check operand penalty 1 "4 / 1.9708 - 1 = 1.03"
+  check sched policy grr "fma.csv ilp 1 b 4: 1.968 measured; grr 1.91, gto 1.55 simulated"
+  check l2 channels 4 "MAPE 3.7, 3.0, 3.9, 7.3 % for k = 2, 4, 8, 16"
+  case $(get dram stream_latency.source) in
+    fitted:*) pass=$((pass + 1)) ;;
+    *) echo "FAIL fit dram.stream_latency: not fitted with warpsim: $(get dram stream_latency.source)"; fail=$((fail + 1)) ;;
+  esac
   srcs=$(grep -c '\.source=' "$tmp/m.ini")
   keys=$(grep -cE '^[a-z_0-9]+=' "$tmp/m.ini")
   [ "$srcs" -eq "$keys" ] && pass=$((pass + 1)) || { echo "FAIL: $srcs sources for $keys keys (every value needs one)"; fail=$((fail + 1)); }
 else
   echo "FAIL: calibrate_fit.sh: $(cat "$tmp/err")"
+  fail=$((fail + 1))
+fi
+# calibrate_compare.sh: the shipped model against the committed run (one
+# resampled copy): l1.bytes_per_cycle 72.3 vs 72.32, dram.channels 16 vs 13.
+if WARPSIM=$WARPSIM_BIN "$root/scripts/calibrate_compare.sh" "$root/models/h200.ini" "$ref" 1 >"$tmp/cmp" 2>"$tmp/err"; then
+  for want in '| l1.bytes_per_cycle | 72.3 | 72.32 | +0.0 | ' '| dram.channels | 16 | 13 | -18.8 | ' \
+    '| operand.bank_conflict | true | true | same | - | yes |'; do
+    if grep -qF -- "$want" "$tmp/cmp"; then pass=$((pass + 1)); else
+      echo "FAIL compare: no row '$want' in: $(cat "$tmp/cmp")"
+      fail=$((fail + 1))
+    fi
+  done
+else
+  echo "FAIL: calibrate_compare.sh: $(cat "$tmp/err")"
   fail=$((fail + 1))
 fi
 echo "$pass passed, $fail failed"
