@@ -111,6 +111,10 @@ done
 if [ -f "$model_out" ] && [ $force -eq 0 ]; then
   warpsim_die "$model_out exists (use --force to overwrite, or --name / --model-out)"
 fi
+# The fit simulates measured points for three keys: warpsim first.
+export WARPSIM=${WARPSIM:-$root/build/sim/warpsim}
+[ -x "$WARPSIM" ] || BUILD_DIR=$root/build "$root/scripts/build.sh" >&2 ||
+  warpsim_die "building warpsim failed (scripts/build.sh)"
 tmp_model=$(mktemp)
 "$root/scripts/calibrate_fit.sh" "$ref" "$name" >"$tmp_model" || { rm -f "$tmp_model"; exit 2; }
 mkdir -p "$(dirname "$model_out")"
