@@ -53,13 +53,23 @@ guint mem_request_bytes(const Mem *mem, guint bytes) {
   return (bytes + mem->sector_bytes - 1) / mem->sector_bytes * mem->sector_bytes;
 }
 
+/* One latency draw of level `l`: its fixed part plus an exponential part. */
+static gdouble draw_latency(Mem *mem, const Level *l, gboolean sequential) {
+  gdouble latency = sequential ? l->fixed_stream : l->fixed;
+  if (l->spread > 0)
+    latency -= l->spread * log(1.0 - g_rand_double(mem->rng));
+  return latency;
+}
+
+SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now) {
+  return (SimCycle)ceil((gdouble)now + draw_latency(mem, &mem->level[level], sequential));
+}
+
 SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now) {
   Level *l = &mem->level[level];
   guint remaining = mem_request_bytes(mem, bytes);
   /* One latency draw per warp-load: its lines are adjacent (one DRAM row). */
-  gdouble latency = sequential ? l->fixed_stream : l->fixed;
-  if (l->spread > 0)
-    latency -= l->spread * log(1.0 - g_rand_double(mem->rng));
+  gdouble latency = draw_latency(mem, l, sequential);
   /* Random lines hash to random channels; a sequential load's lines share
    * one channel (adjacent lines of one DRAM row). */
   Pool *p = sequential ? &l->stream : &l->random;

@@ -33,6 +33,12 @@ Mem *mem_new(const SmModel *model, GRand *rng);
  * last line's data is back. */
 SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now);
 
+/* The latency of one access to `level` issued at `now` (the same draw as
+ * mem_load's, with no bandwidth occupied): the cycle its data is back.
+ * Register spills that miss L1 use it: their bandwidth is the SM's
+ * local-memory port ([spill] bytes_per_cycle), not the level's. */
+SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
+
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);
 

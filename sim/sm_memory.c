@@ -50,9 +50,6 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
       sm->st.load_latency_sum += ready - now;
     }
   } else {
-    /* A spill access also goes to L2 when it misses, which happens when the
-     * SM's spill footprint outgrows the L1 that shared memory leaves (README
-     * "Register spills"). */
     /* Local memory has one SM-wide port, first come first served: each
      * access holds it for bytes / [spill] bytes_per_cycle cycles
      * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
@@ -60,8 +57,17 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
     SimCycle begin = (SimCycle)ceil(start);
     ready = begin + sm->m->l1.latency;
+    /* A spill access also goes to L2 when it misses, which happens when the
+     * SM's spill footprint outgrows the L1 that the shared-memory carveout
+     * leaves (README "Register spills").  The port stays the limit whatever
+     * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
+     * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
+     * Nsight Compute), so a missing STL waits for L2's latency but takes none
+     * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
+     * missing LDL's data comes back over it. */
     if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
-      ready = MAX(ready, mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin));
+      ready = MAX(ready, in->op == OP_LDL ? mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin)
+                                          : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
     sm->st.spill_insts++;
   }
   if (in->l1tex && in->op == OP_LDG) {
