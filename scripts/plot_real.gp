@@ -1,4 +1,4 @@
-# plot_real.gp - the six real kernels: measured work per cycle per SM (points)
+# plot_real.gp - the real kernels: measured work per cycle per SM (points)
 # and simulated from SASS + one Nsight Compute profile (lines), one panel per
 # kernel, against resident warps per SM.
 # Usage: gnuplot -c scripts/plot_real.gp REAL.csv OUT.png
@@ -15,8 +15,11 @@ if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
 units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes"
-unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : "work")
-set terminal pngcairo size 1500,1300 font "Sans,10"
+unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : (strstrt(k, "spill_") == 1 ? "warp-FFMA" : "work"))
+nk = words(kernels)
+cols = nk > 9 ? 4 : 3
+rows = int((nk + cols - 1) / cols)
+set terminal pngcairo size 500 * cols, 433 * rows font "Sans,10"
 set output out
 set datafile separator ","
 set termoption noenhanced
@@ -25,7 +28,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout 3,3 title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv held out" font ",13"
+set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv held out; spill_C (register cap C) held out, no profile" font ",13"
 do for [k in kernels] {
   set title k
   set xlabel "resident warps per SM"

@@ -19,16 +19,18 @@
 #   --check  exit 1 unless every curve with held-out points has a held-out MAPE
 #            <= 8 % and its knee within one step (4 warps) of the measured knee
 #            (fit points never count towards the gate)
+#   --no-real  leave out the real kernels (scripts/validate_real.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 ref=$root/results/reference/h200
 out=$root/results/validation
-model=h200 check=0 sets=""
+model=h200 check=0 sets="" real=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
+    --no-real) real=0; shift ;;
     --model|--set|--out|--ref) [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
     --model) model=$2; shift 2 ;;
     --ref) ref=$2; shift 2 ;;
@@ -186,10 +188,12 @@ cp "$out"/* "$final"/
 column -s, -t "$final/summary.csv"
 echo "wrote $final/{$(cd "$final" && ls *.csv | sed 's/\.csv$//' | paste -sd,)}.csv" >&2
 # The six real kernels from their SASS and one profile (reported; their own
-# --check is scripts/validate_real.sh --check).  A model without opcode
-# classes (a calibrated one: scripts/calibrate_fit.sh writes none) cannot
-# simulate SASS kernels: said, and skipped.
-if grep -q '^\[class_' "$model_file"; then
+# --check is scripts/validate_real.sh --check; --no-real leaves them out).  A
+# model without opcode classes (a calibrated one: scripts/calibrate_fit.sh
+# writes none) cannot simulate SASS kernels: said, and skipped.
+if [ $real -eq 0 ]; then
+  :
+elif grep -q '^\[class_' "$model_file"; then
   WARPSIM=$warpsim "$root/scripts/validate_real.sh" --model "$model" --out "$final" $sets ||
     { echo "validate.sh: the real-kernel validation failed" >&2; exit 2; }
 else

@@ -12,7 +12,11 @@
 # and the fall from the peak to the last point) and results/validation/real.png.
 #
 # Two more kernels (blur, mv: results/reference/h200/real2/) were measured the
-# same way after the model was built and are held out.
+# same way after the model was built and are held out, and so is a spilling
+# kernel at eight register caps (results/reference/h200/spill_sass/, kernels
+# spill_C), run with no profile: traces/spill_sass.ini with its trip_count,
+# function k_spill_C( and the registers ptxas gave (attrs.csv).  A kernel K_N
+# with no traces/K_N_sass.ini uses traces/K_sass.ini that way.
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
@@ -42,15 +46,23 @@ trap 'rm -rf "$tmp"' EXIT
 sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
-# (real/: the six kernels the model was built with; real2/: two measured
-# afterwards, held out).
+# (real/: the six kernels the model was built with; real2/, spill_sass/:
+# measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2; do
+for set in real real2 spill_sass; do
   [ -f "$ref/../$set/curves.csv" ] || continue
-  awk -F, -v sms="$sms" -v root="$root" 'NR == FNR { if (FNR > 1) work[$1] = $6; next }
+  awk -F, -v sms="$sms" -v root="$root" '
+    function trace(k,   base, f) {
+      f = root "/traces/" k "_sass.ini"
+      if ((getline line < f) >= 0) { close(f); return "--kernel " f }
+      base = k; sub(/_[0-9]+$/, "", base)
+      return sprintf("--kernel %s/traces/%s_sass.ini --set sass.function=k_%s( --set launch.regs_per_thread=%s",
+                     root, base, k, regs[k])
+    }
+    NR == FNR { if (FNR > 1) { sub(/\r$/, ""); work[$1] = $6; regs[$1] = $2 }; next }
     FNR > 1 { sub(/\r$/, "")
-      printf "%s\t%s\t%s\t%s\t%s\t--kernel %s/traces/%s_sass.ini --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
-             $1, $2, $3, $6, work[$1], root, $1, $2, $2 * sms, $4 }' \
+      printf "%s\t%s\t%s\t%s\t%s\t%s --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
+             $1, $2, $3, $6, work[$1], trace($1), $2, $2 * sms, $4 }' \
     "$ref/../$set/attrs.csv" "$ref/../$set/curves.csv" >>"$tmp/jobs"
 done
 n=$(wc -l <"$tmp/jobs")
