@@ -92,9 +92,6 @@ static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
   s->busy_until = MAX(s->busy_until, until);
 }
 
-/* Issue classes that depend on SM-wide units (shared memory, loads in flight). */
-#define SMSP_SM_WIDE_CLASSES ((1u << CLS_SMEM) | (1u << CLS_LOAD))
-
 /* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
  * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
  * mio_throttle, math_pipe_throttle, dispatch_stall (README "Warp states"). */
@@ -133,10 +130,25 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
   return b;
 }
 
-/* Whether an SM-wide unit (shared memory, the loads-in-flight cap) is
- * throttling at `now`. */
-static inline gboolean smsp_units_busy(const SmUnits *u, SimCycle now) {
-  return u->smem_free > now || (u->max_inflight > 0 && u->inflight.len >= u->max_inflight);
+/* Ready warps of the SMSP whose class is not throttled at `now`, in *cand
+ * (*n_cand of them), when no pipe or dispatch port of the SMSP is busy, so
+ * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
+ * and the loads-in-flight cap (lg_throttle).  The throttled ones are charged
+ * (stall_tally_add) and lower *next to the cycle their unit frees up, as
+ * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
+static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
+                                    StallTally *t, guint64 *states, guint64 *cand, guint *n_cand) {
+  gboolean smem_busy = u->smem_free > now;
+  gboolean lg_full = (u->max_inflight > 0) & (u->inflight.len >= u->max_inflight);
+  guint n_smem = smem_busy ? s->n_ready[CLS_SMEM] : 0;
+  guint n_load = lg_full ? s->n_ready[CLS_LOAD] : 0;
+  *cand =
+      s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_full ? s->ready[CLS_LOAD] : 0);
+  *n_cand = s->n_ready_all - n_smem - n_load;
+  stall_tally_add(t, states, STALL_MIO_THROTTLE, n_smem);
+  stall_tally_add(t, states, STALL_LG_THROTTLE, n_load);
+  *next = MIN(*next, n_smem ? u->smem_free : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_load ? event_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 
 /* One cycle of the SMSP's scheduler at `now`: charges its ready
@@ -147,12 +159,11 @@ static inline gboolean smsp_units_busy(const SmUnits *u, SimCycle now) {
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
                                 StallTally *t, guint64 *states) {
-  guint64 cand = s->ready_all;
-  guint n_cand = s->n_ready_all;
-  if (G_UNLIKELY(now < s->busy_until ||
-                 ((s->classes & SMSP_SM_WIDE_CLASSES) && smsp_units_busy(u, now)))) {
-    cand = 0;
-    n_cand = 0;
+  guint64 cand = 0;
+  guint n_cand = 0;
+  if (G_LIKELY(now >= s->busy_until)) {
+    smsp_unthrottled(s, u, now, next, t, states, &cand, &n_cand);
+  } else {
     for (guint m = s->classes; m != 0; m &= m - 1) {
       guint c = (guint)__builtin_ctz(m);
       SimCycle free_at = 0;

@@ -165,11 +165,11 @@ typedef struct {
 } StallTally;
 G_STATIC_ASSERT(STALL_MAX <= 32);
 
-/* `n` warps are throttled in `state` this cycle. */
+/* `n` warps (possibly none) are throttled in `state` this cycle. */
 static inline void stall_tally_add(StallTally *t, guint64 *states, StallState state, guint n) {
   states[state] += n;
   t->blocked[state] += n;
-  t->touched |= 1u << state;
+  t->touched |= (guint)(n != 0) << state;
 }
 
 /* The cycle's tally holds for `span` cycles in all: charge the rest and
