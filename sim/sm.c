@@ -356,8 +356,11 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
     if (sm->n_retired > 0)
       sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
   }
-  while (event_queue_next(&sm->units.inflight) <= now) /* memory: loads complete */
-    event_queue_pop(&sm->units.inflight);
+  if (event_queue_next(&sm->units.inflight) <= now) { /* memory: loads complete */
+    while (event_queue_next(&sm->units.inflight) <= now)
+      event_queue_pop(&sm->units.inflight);
+    smsp_units_update(&sm->units);
+  }
   SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
   guint active = sm->n_active;     /* a warp that exits this cycle drains later */
   guint ready = sm->n_ready;

@@ -79,6 +79,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   } else if (in->op != OP_STL && in->op != OP_STG) {
     event_queue_push(&sm->units.inflight, ready, NULL);
   }
+  smsp_units_update(&sm->units);
   w->last_mem = MAX(w->last_mem, ready);
   return ready;
 }

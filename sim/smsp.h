@@ -37,7 +37,13 @@ typedef struct {
   SimCycle smem_free;  /* cycle the shared-memory unit accepts the next LDS */
   EventQueue inflight; /* completion cycles of the loads in flight */
   guint max_inflight;  /* loads in flight per SM before lg_throttle; 0 = no cap */
+  gboolean lg_full;    /* the cap is reached (smsp_units_update) */
 } SmUnits;
+
+/* Loads entered or left the in-flight set: update lg_full. */
+static inline void smsp_units_update(SmUnits *u) {
+  u->lg_full = u->max_inflight > 0 && u->inflight.len >= u->max_inflight;
+}
 
 typedef struct {
   Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
@@ -114,7 +120,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
-    if (cls == CLS_LOAD && u->max_inflight > 0 && u->inflight.len >= u->max_inflight) {
+    if (cls == CLS_LOAD && u->lg_full) {
       *free_at = event_queue_next(&u->inflight);
       return STALL_LG_THROTTLE;
     }
@@ -138,8 +144,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
                                     StallTally *t, guint64 *states, guint64 *cand, guint *n_cand) {
-  gboolean smem_busy = u->smem_free > now;
-  gboolean lg_full = (u->max_inflight > 0) & (u->inflight.len >= u->max_inflight);
+  gboolean smem_busy = u->smem_free > now, lg_full = u->lg_full;
   guint n_smem = smem_busy ? s->n_ready[CLS_SMEM] : 0;
   guint n_load = lg_full ? s->n_ready[CLS_LOAD] : 0;
   *cand =
@@ -159,11 +164,11 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
                                 StallTally *t, guint64 *states) {
-  guint64 cand = 0;
-  guint n_cand = 0;
-  if (G_LIKELY(now >= s->busy_until)) {
-    smsp_unthrottled(s, u, now, next, t, states, &cand, &n_cand);
-  } else {
+  guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
+  guint n_cand = s->n_ready_all;
+  if (G_UNLIKELY(now < s->busy_until)) {
+    cand = 0;
+    n_cand = 0;
     for (guint m = s->classes; m != 0; m &= m - 1) {
       guint c = (guint)__builtin_ctz(m);
       SimCycle free_at = 0;
@@ -176,6 +181,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
         *next = MIN(*next, free_at);
       }
     }
+  } else if (G_UNLIKELY((u->smem_free > now) | u->lg_full)) {
+    smsp_unthrottled(s, u, now, next, t, states, &cand, &n_cand);
   }
   if (cand == 0)
     return NULL;
