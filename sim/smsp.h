@@ -49,9 +49,7 @@ typedef struct {
   Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
   guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
   guint64 ready[CLS_MAX];        /* warps whose operands are ready, by next issue class */
-  guint n_ready[CLS_MAX];        /* warps in ready[c] */
   guint64 ready_all;             /* the union of ready[] */
-  guint n_ready_all;             /* warps in ready_all */
   guint classes;                 /* bit c set when ready[c] != 0 */
   SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
   SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
@@ -68,9 +66,7 @@ void smsp_init(Smsp *s);
 /* The warp's operands are ready: it joins the candidates of its class. */
 static inline void smsp_ready(Smsp *s, const Warp *w) {
   s->ready[w->cls] |= w->bit;
-  s->n_ready[w->cls]++;
   s->ready_all |= w->bit;
-  s->n_ready_all++;
   s->classes |= 1u << w->cls;
 }
 
@@ -78,9 +74,12 @@ static inline void smsp_ready(Smsp *s, const Warp *w) {
 static inline void smsp_unready(Smsp *s, const Warp *w) {
   s->ready[w->cls] &= ~(w->bit);
   s->ready_all &= ~(w->bit);
-  s->n_ready_all--;
-  if (--s->n_ready[w->cls] == 0)
-    s->classes &= ~(1u << w->cls);
+  s->classes &= ~((guint)(s->ready[w->cls] == 0) << w->cls);
+}
+
+/* Warps in the set `m`. */
+static inline guint smsp_count(guint64 m) {
+  return (guint)__builtin_popcountll(m);
 }
 
 /* The warp issued: it is the last selected (the operand reuse cache). */
@@ -136,20 +135,19 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
   return b;
 }
 
-/* Ready warps of the SMSP whose class is not throttled at `now`, in *cand
- * (*n_cand of them), when no pipe or dispatch port of the SMSP is busy, so
+/* Ready warps of the SMSP whose class is not throttled at `now`, in *cand,
+ * when no pipe or dispatch port of the SMSP is busy, so
  * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
  * and the loads-in-flight cap (lg_throttle).  The throttled ones are charged
  * (stall_tally_add) and lower *next to the cycle their unit frees up, as
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
-                                    StallTally *t, guint64 *states, guint64 *cand, guint *n_cand) {
+                                    StallTally *t, guint64 *states, guint64 *cand) {
   gboolean smem_busy = u->smem_free > now, lg_full = u->lg_full;
-  guint n_smem = smem_busy ? s->n_ready[CLS_SMEM] : 0;
-  guint n_load = lg_full ? s->n_ready[CLS_LOAD] : 0;
+  guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
+  guint n_load = lg_full ? smsp_count(s->ready[CLS_LOAD]) : 0;
   *cand =
       s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_full ? s->ready[CLS_LOAD] : 0);
-  *n_cand = s->n_ready_all - n_smem - n_load;
   stall_tally_add(t, states, STALL_MIO_THROTTLE, n_smem);
   stall_tally_add(t, states, STALL_LG_THROTTLE, n_load);
   *next = MIN(*next, n_smem ? u->smem_free : SIM_CYCLE_NEVER);
@@ -165,28 +163,25 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
                                 StallTally *t, guint64 *states) {
   guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
-  guint n_cand = s->n_ready_all;
   if (G_UNLIKELY(now < s->busy_until)) {
     cand = 0;
-    n_cand = 0;
     for (guint m = s->classes; m != 0; m &= m - 1) {
       guint c = (guint)__builtin_ctz(m);
       SimCycle free_at = 0;
       StallState b = smsp_class_blocked(s, u, (IssueClass)c, now, &free_at);
       if (b == STALL_SELECTED) {
         cand |= s->ready[c];
-        n_cand += s->n_ready[c];
       } else {
-        stall_tally_add(t, states, b, s->n_ready[c]);
+        stall_tally_add(t, states, b, smsp_count(s->ready[c]));
         *next = MIN(*next, free_at);
       }
     }
   } else if (G_UNLIKELY((u->smem_free > now) | u->lg_full)) {
-    smsp_unthrottled(s, u, now, next, t, states, &cand, &n_cand);
+    smsp_unthrottled(s, u, now, next, t, states, &cand);
   }
   if (cand == 0)
     return NULL;
-  states[STALL_NOT_SELECTED] += n_cand - 1;
+  states[STALL_NOT_SELECTED] += smsp_count(cand) - 1;
   if (greedy && (cand & s->last_mask))
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
   SchedView view = {cand, s->ages, s->last_slot, group_size};
