@@ -161,26 +161,26 @@ static inline void warp_advance(Warp *w, const Program *p) {
  * further cycle of the span in which nothing changes. */
 typedef struct {
   guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
-  guint touched;              /* bit s set when blocked[s] may be non-zero */
+  guint any;                  /* non-zero when some entry is */
 } StallTally;
-G_STATIC_ASSERT(STALL_MAX <= 32);
 
 /* `n` warps (possibly none) are throttled in `state` this cycle. */
 static inline void stall_tally_add(StallTally *t, guint64 *states, StallState state, guint n) {
   states[state] += n;
   t->blocked[state] += n;
-  t->touched |= (guint)(n != 0) << state;
+  t->any |= n;
 }
 
 /* The cycle's tally holds for `span` cycles in all: charge the rest and
  * reset it. */
 static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
-  for (guint m = t->touched; m != 0; m &= m - 1) {
-    guint i = (guint)__builtin_ctz(m);
+  if (!t->any)
+    return;
+  for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
     states[i] += t->blocked[i] * (span - 1);
     t->blocked[i] = 0;
   }
-  t->touched = 0;
+  t->any = 0;
 }
 
 #endif
