@@ -19,7 +19,7 @@
 
 #include <glib.h>
 
-#define EVENT_WHEEL 1024 /* cycles the wheel spans (a power of 2): DRAM latency fits */
+#define EVENT_WHEEL 4096 /* cycles the wheel spans (a power of 2): DRAM latency under load fits */
 #define EVENT_NO_NODE G_MAXUINT32
 
 typedef struct {
