@@ -253,7 +253,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   }
   warp_advance(w, sm->p);
   w->d = &sm->dec[w->pc];
-  SimCycle stall = now + MAX(in->stall, 1);
+  SimCycle stall = now + d->stall;
   if (in->op == OP_BRA)
     sm_fetch(sm, w, MAX(stall, now + sm->m->branch_latency), STALL_BRANCH_RESOLVING, now, TRUE);
   else
