@@ -107,8 +107,33 @@ static gchar *sass_path(const gchar *kernel_file, const gchar *p) {
   return g_build_filename(dir, p, NULL);
 }
 
+/* Registers per thread of a SASS kernel: the file's, else the details
+ * export's, else the listing's (sass_function_regs); fewer than the listing
+ * touches is an error naming the line that uses the highest one. */
+static gboolean sass_regs(Kernel *k, GKeyFile *kf, GError **error) {
+  const SassFunction *fn = k->sass->fn;
+  guint line = 0, listing = sass_function_regs(fn, &line);
+  gboolean set = g_key_file_has_key(kf, "launch", "regs_per_thread", NULL);
+  const gchar *from =
+      set ? "[launch] regs_per_thread" : "the details export's Registers Per Thread";
+  if (!set && k->sass->details != NULL && k->sass->details->regs > 0)
+    k->regs_per_thread = k->sass->details->regs;
+  else if (!set)
+    k->regs_per_thread = MIN(listing, 255u);
+  if (k->regs_per_thread + 2 < listing) {
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: %s = %u, but %s:%u uses R%u: the kernel needs at least %u registers per "
+                "thread (allowed %u..255; ptxas -v gives the count)",
+                k->file, from, k->regs_per_thread, fn->file, line, listing - 3, listing - 2,
+                listing - 2);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Load the [sass] listing and profiles; registers and static shared memory
- * default to the details export when the file does not set them. */
+ * default to the details export when the file does not set them (registers:
+ * to the listing's count without a details export). */
 static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
   if (k->sass_function == NULL || *k->sass_function == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
@@ -130,8 +155,8 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
   k->sass->footprint_l1 = k->footprint_l1;
   k->sass->footprint_l2 = k->footprint_l2;
   const NcuDetails *d = k->sass->details;
-  if (d != NULL && !g_key_file_has_key(kf, "launch", "regs_per_thread", NULL))
-    k->regs_per_thread = d->regs;
+  if (!sass_regs(k, kf, error))
+    return FALSE;
   if (d != NULL && !isnan(d->smem_static) && !g_key_file_has_key(kf, "launch", "smem_static", NULL))
     k->smem_static = (guint)d->smem_static;
   return TRUE;

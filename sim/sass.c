@@ -464,6 +464,26 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
   return f;
 }
 
+/* Raise *top (one past the highest register) and *line for the R spans of `r`. */
+static void regs_top(const SassReg *r, guint n, guint at, guint *top, guint *line) {
+  for (guint k = 0; k < n; k++)
+    if (r[k].file == SASS_REG_R && (guint)r[k].index + r[k].count > *top) {
+      *top = (guint)r[k].index + r[k].count;
+      *line = at;
+    }
+}
+
+guint sass_function_regs(const SassFunction *f, guint *line) {
+  guint top = 0, at = 0;
+  for (guint i = 0; i < f->n; i++) {
+    regs_top(f->ins[i].dst, f->ins[i].n_dst, f->ins[i].line, &top, &at);
+    regs_top(f->ins[i].src, f->ins[i].n_src, f->ins[i].line, &top, &at);
+  }
+  if (line)
+    *line = at;
+  return top + 2;
+}
+
 gint sass_find_offset(const SassFunction *f, guint32 offset) {
   if (offset % 16 != 0 || offset / 16 >= f->n || f->ins[offset / 16].offset != offset)
     return -1;

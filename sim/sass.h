@@ -109,6 +109,14 @@ gchar *sass_name_key(const gchar *name);
 /* Index of the instruction at byte `offset`, or -1. */
 gint sass_find_offset(const SassFunction *f, guint32 offset);
 
+/* Registers per thread the function needs by its listing: one past the
+ * highest general register any instruction reads or writes (spans included),
+ * plus 2.  Measured: ptxas -v "Used N registers" equals this on the 16 sm_90
+ * functions of results/reference/h200/real/, real2/ and spill_sass/ (31 to 64
+ * registers).  *line gets the listing line of that highest register's first
+ * use (0 when the function uses none, and 2 is returned). */
+guint sass_function_regs(const SassFunction *f, guint *line);
+
 /* TRUE when `a` and `b` share a register (same file, overlapping spans). */
 gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
 

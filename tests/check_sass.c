@@ -326,6 +326,44 @@ START_TEST(test_real_listing) {
 }
 END_TEST
 
+/* Registers per thread from the listing against ptxas -v "Used N registers"
+ * (the attrs.csv files beside the listings): sass_function_regs. */
+static const struct {
+  const gchar *dir, *file, *function;
+  guint regs;
+} regs_cases[] = {
+    {"real", "saxpy.sass", "k_saxpy", 32},
+    {"real", "softmax.sass", "k_softmax", 32},
+    {"real", "sgemm.sass", "k_sgemm", 51},
+    {"real", "stencil.sass", "k_stencil(", 40},
+    {"real", "gather.sass", "k_gather", 32},
+    {"real", "transpose.sass", "k_transpose", 32},
+    {"real2", "kernels2.sass", "k_blur(", 32},
+    {"real2", "kernels2.sass", "k_mv(", 31},
+    {"spill_sass", "kernels3.sass", "k_spill_0(", 64},
+    {"spill_sass", "kernels3.sass", "k_spill_128(", 64},
+    {"spill_sass", "kernels3.sass", "k_spill_96(", 64},
+    {"spill_sass", "kernels3.sass", "k_spill_64(", 64},
+    {"spill_sass", "kernels3.sass", "k_spill_56(", 56},
+    {"spill_sass", "kernels3.sass", "k_spill_48(", 48},
+    {"spill_sass", "kernels3.sass", "k_spill_40(", 40},
+    {"spill_sass", "kernels3.sass", "k_spill_32(", 32},
+};
+
+START_TEST(test_listing_regs) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  g_autofree gchar *path = g_build_filename(root, "results", "reference", "h200",
+                                            regs_cases[_i].dir, "sass", regs_cases[_i].file, NULL);
+  GError *err = NULL;
+  g_autoptr(SassFunction) f = sass_load(path, regs_cases[_i].function, &err);
+  ck_assert_msg(f != NULL, "%s: %s", path, err ? err->message : "?");
+  guint line = 0;
+  ck_assert_uint_eq(sass_function_regs(f, &line), regs_cases[_i].regs);
+  ck_assert_uint_gt(line, 0);
+}
+END_TEST
+
 /* The saxpy listing, instruction by instruction where the text is known:
  * the first S2R R4 sets barrier 1, the ISETP that reads R4 waits on it. */
 START_TEST(test_saxpy_dependency) {
@@ -412,6 +450,7 @@ static Suite *sass_suite(void) {
   tcase_set_timeout(real, 60);
   tcase_add_loop_test(real, test_real_listing, 0, G_N_ELEMENTS(real_kernels));
   tcase_add_test(real, test_saxpy_dependency);
+  tcase_add_loop_test(real, test_listing_regs, 0, G_N_ELEMENTS(regs_cases));
   suite_add_tcase(s, real);
   TCase *bad = tcase_create("bad_input");
   tcase_add_loop_test(bad, test_bad_input, 0, G_N_ELEMENTS(bad_cases));

@@ -101,6 +101,20 @@ function=k"
 printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=8\n' "$sass" >"$tmp/t.ini"
 timeout 60 "$bin" run --kernel "$tmp/t.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count: $(cat "$tmp/err")"
 passed=$((passed + 1))
+# No profile: registers per thread from the listing (k_spill_40 touches R0..R37:
+# 40, as ptxas -v said, spill_sass/ptxas_v.txt), and fewer than it touches is refused.
+spill="file=$root/results/reference/h200/spill_sass/sass/kernels3.sass"
+printf '[sass]\n%s\nfunction=k_spill_40(\ntrip_count=4\n' "$spill" >"$tmp/s.ini"
+timeout 60 "$bin" run --kernel "$tmp/s.ini" --format csv >"$tmp/a" 2>"$tmp/err" || fail "spill regs: $(cat "$tmp/err")"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } NR == 2 { exit !($c["regs_per_thread"] == 40 && $c["blocks_per_sm"] == 12) }' "$tmp/a" ||
+  fail "spill regs from the listing: $(cut -d, -f5-9 "$tmp/a")"
+passed=$((passed + 1))
+bad regs_below_listing "k.ini: [launch] regs_per_thread = 37" "kernels3.sass:1568 uses R37" "allowed 38..255" -- "[sass]
+$spill
+function=k_spill_40(
+trip_count=4
+[launch]
+regs_per_thread=37"
 # An opcode no class names: one warning naming it and the class assumed; the run goes on.
 sed 's/IMAD.MOV.U32/QQMOV.U32/g' "$ref/sass/saxpy.sass" >"$tmp/odd.sass"
 printf '[sass]\nfile=%s\nfunction=k_saxpy\ntrip_count=4\n' "$tmp/odd.sass" >"$tmp/odd.ini"
