@@ -38,11 +38,15 @@ typedef struct {
   EventQueue inflight; /* completion cycles of the loads in flight */
   guint max_inflight;  /* loads in flight per SM before lg_throttle; 0 = no cap */
   gboolean lg_full;    /* the cap is reached (smsp_units_update) */
+  SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
+                          lg_full (smsp_units_update) */
 } SmUnits;
 
-/* Loads entered or left the in-flight set: update lg_full. */
+/* The shared-memory unit or the loads in flight changed: update lg_full
+ * and busy_until. */
 static inline void smsp_units_update(SmUnits *u) {
   u->lg_full = u->max_inflight > 0 && u->inflight.len >= u->max_inflight;
+  u->busy_until = u->lg_full ? SIM_CYCLE_NEVER : u->smem_free;
 }
 
 typedef struct {
@@ -176,7 +180,7 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
         *next = MIN(*next, free_at);
       }
     }
-  } else if (G_UNLIKELY((u->smem_free > now) | u->lg_full)) {
+  } else if (G_UNLIKELY(now < u->busy_until)) {
     smsp_unthrottled(s, u, now, next, t, states, &cand);
   }
   if (cand == 0)
