@@ -83,13 +83,3 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   w->last_mem = MAX(w->last_mem, ready);
   return ready;
 }
-
-/* The SM-wide shared-memory unit takes `in` for `ways` intervals; returns
- * the cycle its result is back. */
-SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
-  SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
-  sm->units.smem_free = now + busy;
-  smsp_units_update(&sm->units);
-  guint latency = in->latency ? in->latency : sm->m->smem.latency;
-  return now + latency + busy - sm->m->smem.interval;
-}
