@@ -311,17 +311,18 @@ static gboolean check_totals(const SimStats *st, GError **error) {
  * and issues it.  Returns the warps issued; lowers *next to the cycle a
  * throttled class frees up. */
 static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
-  guint issued = 0, smsps = sm->m->sm.smsps, group = sm->m->sched_group;
+  guint issued = 0, not_selected = 0, smsps = sm->m->sm.smsps, group = sm->m->sched_group;
   const SchedPolicy *policy = sm->l.policy;
   gboolean greedy = policy->greedy;
   for (Smsp *s = sm->smsp, *end = sm->smsp + smsps; s < end; s++) {
-    Warp *w =
-        smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, sm->st.state);
+    Warp *w = smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, sm->st.state,
+                          &not_selected);
     if (w != NULL) {
       sm_issue(sm, s, w, now);
       issued++;
     }
   }
+  sm->st.state[STALL_NOT_SELECTED] += not_selected;
   return issued;
 }
 

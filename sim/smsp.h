@@ -161,11 +161,11 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
 /* One cycle of the SMSP's scheduler at `now`: charges its ready
  * warps whose class is throttled (stall_tally_add: for the whole span of cycles that follows),
  * lowers *next to the cycle a throttled class frees up, selects one of the others by the policy and
- * charges the rest not_selected. Returns the selected warp (the caller issues it and counts it
- * selected), or NULL when none is eligible. */
+ * counts the rest in *not_selected (the caller charges them). Returns the selected warp (the caller
+ * issues it and counts it selected), or NULL when none is eligible. */
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
-                                StallTally *t, guint64 *states) {
+                                StallTally *t, guint64 *states, guint *not_selected) {
   guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
   if (G_UNLIKELY(now < s->busy_until)) {
     cand = 0;
@@ -185,7 +185,7 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
   }
   if (cand == 0)
     return NULL;
-  states[STALL_NOT_SELECTED] += smsp_count(cand) - 1;
+  *not_selected += smsp_count(cand) - 1;
   if (greedy && (cand & s->last_mask))
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
   SchedView view = {cand, s->ages, s->last_slot, group_size};
