@@ -315,8 +315,8 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   const SchedPolicy *policy = sm->l.policy;
   gboolean greedy = policy->greedy;
   for (Smsp *s = sm->smsp, *end = sm->smsp + smsps; s < end; s++) {
-    Warp *w = smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, sm->st.state,
-                          &not_selected);
+    Warp *w =
+        smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
     if (w != NULL) {
       sm_issue(sm, s, w, now);
       issued++;

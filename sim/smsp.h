@@ -146,14 +146,14 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
  * (stall_tally_add) and lower *next to the cycle their unit frees up, as
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
-                                    StallTally *t, guint64 *states, guint64 *cand) {
+                                    StallTally *t, guint64 *cand) {
   gboolean smem_busy = u->smem_free > now, lg_full = u->lg_full;
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
   guint n_load = lg_full ? smsp_count(s->ready[CLS_LOAD]) : 0;
   *cand =
       s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_full ? s->ready[CLS_LOAD] : 0);
-  stall_tally_add(t, states, STALL_MIO_THROTTLE, n_smem);
-  stall_tally_add(t, states, STALL_LG_THROTTLE, n_load);
+  stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
+  stall_tally_add(t, STALL_LG_THROTTLE, n_load);
   *next = MIN(*next, n_smem ? u->smem_free : SIM_CYCLE_NEVER);
   *next = MIN(*next, n_load ? event_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
@@ -165,7 +165,7 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
  * issues it and counts it selected), or NULL when none is eligible. */
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
-                                StallTally *t, guint64 *states, guint *not_selected) {
+                                StallTally *t, guint *not_selected) {
   guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
   if (G_UNLIKELY(now < s->busy_until)) {
     cand = 0;
@@ -176,12 +176,12 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
       if (b == STALL_SELECTED) {
         cand |= s->ready[c];
       } else {
-        stall_tally_add(t, states, b, smsp_count(s->ready[c]));
+        stall_tally_add(t, b, smsp_count(s->ready[c]));
         *next = MIN(*next, free_at);
       }
     }
   } else if (G_UNLIKELY(now < u->busy_until)) {
-    smsp_unthrottled(s, u, now, next, t, states, &cand);
+    smsp_unthrottled(s, u, now, next, t, &cand);
   }
   if (cand == 0)
     return NULL;
