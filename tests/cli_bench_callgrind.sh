@@ -4,7 +4,7 @@
 # (scripts/callgrind_count.sh) must stay at or below a limit on two of
 # bench.sh's cases: fma ILP 4 at 64 warps (measured 98 in a Release build,
 # README "Speed"; limit 120) and sgemm simulated from its SASS and profile at
-# 8 blocks per SM (measured 307 to 315; limit 370).  The limits leave 20 % for
+# 8 blocks per SM (measured 307; limit 370).  The limits leave 20 % for
 # compilers and build types.  Skipped (77) without valgrind; not run under
 # the sanitizers (test.sh excludes 'bench').  Needs WARPSIM_BIN.
 set -euo pipefail
