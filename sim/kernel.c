@@ -84,8 +84,11 @@ static const ConfigEntry kernel_table[] = {
      "ncu --page source --print-source sass --csv export (empty = none)", "assumed: no profile"},
     {"sass", "details_csv", CONFIG_STRING, K(sass_details), 0, "", 0, 0, NULL, 0, 0, NULL,
      "ncu --page details --csv export (empty = none)", "assumed: no profile"},
-    {"sass", "trip_count", CONFIG_UINT, K(trip_count), 0, "0", 0, 1e8, NULL, 0, 0, "trips",
-     "loop trips of backward branches when no profile gives counts", "assumed: none"},
+    {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 0, 1e8, NULL, 16,
+     0, "trips",
+     "loop trips when no profile gives counts: one value for every loop, or one per loop "
+     "(backward branch) in address order, e.g. 512;3 (0 = not given)",
+     "assumed: none"},
     {"sass", "footprint_l1", CONFIG_UINT, K(footprint_l1), 0, "0", 0, 4294967295.0, NULL, 0, 0,
      "bytes per warp", "data each warp reuses through L1 (0 = estimated from the profile)",
      "assumed: estimated"},
@@ -146,7 +149,8 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
   g_autofree gchar *source = sass_path(k->file, k->sass_source);
   g_autofree gchar *details = sass_path(k->file, k->sass_details);
   GError *err = NULL;
-  k->sass = sass_kernel_load(listing, k->sass_function, source, details, k->trip_count, &err);
+  k->sass = sass_kernel_load(listing, k->sass_function, source, details, k->trip_counts,
+                             k->n_trip_counts, &err);
   if (k->sass == NULL) {
     g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
     g_error_free(err);

@@ -52,7 +52,9 @@ typedef struct {
   gchar *sass_function;    /* mangled name or a unique substring of the demangled one, owned */
   gchar *sass_source;      /* ncu --page source --csv export, owned; "" = none */
   gchar *sass_details;     /* ncu --page details --csv export, owned; "" = none */
-  guint trip_count;        /* loop trips of backward branches without a profile */
+  guint n_trip_counts;     /* entries of trip_counts; 0 = none */
+  guint trip_counts[16];   /* loop trips without a profile: one for every loop, or one per loop
+                              (backward branch) in address order */
   guint footprint_l1;      /* bytes per warp reused through L1; 0 = estimated */
   guint footprint_l2;      /* bytes per warp reused through L2; 0 = estimated */
   struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned; NULL = synthetic */

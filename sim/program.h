@@ -116,6 +116,8 @@ typedef struct {
   guint entry;        /* pc a warp starts at */
   guint exit_pc;      /* pc of an OP_EXIT (warps that exit at once start here) */
   guint64 warp_insts; /* warp instructions one warp issues from entry to EXIT */
+  guint32 counter_init[PROGRAM_MAX_COUNTERS]; /* a warp's branch counters at its start (0: a
+                                                 Bresenham branch is taken first) */
 } Program;
 
 /* The pc after `in` (at `pc`) issues, given the warp's branch `counters`

@@ -32,10 +32,53 @@ static gboolean always(const SassInstr *in) {
   return in->guard < 0 && !in->guard_neg;
 }
 
+/* A loop's back edge: a branch to an earlier instruction that may be taken
+ * (a branch to itself is the padding after EXIT). */
+static gboolean is_back_edge(const SassInstr *in) {
+  return is_branch(in) && in->target >= 0 && in->target < (gint64)in->offset && !never(in);
+}
+
+/* Back edges before instruction j (all of them for j = fn->n). */
+static guint loop_index(const SassFunction *fn, guint j) {
+  guint k = 0;
+  for (guint i = 0; i < j && i < fn->n; i++)
+    k += is_back_edge(&fn->ins[i]);
+  return k;
+}
+
+/* Trips of the loop whose back edge is instruction j without a profile; 0 =
+ * not given. */
+static guint loop_trips(const SassKernel *sk, guint j) {
+  if (sk->n_trip_counts == 1)
+    return sk->trip_counts[0];
+  guint k = loop_index(sk->fn, j);
+  return k < sk->n_trip_counts ? sk->trip_counts[k] : 0;
+}
+
+/* Without a profile: one trip count for every loop, or one per loop. */
+static gboolean check_trip_counts(const SassKernel *sk, GError **error) {
+  guint loops = loop_index(sk->fn, sk->fn->n);
+  if (sk->source != NULL || sk->n_trip_counts <= 1 || sk->n_trip_counts == loops)
+    return TRUE;
+  GString *lines = g_string_new(NULL);
+  for (guint i = 0; i < sk->fn->n; i++)
+    if (is_back_edge(&sk->fn->ins[i]))
+      g_string_append_printf(lines, "%s%u", lines->len ? ", " : "", sk->fn->ins[i].line);
+  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+              "%s: [sass] trip_count gives %u counts but the function has %u loops (back edges "
+              "at lines %s): give one count for every loop, or one per loop in address order",
+              sk->fn->file, sk->n_trip_counts, loops, loops ? lines->str : "none");
+  g_string_free(lines, TRUE);
+  return FALSE;
+}
+
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
-                             const gchar *details_csv, guint trip_count, GError **error) {
+                             const gchar *details_csv, const guint *trip_counts,
+                             guint n_trip_counts, GError **error) {
   g_autoptr(SassKernel) sk = g_new0(SassKernel, 1);
-  sk->trip_count = trip_count;
+  sk->n_trip_counts = MIN(n_trip_counts, G_N_ELEMENTS(sk->trip_counts));
+  for (guint i = 0; i < sk->n_trip_counts; i++)
+    sk->trip_counts[i] = trip_counts[i];
   sk->fn = sass_load(file, function, error);
   if (sk->fn == NULL)
     return NULL;
@@ -51,6 +94,8 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
     if (sk->details == NULL)
       return NULL;
   }
+  if (!check_trip_counts(sk, error))
+    return NULL;
   sassmem_derive(sk);
   return g_steal_pointer(&sk);
 }
@@ -114,9 +159,70 @@ static guint64 gcd64(guint64 a, guint64 b) {
   return a ? a : 1;
 }
 
-/* The branch outcome of instruction j as (fall, trips) Bresenham terms. */
+/* A conditional branch (or guarded EXIT) that leaves the loop [head, tail]. */
+static gboolean leaves(const SassInstr *in, guint head, guint tail) {
+  if (always(in) || never(in))
+    return FALSE;
+  if (is_guarded_exit(in))
+    return TRUE;
+  return is_branch(in) && in->target >= 0 &&
+         (in->target < 16 * (gint64)head || in->target > 16 * (gint64)tail);
+}
+
+/* Without a profile, a loop whose back edge always branches ends at its
+ * first branch out: the back edge's index when instruction j is that
+ * branch, else -1. */
+static gint exit_of(const SassFunction *fn, guint j) {
+  for (guint t = j + 1; t < fn->n; t++) {
+    const SassInstr *b = &fn->ins[t];
+    if (!is_back_edge(b) || !always(b) || (guint)(b->target / 16) > j)
+      continue;
+    guint head = (guint)(b->target / 16), first = head;
+    while (first < t && !leaves(&fn->ins[first], head, t))
+      first++;
+    if (first == j)
+      return (gint)t;
+  }
+  return -1;
+}
+
+/* A loop that always branches back and has no branch out: it would never end. */
+static gboolean check_endless(const SassKernel *sk, GError **error) {
+  const SassFunction *fn = sk->fn;
+  for (guint t = 0; sk->source == NULL && t < fn->n; t++) {
+    const SassInstr *b = &fn->ins[t];
+    if (!is_back_edge(b) || !always(b))
+      continue;
+    guint head = (guint)(b->target / 16), first = head;
+    while (first < t && !leaves(&fn->ins[first], head, t))
+      first++;
+    if (first == t) {
+      g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                  "%s:%u: loop branch '%s' always branches back and no branch leaves the loop "
+                  "(lines %u..%u): without a profile it never ends (give source_csv)",
+                  fn->file, b->line, b->text, fn->ins[head].line, b->line);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* The missing-trip-count error for the loop whose back edge is instruction t. */
+static gboolean no_trips(const SassKernel *sk, guint t, GError **error) {
+  const SassInstr *in = &sk->fn->ins[t];
+  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+              "%s:%u: loop branch '%s' and no profile: set [sass] trip_count (one count, or one "
+              "per loop: this is loop %u of %u) or source_csv",
+              sk->fn->file, in->line, in->text, loop_index(sk->fn, t) + 1,
+              loop_index(sk->fn, sk->fn->n));
+  return FALSE;
+}
+
+/* The branch outcome of instruction j as (fall, trips) Bresenham terms;
+ * *init gets the initial value of its counter (0: taken first). */
 static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken, Instr *out,
-                             GError **error) {
+                             guint32 *init, GError **error) {
+  *init = 0;
   const SassInstr *in = &sk->fn->ins[j];
   gboolean backward = in->target >= 0 && in->target <= in->offset;
   if (always(in)) {
@@ -129,17 +235,23 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
     return TRUE;
   }
   gdouble e = sassmem_executed(sk, j);
+  gint loop = sk->source == NULL && !backward ? exit_of(sk->fn, j) : -1;
+  if (loop >= 0) { /* leaves after `trips` trips: falls trips - 1 times first */
+    guint trips = loop_trips(sk, (guint)loop);
+    if (trips == 0)
+      return no_trips(sk, (guint)loop, error);
+    out->fall = trips - 1;
+    out->trips = trips;
+    *init = trips - 1;
+    return TRUE;
+  }
   if (sk->source == NULL || e <= 0) {
     if (sk->source == NULL && backward) {
-      if (sk->trip_count == 0) {
-        g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                    "%s:%u: loop branch '%s' and no profile: set [sass] trip_count or "
-                    "source_csv",
-                    sk->fn->file, in->line, in->text);
-        return FALSE;
-      }
+      guint trips = loop_trips(sk, j);
+      if (trips == 0)
+        return no_trips(sk, j, error);
       out->fall = 1;
-      out->trips = sk->trip_count;
+      out->trips = trips;
       return TRUE;
     }
     out->fall = out->trips = 1; /* forward, or never reached: not taken */
@@ -340,7 +452,7 @@ static OpClass class_of(const SassFunction *fn, const SassInstr *in, const SmMod
  * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 1 conditional
  * branches or on inconsistent profile counts. */
 static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
-                          guint *counters, Instr *out, GError **error) {
+                          guint *counters, Instr *out, guint32 *counter_init, GError **error) {
   const SassFunction *fn = sk->fn;
   const SassInstr *in = &fn->ins[i];
   out->op = OP_BRA;
@@ -348,7 +460,8 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
   out->has_branch = 1;
   gint64 t = is_branch(in) ? in->target / 16 : (gint64)exit_pc;
   out->target = t >= 0 && t < (gint64)fn->n ? (guint32)t : exit_pc;
-  if (!branch_terms(sk, i, taken, out, error))
+  guint32 init = 0;
+  if (!branch_terms(sk, i, taken, out, &init, error))
     return FALSE;
   if (out->fall == 0) {
     out->counter = PROGRAM_MAX_COUNTERS - 1; /* always taken: a shared counter */
@@ -359,6 +472,7 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
     return FALSE;
   } else {
     out->counter = (guint8)(*counters)++;
+    counter_init[out->counter] = init;
   }
   return TRUE;
 }
@@ -383,6 +497,8 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
                            .ways = 1,
                            .sb_write = INSTR_NO_SB,
                            .sb_read = INSTR_NO_SB};
+  if (!check_endless(sk, error))
+    return NULL;
   g_autofree gdouble *taken = taken_counts(sk);
   g_autoptr(GHashTable) warned = g_hash_table_new(g_str_hash, g_str_equal);
   guint counters = 0;
@@ -405,7 +521,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
     if (((is_branch(in) && in->target >= 0) || is_guarded_exit(in)) &&
-        !branch_of(sk, i, taken, p->exit_pc, &counters, out, error))
+        !branch_of(sk, i, taken, p->exit_pc, &counters, out, p->counter_init, error))
       return NULL;
   }
   /* Warp instructions from entry to EXIT, from the profile when there is one. */

@@ -5,11 +5,12 @@
  * conditional branch's taken ratio comes from the profile's per-instruction
  * execution counts (the flow into and out of the branch); every warp
  * reproduces it deterministically with its own Bresenham counter, taken
- * first.  Without a profile a backward branch loops `trip_count` times and a
- * forward branch is not taken.  Branches are warp-uniform: divergence is
- * approximated by the ratio itself (a branch half of whose threads go each
- * way is taken by half of the warps' executions), never by running both
- * paths.
+ * first.  Without a profile a backward branch loops `trip_count` times (one
+ * count for every loop, or one per loop in address order) and a forward
+ * branch is not taken, except the first conditional branch out of a loop
+ * whose back edge always branches: it leaves after `trip_count` trips.  Branches are warp-uniform:
+ * divergence is approximated by the ratio itself (a branch half of whose threads go each way is
+ * taken by half of the warps' executions), never by running both paths.
  *
  * Dependencies follow the control bits: the stall count delays the warp's
  * next issue, a write scoreboard barrier is set until the result is ready (a
@@ -35,12 +36,14 @@
 
 /* What a [sass] kernel file names, loaded and cross-checked. */
 typedef struct SassKernel {
-  SassFunction *fn;    /* the function, owned */
-  NcuSource *source;   /* source-page profile, owned; NULL = none */
-  NcuDetails *details; /* details-page profile, owned; NULL = none */
-  guint trip_count;    /* loop trips of backward branches without a profile */
-  guint footprint_l1;  /* bytes per warp reused through L1; 0 = estimated */
-  guint footprint_l2;  /* bytes per warp reused through L2; 0 = estimated */
+  SassFunction *fn;      /* the function, owned */
+  NcuSource *source;     /* source-page profile, owned; NULL = none */
+  NcuDetails *details;   /* details-page profile, owned; NULL = none */
+  guint n_trip_counts;   /* entries of trip_counts; 0 = none */
+  guint trip_counts[16]; /* loop trips without a profile: one for every loop, or one per loop
+                            (backward branch) in address order; 0 = not given */
+  guint footprint_l1;    /* bytes per warp reused through L1; 0 = estimated */
+  guint footprint_l2;    /* bytes per warp reused through L2; 0 = estimated */
   /* Derived at load: */
   gdouble warps;          /* warps the profiled launch ran (first instruction's count) */
   gdouble load_l1_hit;    /* global loads' L1 hit rate at the profiled launch, 0..1 */
@@ -61,16 +64,21 @@ typedef enum {
 
 /* Load the listing `file`'s function `function` and the profiles (either
  * may be NULL or ""), check the source page profiles this function, and
- * derive the profiled hit rates and footprints.  FALSE with the SASS_ERROR
- * or NCU_ERROR of the first problem. */
+ * derive the profiled hit rates and footprints.  `trip_counts` (n_trip_counts
+ * entries, copied; at most 16) drive the loops when there is no source page.
+ * FALSE with the SASS_ERROR or NCU_ERROR of the first problem, or
+ * SASSPROG_ERROR_INPUT when there is no source page and neither one count
+ * nor one per loop is given. */
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
-                             const gchar *details_csv, guint trip_count, GError **error);
+                             const gchar *details_csv, const guint *trip_counts,
+                             guint n_trip_counts, GError **error);
 
 /* The program every warp walks, with `m`'s opcode classes.  Opcodes no
  * class names are appended (one line each, naming the class assumed) to
- * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a backward
- * branch has neither a profile nor a trip_count, or the listing has more
- * conditional branches than PROGRAM_MAX_COUNTERS. */
+ * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a loop has
+ * neither a profile nor a trip_count, a loop that always branches back has no
+ * branch out of it and no profile, or the listing has more conditional
+ * branches than PROGRAM_MAX_COUNTERS. */
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error);
 

@@ -20,7 +20,7 @@ void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
   guint n = w->sb_base + INSTR_SB_BARRIERS;
   memset(w->sb.ready_at, 0, sizeof(SimCycle) * n);
   memset(w->sb.wait_state, STALL_WAIT, n);
-  memset(w->counters, 0, sizeof w->counters);
+  memcpy(w->counters, p->counter_init, sizeof w->counters);
   w->pc = pc;
   w->in = &p->code[pc];
   w->done = w->at_barrier = 0;

@@ -11,9 +11,11 @@
 #include "sassprog.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
@@ -43,13 +45,14 @@ static SassKernel *load(guint i, gboolean profile, guint trips, GError **err) {
   g_autofree gchar *source = ref("ncu", src);
   g_autofree gchar *details = ref("ncu", "details_full_b8.csv");
   return sass_kernel_load(listing, kernels[i][1], profile ? source : NULL, profile ? details : NULL,
-                          trips, err);
+                          &trips, trips ? 1 : 0, err);
 }
 
 /* Walk one warp from entry to EXIT; count executions per pc. */
 static guint64 *walk(const Program *p, guint64 limit) {
   guint64 *count = g_new0(guint64, p->n);
-  guint32 counters[PROGRAM_MAX_COUNTERS] = {0};
+  guint32 counters[PROGRAM_MAX_COUNTERS];
+  memcpy(counters, p->counter_init, sizeof counters);
   guint pc = p->entry;
   for (guint64 steps = 0; steps < limit; steps++) {
     count[pc]++;
@@ -136,6 +139,68 @@ START_TEST(test_trip_count) {
 }
 END_TEST
 
+/* saxpy without a profile, from `text` (its listing, edited), with `n`
+ * trip counts; NULL with *err when loading or building fails. */
+static Program *saxpy_trips(const gchar *text, const guint *trips, guint n, GError **err) {
+  g_autoptr(SmModel) m = h200();
+  g_autofree gchar *path = g_build_filename(g_get_tmp_dir(), "check_sassprog_XXXXXX.sass", NULL);
+  gint fd = g_mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  g_autoptr(SassKernel) sk = sass_kernel_load(path, "k_saxpy", NULL, NULL, trips, n, err);
+  g_unlink(path);
+  return sk ? sass_program_new(sk, m, NULL, err) : NULL;
+}
+
+/* One trip count per loop in address order (saxpy: its remainder loop, back
+ * edge at 0x310, then its main loop, 0x550); a count list of another length
+ * is refused naming the back edges' lines; a loop that always branches back
+ * leaves at its first branch out after its trips (falling through first),
+ * and one with no branch out is refused. */
+START_TEST(test_trip_counts_per_loop) {
+  g_autofree gchar *listing = ref("sass", "saxpy.sass");
+  g_autofree gchar *text = NULL;
+  ck_assert(g_file_get_contents(listing, &text, NULL, NULL));
+  GError *err = NULL;
+  const guint two[] = {3, 6}, three[] = {3, 6, 9};
+  g_autoptr(Program) p = saxpy_trips(text, two, 2, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  g_autofree guint64 *c = walk(p, 1000000);
+  ck_assert_uint_eq(c[0x310 / 16], 3);
+  ck_assert_uint_eq(c[0x550 / 16], 6);
+  g_autoptr(Program) one = saxpy_trips(text, two, 1, &err);
+  g_autofree guint64 *c1 = walk(one, 1000000);
+  ck_assert_uint_eq(c1[0x310 / 16], 3);
+  ck_assert_uint_eq(c1[0x550 / 16], 3);
+  ck_assert(saxpy_trips(text, three, 3, &err) == NULL);
+  ck_assert_msg(strstr(err->message, ".sass: [sass] trip_count gives 3 counts") &&
+                    strstr(err->message, "has 2 loops (back edges at lines 112, 184)"),
+                "%s", err->message);
+  g_clear_error(&err);
+  /* The main loop's back edge made unconditional, an exit at 0x4b0. */
+  g_autofree gchar *always = g_strdup(text);
+  gchar *back = strstr(always, "@!P0 BRA 0x3d0 ;"),
+        *iadd = strstr(always, "IADD3 R17, P1, R17, 0x800, RZ ;");
+  ck_assert(back != NULL && iadd != NULL);
+  memcpy(back, "     BRA 0x3d0 ;", 16);
+  memcpy(iadd, "@P0 BRA 0x560 ;                ", 31);
+  g_autoptr(Program) pa = saxpy_trips(always, two, 2, &err);
+  ck_assert_msg(pa != NULL, "%s", err ? err->message : "?");
+  g_autofree guint64 *ca = walk(pa, 1000000);
+  ck_assert_uint_eq(ca[0x4a0 / 16], 6);
+  ck_assert_uint_eq(ca[0x4c0 / 16], 5);
+  ck_assert_uint_eq(ca[0x560 / 16], 1);
+  /* No branch out of it: it would never end. */
+  memcpy(iadd, "IADD3 R17, P1, R17, 0x800, RZ ;", 31);
+  ck_assert(saxpy_trips(always, two, 2, &err) == NULL);
+  ck_assert_msg(strstr(err->message, ":184: loop branch 'BRA 0x3d0' always branches back") &&
+                    strstr(err->message, "never ends"),
+                "%s", err->message);
+  g_clear_error(&err);
+}
+END_TEST
+
 /* The capacity model: at the profiled occupancy (32 warps, 8 CTAs of
  * 28160 + 1024 B carveout-filling shared memory) the profiled rates come
  * back; with more warps they never rise; sgemm's L2 rate (shared tiles)
@@ -211,7 +276,7 @@ START_TEST(test_partial_sectors) {
   g_autofree gchar *listing = g_build_filename(dir, "sass", "kernels2.sass", NULL);
   g_autofree gchar *source = g_build_filename(dir, "ncu", "blur_source_b8.csv", NULL);
   g_autofree gchar *details = g_build_filename(dir, "ncu", "details2_b8.csv", NULL);
-  g_autoptr(SassKernel) bl = sass_kernel_load(listing, "k_blur(", source, details, 0, &err);
+  g_autoptr(SassKernel) bl = sass_kernel_load(listing, "k_blur(", source, details, NULL, 0, &err);
   ck_assert_msg(bl != NULL, "%s", err ? err->message : "?");
   g_autoptr(Program) pbl = sass_program_new(bl, m, NULL, &err);
   guint bstores = 0;
@@ -232,6 +297,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_loop_test(tc, test_counts_reproduced, 0, G_N_ELEMENTS(kernels));
   tcase_add_test(tc, test_bresenham);
   tcase_add_test(tc, test_trip_count);
+  tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);
   tcase_add_test(tc, test_partial_sectors);
   suite_add_tcase(s, tc);

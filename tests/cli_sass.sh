@@ -2,7 +2,9 @@
 # cli_sass.sh - SASS kernels from the outside: the shipped kernel files run
 # and are deterministic; every bad input (not a SASS listing, no such
 # function, an unsupported architecture, a profile of another kernel, a
-# malformed CSV, a loop with neither profile nor trip_count) exits 2 with one
+# malformed CSV, a loop with neither profile nor trip_count, a trip_count list
+# of the wrong length, a loop that never ends without a profile, registers
+# below what the listing uses) exits 2 with one
 # line on stderr naming the file and line, nothing on stdout, and no hang.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
@@ -115,6 +117,21 @@ function=k_spill_40(
 trip_count=4
 [launch]
 regs_per_thread=37"
+# trip_count per loop in address order (saxpy: remainder loop, then main loop);
+# a list of another length, and a loop that always branches back with no
+# branch out of it, are refused.
+printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=3;6\n' "$sass" >"$tmp/t2.ini"
+timeout 60 "$bin" run --kernel "$tmp/t2.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count list: $(cat "$tmp/err")"
+passed=$((passed + 1))
+bad trip_list_length "saxpy.sass: [sass] trip_count gives 3 counts" "2 loops (back edges at lines 112, 184)" -- "[sass]
+$sass
+function=k_saxpy
+trip_count=3;6;9"
+sed 's|/\*0550\*/              @!P0 BRA 0x3d0 ;|/*0550*/                   BRA 0x3d0 ;|' "$ref/sass/saxpy.sass" >"$tmp/endless.sass"
+bad endless_loop "endless.sass:184: loop branch 'BRA 0x3d0' always branches back" "never ends" -- "[sass]
+file=$tmp/endless.sass
+function=k_saxpy
+trip_count=4"
 # An opcode no class names: one warning naming it and the class assumed; the run goes on.
 sed 's/IMAD.MOV.U32/QQMOV.U32/g' "$ref/sass/saxpy.sass" >"$tmp/odd.sass"
 printf '[sass]\nfile=%s\nfunction=k_saxpy\ntrip_count=4\n' "$tmp/odd.sass" >"$tmp/odd.ini"
