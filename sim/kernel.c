@@ -112,7 +112,8 @@ static gchar *sass_path(const gchar *kernel_file, const gchar *p) {
 
 /* Registers per thread of a SASS kernel: the file's, else the details
  * export's, else the listing's (sass_function_regs); fewer than the listing
- * touches is an error naming the line that uses the highest one. */
+ * touches, or a max_regs cap below it, is an error naming the line that uses
+ * the highest one. */
 static gboolean sass_regs(Kernel *k, GKeyFile *kf, GError **error) {
   const SassFunction *fn = k->sass->fn;
   guint line = 0, listing = sass_function_regs(fn, &line);
@@ -129,6 +130,14 @@ static gboolean sass_regs(Kernel *k, GKeyFile *kf, GError **error) {
                 "thread (allowed %u..255; ptxas -v gives the count)",
                 k->file, from, k->regs_per_thread, fn->file, line, listing - 3, listing - 2,
                 listing - 2);
+    return FALSE;
+  }
+  if (k->max_regs != 0 && k->max_regs + 2 < listing) {
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [launch] max_regs = %u, but %s:%u uses R%u: a SASS listing is compiled code "
+                "and cannot be capped (allowed 0 or %u..255; simulate the listing ptxas made "
+                "under the cap)",
+                k->file, k->max_regs, fn->file, line, listing - 3, listing - 2);
     return FALSE;
   }
   return TRUE;

@@ -117,6 +117,12 @@ function=k_spill_40(
 trip_count=4
 [launch]
 regs_per_thread=37"
+bad max_regs_below_listing "k.ini: [launch] max_regs = 32" "kernels3.sass:" "uses R61" "cannot be capped" -- "[sass]
+$spill
+function=k_spill_0(
+trip_count=4
+[launch]
+max_regs=32"
 # trip_count per loop in address order (saxpy: remainder loop, then main loop);
 # a list of another length, and a loop that always branches back with no
 # branch out of it, are refused.
