@@ -10,6 +10,9 @@ G_DEFINE_QUARK(warpsim_ncu_error, ncu_error)
 
 /* ---- source page ----------------------------------------------------------- */
 
+/* The largest count a column may hold: exact in a double (2^53). */
+#define NCU_COUNT_MAX 9007199254740992.0
+
 typedef struct {
   guint kernel_row; /* index of the "Kernel Name" row */
   guint first, end; /* data rows [first, end) */
@@ -22,9 +25,10 @@ static gboolean count_col(const NcuRow *r, gint col, const gchar *origin, const 
     *out = 0;
     return TRUE;
   }
-  if (!ncu_csv_number(ncu_csv_field(r, col), &v) || (!isnan(v) && v < 0)) {
-    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: column '%s': not a count '%s'", origin,
-                r->line, name, ncu_csv_field(r, col));
+  if (!ncu_csv_number(ncu_csv_field(r, col), &v) || (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX))) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: column '%s': not a count '%s' (allowed 0..%.0f)", origin, r->line, name,
+                ncu_csv_field(r, col), NCU_COUNT_MAX);
     return FALSE;
   }
   *out = isnan(v) ? 0 : (guint64)llround(v);
@@ -250,29 +254,61 @@ typedef struct {
   gint id, kname, section, metric, unit, value;
 } DetailCols;
 
-static void details_metric(NcuDetails *d, const gchar *metric, const gchar *unit, gdouble v) {
-  if (strcmp(metric, "Registers Per Thread") == 0)
-    d->regs = isnan(v) ? 0 : (guint)v;
-  else if (strcmp(metric, "Static Shared Memory Per Block") == 0)
-    d->smem_static = bytes_of(v, unit);
-  else if (strcmp(metric, "Dynamic Shared Memory Per Block") == 0)
-    d->smem_dynamic = bytes_of(v, unit);
-  else if (strcmp(metric, "Shared Memory Configuration Size") == 0)
-    d->smem_config = bytes_of(v, unit);
-  else if (strcmp(metric, "Block Size") == 0)
-    d->block_size = isnan(v) ? 0 : (guint)v;
-  else if (strcmp(metric, "Grid Size") == 0)
-    d->grid_size = isnan(v) ? 0 : (guint)v;
-  else if (strcmp(metric, "L1/TEX Hit Rate") == 0)
-    d->l1_hit_pct = v;
-  else if (strcmp(metric, "L2 Hit Rate") == 0)
-    d->l2_hit_pct = v;
-  else if (strcmp(metric, "Executed Instructions") == 0)
-    d->executed_insts = v;
-  else if (strcmp(metric, "Achieved Active Warps Per SM") == 0)
-    d->achieved_warps = v;
-  else if (strcmp(metric, "Theoretical Active Warps per SM") == 0)
-    d->theoretical_warps = v;
+/* The details metrics warpsim reads, each with its field and allowed range
+ * (after unit scaling); a value outside is NCU_ERROR_PARSE, NaN is absent.
+ * Limits: registers per thread and threads per block as CUDA's (CUDA C++
+ * Programming Guide, "Compute Capabilities" table), shared memory as
+ * [launch] smem_static, 64 warps per SM (every compute capability there), a
+ * grid of at most G_MAXUINT CTAs, counts exact in a double (2^53). */
+typedef struct {
+  const gchar *metric;
+  gsize offset;   /* of the field in NcuDetails */
+  gboolean whole; /* a guint field holding a whole number (else a gdouble) */
+  gboolean bytes; /* scaled by its unit (bytes_of) */
+  gdouble min, max;
+  const gchar *unit;
+} DetailMetric;
+
+#define D(f) G_STRUCT_OFFSET(NcuDetails, f)
+static const DetailMetric detail_metrics[] = {
+    {"Registers Per Thread", D(regs), TRUE, FALSE, 1, 255, "registers"},
+    {"Static Shared Memory Per Block", D(smem_static), FALSE, TRUE, 0, 16777216, "bytes"},
+    {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, TRUE, 0, 16777216, "bytes"},
+    {"Shared Memory Configuration Size", D(smem_config), FALSE, TRUE, 0, 16777216, "bytes"},
+    {"Block Size", D(block_size), TRUE, FALSE, 1, 1024, "threads"},
+    {"Grid Size", D(grid_size), TRUE, FALSE, 0, G_MAXUINT, "CTAs"},
+    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, FALSE, 0, 100, "%"},
+    {"L2 Hit Rate", D(l2_hit_pct), FALSE, FALSE, 0, 100, "%"},
+    {"Executed Instructions", D(executed_insts), FALSE, FALSE, 0, NCU_COUNT_MAX,
+     "warp instructions"},
+    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, FALSE, 0, 64, "warps"},
+    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, FALSE, 0, 64, "warps"},
+};
+#undef D
+
+/* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
+ * NCU_ERROR_PARSE when it is out of the metric's range. */
+static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
+                               const gchar *origin, GError **error) {
+  const gchar *metric = ncu_csv_field(r, c->metric);
+  const DetailMetric *m = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS(detail_metrics) && m == NULL; i++)
+    if (strcmp(metric, detail_metrics[i].metric) == 0)
+      m = &detail_metrics[i];
+  if (m == NULL || isnan(v))
+    return TRUE;
+  gdouble x = m->bytes ? bytes_of(v, ncu_csv_field(r, c->unit)) : v;
+  if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s': out of range '%s' (allowed %.0f..%.0f %s%s)", origin, r->line, metric,
+                ncu_csv_field(r, c->value), m->min, m->max, m->unit, m->whole ? ", whole" : "");
+    return FALSE;
+  }
+  if (m->whole)
+    G_STRUCT_MEMBER(guint, d, m->offset) = (guint)x;
+  else
+    G_STRUCT_MEMBER(gdouble, d, m->offset) = x;
+  return TRUE;
 }
 
 /* The header row and the columns the details export needs in it; NULL with
@@ -366,7 +402,10 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       }
       continue; /* text-valued metrics ("PolicySpread") */
     }
-    details_metric(d, ncu_csv_field(r, c.metric), ncu_csv_field(r, c.unit), v);
+    if (!details_metric(d, r, &c, v, origin, error)) {
+      ncu_details_free(d);
+      return NULL;
+    }
   }
   if (d == NULL) {
     no_kernel_error(seen, origin, h->line, key, error);

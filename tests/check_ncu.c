@@ -198,6 +198,22 @@ static const BadCase bad_cases[] = {
     {TRUE, DHDR "\"1\",\"j(int)\",\"Launch\",\"Block Size\",\"\",\"128\"\n", NCU_ERROR_KERNEL,
      "c.csv:1: no kernel 'k' in the details export (kernels: 'j(int)')"},
     {TRUE, DHDR "\"1\",\"k(int)\"\n", NCU_ERROR_PARSE, "c.csv:2: 2 fields, the header has 6"},
+    /* Values out of a metric's range: an error, never a cast out of range. */
+    {FALSE, KN HDR "\"0x10\",\"EXIT\",\"1e30\"\n", NCU_ERROR_PARSE,
+     "c.csv:3: column 'Instructions Executed': not a count '1e30' (allowed 0..9007199254740992)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"-5\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:2: 'Registers Per Thread': out of range '-5' (allowed 1..255 registers, whole)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"0.5\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Registers Per Thread': out of range '0.5'"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Block Size\",\"\",\"1e20\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Block Size': out of range '1e20' (allowed 1..1024 threads, whole)"},
+    {TRUE,
+     DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"Kbyte\",\"1e30\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:2: 'Static Shared Memory Per Block': out of range '1e30' (allowed 0..16777216 bytes)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"L1/TEX Hit Rate\",\"%\",\"500\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'L1/TEX Hit Rate': out of range '500' (allowed 0..100 %)"},
 };
 
 START_TEST(test_bad_input) {
