@@ -208,13 +208,26 @@ static gboolean resolve_labels(RawFunction *f, const Parser *ps, GError **error)
   return TRUE;
 }
 
-/* The listing's lines (g_strfreev); NULL with SASS_ERROR_PARSE on binary data. */
+/* The listing's lines (g_strfreev); NULL with SASS_ERROR_PARSE on binary data
+ * or text that is not UTF-8 (GRegex matches UTF-8 only: other bytes would be
+ * read as characters past Unicode's range). */
 static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GError **error) {
   g_autofree gchar *copy = g_strndup(text, len);
+  const gchar *bad = NULL;
   if (memchr(text, '\0', len) != NULL) {
     g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
                 "%s:1: not a SASS listing (binary data; give the text of cuobjdump -sass)",
                 ps->origin);
+    return NULL;
+  }
+  if (!g_utf8_validate(copy, (gssize)len, &bad)) {
+    guint line = 1;
+    for (const gchar *p = copy; p < bad; p++)
+      line += *p == '\n';
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: not a SASS listing (byte 0x%02x is not UTF-8 text; give the text of "
+                "cuobjdump -sass)",
+                ps->origin, line, (guchar)*bad);
     return NULL;
   }
   return g_strsplit(copy, "\n", -1);

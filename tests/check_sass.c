@@ -414,6 +414,9 @@ static const BadCase bad_cases[] = {
     {"\tcode for sm_90\n.text._Z1av:\n" INS("0000", "BRA `(.L_x_9)") HI, "a", SASS_ERROR_PARSE,
      "t.sass:3: unknown label '.L_x_9'"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n", "a", SASS_ERROR_PARSE, "has no instructions"},
+    /* Not UTF-8: GRegex would read 0xf8 as the head of a character past Unicode. */
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "EX\xf8IT") HI, "a", SASS_ERROR_PARSE,
+     "t.sass:3: not a SASS listing (byte 0xf8 is not UTF-8 text"},
 };
 
 START_TEST(test_bad_input) {
