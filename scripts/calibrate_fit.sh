@@ -13,14 +13,50 @@ ref=$1 name=$2
 for f in device latency fma sfu lds chase stream l1 spill; do
   [ -f "$ref/$f.csv" ] || warpsim_die "$ref/$f.csv: missing"
 done
-val() { awk -F, -v k="$2" '$1 == k { print $2; exit }' "$ref/$1.csv"; }
-lat() { awk -F, -v k="$1" '$1 == k { printf "%.0f", $2; found = 1 } END { exit !found }' "$ref/latency.csv"; }
+# A truncated or malformed CSV stops the fit: one line naming the file and
+# the row, exit 2 (die() in $(...) ends that subshell: assign one per line).
+die_row() { warpsim_die "$ref/$1.csv: $2 (a truncated or malformed calibration CSV? rerun scripts/calibrate.sh --measure-only)"; }
+number() { [[ $1 =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]]; }
+positive() { number "$1" && awk "BEGIN { exit !($1 > 0) }"; }
+# val CSV FIELD: column 2 of the row whose column 1 is FIELD (device.csv)
+val() {
+  local v
+  v=$(awk -F, -v k="$2" '$1 == k { print $2; found = 1; exit } END { exit !found }' "$ref/$1.csv") ||
+    die_row "$1" "no row '$2'"
+  [ "$2" = name ] || number "$v" || die_row "$1" "row '$2': not a number '$v'"
+  printf '%s\n' "$v"
+}
+# lat WHAT: the latency.csv row WHAT in cycles, rounded
+lat() {
+  local v
+  v=$(awk -F, -v k="$1" '$1 == k { print $2; found = 1; exit } END { exit !found }' "$ref/latency.csv") ||
+    die_row latency "no row '$1'"
+  positive "$v" || die_row latency "row '$1': not a positive number '$v'"
+  awk "BEGIN { printf \"%.0f\", $v }"
+}
 # max of column C over rows where the awk condition holds
 maxof() { awk -F, -v c="$2" "NR > 1 && ($3) { if (\$c > m) m = \$c } END { print m }" "$ref/$1.csv"; }
-row() { awk -F, -v c="$2" "NR > 1 && ($3) { print \$c; exit }" "$ref/$1.csv"; }
+# row CSV C COND: column C of the first row where the awk condition holds
+row() {
+  local v
+  v=$(awk -F, -v c="$2" "NR > 1 && ($3) { print \$c; exit }" "$ref/$1.csv")
+  positive "$v" || die_row "$1" "no positive number in column $2 of a row where $3 (got '$v')"
+  printf '%s\n' "$v"
+}
 ref_abs=$(cd "$ref" && pwd)
 rel=${ref_abs#"$root"/}
-cc=$(val device cc) sms=$(val device sms) clock=$(val device clock_khz)
+cc=$(val device cc)
+sms=$(val device sms)
+clock=$(val device clock_khz)
+# The fields and latencies the model below reads inside its here-document.
+for f in name max_threads_per_sm max_blocks_per_sm regs_per_sm regs_per_block smem_per_sm \
+  smem_per_block_optin reserved_smem_per_block; do
+  val device "$f" >/dev/null
+done
+for w in ffma_dependent imad_dependent mufu_ex2_dependent smem_load_dependent \
+  l1_hit_load_dependent l2_hit_load_dependent dram_load_dependent; do
+  lat "$w" >/dev/null
+done
 # Each key from the rows the shipped H200 model took it from (models/h200.ini
 # KEY.source): a plateau is the row that model names, not the curve's maximum.
 fma_peak=$(row fma 5 '$1 == 8 && $2 == 16')
@@ -42,6 +78,9 @@ spill_rate=$(awk -F, 'NR == FNR && FNR > 1 { n[$1 "," $2 "," $3] = $5 + $6; next
   $3 >= 48 && n[$1 "," $2 "," $3] > 0 { s += $10 / $2 * n[$1 "," $2 "," $3]; k++ }
   END { if (k) printf "%.1f", 128 * s / k }' "$ref/spill_sass.csv" "$ref/spill.csv" 2>/dev/null || true)
 awk_calc() { awk "BEGIN { $1 }"; }
+spill_source="fitted: $rel/spill.csv[occupancy=max,cap>=48] rolled 64 and unrolled 96 with spill_sass.csv counts"
+[ -n "$spill_rate" ] ||
+  spill_source="assumed: the H200 model's value (no usable rows in $rel/spill.csv and spill_sass.csv)"
 # FFMA operand conflict: the ILP 1 chain (three vector-register operands, as in
 # the shared set's sass_fma.txt) stays below 3/4 of the issue peak of 4
 # warp-instructions per cycle per SM at 64 warps; the penalty is the extra
@@ -148,7 +187,7 @@ penalty.source=fitted: $rel/fma.csv[ilp=1,blocks_per_sm=16] ceiling $fma1_b16 = 
 
 [spill]
 bytes_per_cycle=${spill_rate:-33.3}
-bytes_per_cycle.source=fitted: $rel/spill.csv[occupancy=max,cap>=48] rolled 64 and unrolled 96 with spill_sass.csv counts
+bytes_per_cycle.source=$spill_source
 loop_regs=8
 loop_regs.source=measured: $rel/spill.csv[cap=0] registers less live values
 extra_values=13

@@ -73,6 +73,20 @@ else
   echo "FAIL: calibrate_fit.sh: $(cat "$tmp/err")"
   fail=$((fail + 1))
 fi
+# A truncated or malformed reference directory: one line naming the file, exit 2.
+fit=$root/scripts/calibrate_fit.sh
+cp -r "$ref" "$tmp/cut"
+head -1 "$ref/fma.csv" >"$tmp/cut/fma.csv"
+expect "fit: header-only fma.csv" 2 "cut/fma.csv: no positive number in column 5" \
+  env WARPSIM="$WARPSIM_BIN" "$fit" "$tmp/cut" x
+cp "$ref/fma.csv" "$tmp/cut/fma.csv"
+sed 's/^max_threads_per_sm,.*/max_threads_per_sm,lots/' "$ref/device.csv" >"$tmp/cut/device.csv"
+expect "fit: non-numeric device field" 2 "cut/device.csv: row 'max_threads_per_sm': not a number 'lots'" \
+  env WARPSIM="$WARPSIM_BIN" "$fit" "$tmp/cut" x
+grep -v '^l2_hit_load_dependent,' "$ref/latency.csv" >"$tmp/cut/latency.csv"
+cp "$ref/device.csv" "$tmp/cut/device.csv"
+expect "fit: missing latency row" 2 "cut/latency.csv: no row 'l2_hit_load_dependent'" \
+  env WARPSIM="$WARPSIM_BIN" "$fit" "$tmp/cut" x
 # calibrate_compare.sh: the shipped model against the committed run (one
 # resampled copy): l1.bytes_per_cycle 72.3 vs 72.32, dram.channels 16 vs 13.
 if WARPSIM=$WARPSIM_BIN "$root/scripts/calibrate_compare.sh" "$root/models/h200.ini" "$ref" 1 >"$tmp/cmp" 2>"$tmp/err"; then
