@@ -164,10 +164,13 @@ static gboolean is_memory_data(const gchar *op) {
 void sass_operands_decode(SassInstr *in, const gchar *ops) {
   g_auto(GStrv) parts = g_strsplit(ops, ",", -1);
   guint n = 0;
-  for (guint i = 0; parts[i]; i++) {
+  for (guint i = 0; parts[i]; i++) { /* non-empty ones first; swapped: each freed once */
     g_strstrip(parts[i]);
-    if (*parts[i])
+    if (*parts[i]) {
+      gchar *empty = parts[n];
       parts[n++] = parts[i];
+      parts[i] = empty;
+    }
   }
   gboolean fp64 = in->opcode[0] == 'D' && strcmp(in->opcode, "DEPBAR") != 0;
   gboolean wide = strstr(in->mods, ".WIDE") != NULL;

@@ -109,6 +109,9 @@ static const OpCase op_cases[] = {
     {"MOV R9, c[0x0][R2]", "MOV", "", "R9:1", "R2:1", -1, 0, -1},
     {"PLOP3.LUT P0, PT, P0, P1, P2, 0xe0, 0x0", "PLOP3", ".LUT", "P0:1", "P0:1 P1:1 P2:1", -1, 0,
      -1},
+    /* Empty operands are skipped (once freed twice: found by fuzzing). */
+    {"IMAD , R6, R7, RZ", "IMAD", "", "R6:1", "R7:1", -1, 0, -1},
+    {"FFMA R8, , R4,, R5,", "FFMA", "", "R8:1", "R4:1 R5:1", -1, 0, -1},
 };
 
 static gchar *regs_str(const SassReg *r, guint n) {
