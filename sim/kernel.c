@@ -175,6 +175,32 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
   return TRUE;
 }
 
+/* A synthetic kernel (no [sass] file) takes no other [sass] key: one set
+ * to other than its default means the listing was forgotten, never a
+ * silently synthetic run (the dumped configuration holds the defaults). */
+static gboolean no_sass_keys(const Kernel *k, GKeyFile *kf, GError **error) {
+  const struct {
+    const gchar *key;
+    gboolean set;
+  } keys[] = {{"function", k->sass_function != NULL && *k->sass_function != '\0'},
+              {"source_csv", k->sass_source != NULL && *k->sass_source != '\0'},
+              {"details_csv", k->sass_details != NULL && *k->sass_details != '\0'},
+              {"trip_count", k->n_trip_counts != 0},
+              {"footprint_l1", k->footprint_l1 != 0},
+              {"footprint_l2", k->footprint_l2 != 0}};
+  for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
+    if (!keys[i].set)
+      continue;
+    g_autofree gchar *where = config_origin(kf, k->file, "sass", keys[i].key);
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [sass] %s: set without [sass] file (give file=, the cuobjdump -sass listing; "
+                "a synthetic kernel takes no [sass] keys)",
+                where, keys[i].key);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
                             const gchar *const *overrides, GError **error) {
   g_autoptr(Kernel) k = g_new0(Kernel, 1);
@@ -187,9 +213,9 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     g_error_free(err);
     return NULL;
   }
-  if (k->sass_file != NULL && *k->sass_file != '\0' && !load_sass(k, kf, error))
-    return NULL;
-  return g_steal_pointer(&k);
+  if (k->sass_file != NULL && *k->sass_file != '\0')
+    return load_sass(k, kf, error) ? g_steal_pointer(&k) : NULL;
+  return no_sass_keys(k, kf, error) ? g_steal_pointer(&k) : NULL;
 }
 
 Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,

@@ -260,6 +260,8 @@ typedef struct {
 
 static const BadInput bad_inputs[] = {
     {"k.ini", "[launch\n", "", "", ""},
+    {"k.ini", "[sass]\ntrip_count=4\n", "", "[sass] trip_count", "set without [sass] file"},
+    {"k.ini", "", "sass.function=k", "[sass] function", "set without [sass] file"},
     {"k.ini", "ilp=2\n", "", "", ""},
     {"k.ini", "[stream]\nilp\n", "", "", ""},
     {"k.ini", "[lunch]\nx=1\n", "", "[lunch]", "unknown group"},

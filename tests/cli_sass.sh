@@ -99,6 +99,10 @@ $sass"
 bad missing_file "nonexistent.sass: not a regular file" -- "[sass]
 file=/nonexistent.sass
 function=k"
+# [sass] keys without the listing: an error, never a silently synthetic kernel.
+bad no_file_key "[sass] function: set without [sass] file" -- "[sass]
+function=k_saxpy
+$src"
 # Without a profile, trip_count drives the loops.
 printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=8\n' "$sass" >"$tmp/t.ini"
 timeout 60 "$bin" run --kernel "$tmp/t.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count: $(cat "$tmp/err")"
