@@ -8,14 +8,14 @@
 # its input in build-fuzz/artifacts/ and stops with exit 1.
 #
 # Usage: scripts/fuzz.sh [--seconds S] [--jobs N] [TARGET ...]
-#   TARGETs: kernel model set batch occupancy (default: all five)
+#   TARGETs: kernel model set batch occupancy sass ncu (default: all seven)
 # Example: scripts/fuzz.sh --seconds 7200 set batch
 #   Reproduce a crash: build-fuzz/tests/fuzz/fuzz_TARGET build-fuzz/artifacts/crash-...
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
-all=(kernel model set batch occupancy)
+all=(kernel model set batch occupancy sass ncu)
 seconds=3600 jobs=$(nproc) targets=()
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -1,0 +1,25 @@
+/* fuzz_ncu.c - libFuzzer: a Nsight Compute CSV export through
+ * ncu_source_load_data and ncu_details_load_data.  The input's first line is
+ * the kernel's name key (sass_name_key), the rest the export. */
+#include "fuzz.h"
+#include "ncu.h"
+
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  g_autofree gchar *text = fuzz_text(data, size);
+  gchar *nl = strchr(text, '\n');
+  if (nl == NULL)
+    return 0;
+  *nl = '\0';
+  GError *err = NULL;
+  NcuSource *s = ncu_source_load_data(nl + 1, strlen(nl + 1), "fuzz.csv", text, &err);
+  g_assert((s == NULL) == (err != NULL));
+  ncu_source_free(s);
+  g_clear_error(&err);
+  NcuDetails *d = ncu_details_load_data(nl + 1, strlen(nl + 1), "fuzz.csv", text, &err);
+  g_assert((d == NULL) == (err != NULL));
+  ncu_details_free(d);
+  g_clear_error(&err);
+  return 0;
+}
