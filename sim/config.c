@@ -125,8 +125,10 @@ static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar
       g_strstrip(items[i]);
       if (items[i][0] == '\0')
         continue;
-      if (count >= e->max_items)
-        return value_error(e, origin, text, "too many items", error);
+      if (count >= e->max_items) {
+        g_autofree gchar *what = g_strdup_printf("more than %u items", e->max_items);
+        return value_error(e, origin, text, what, error);
+      }
       if (!parse_uint_in_range(e, origin, items[i], FIELD(target, e->offset, guint) + count, error))
         return FALSE;
       count++;

@@ -301,7 +301,7 @@ static const BadInput bad_inputs[] = {
     {"m.ini", "", "operand.bank_conflict=maybe", "[operand] bank_conflict", "true|false"},
     {"m.ini", "", "dram.latency_spread=698", "[dram] latency_spread", "0..697"},
     {"m.ini", "", "sm.smem_configs=8192;0", "[sm] smem_configs", "ascending"},
-    {"m.ini", "", SEVENTEEN_CARVEOUTS, "[sm] smem_configs: too many", "0..16777216"},
+    {"m.ini", "", SEVENTEEN_CARVEOUTS, "[sm] smem_configs: more than 16 items", "0..16777216"},
     {"m.ini", "", "sm.smem_configs=0;x", "[sm] smem_configs", "0..16777216"},
     {"m.ini", "", "sm.cc=nine", "m.ini, --set: [sm] cc", "major.minor"},
     {"m.ini", "", "sm.max_warps=63", "[sm] max_warps", "smsps"},
