@@ -232,6 +232,31 @@ static gboolean validate_smem(SmModel *m, GKeyFile *kf, const gchar *file, GErro
   return TRUE;
 }
 
+/* Each SASS opcode in one [class_*] group: opclass_lookup takes the first
+ * class that names it, so a second would be silently ignored. */
+static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                   GError **error) {
+  for (guint c = 0; c < OPCLASS_MAX; c++) {
+    g_auto(GStrv) ops =
+        g_strsplit_set(m->opclass[c].opcodes ? m->opclass[c].opcodes : "", "; ", -1);
+    for (guint i = 0; ops[i] != NULL; i++) {
+      OpClass first = *ops[i] ? opclass_lookup(m->opclass, ops[i]) : (OpClass)c;
+      if (first == (OpClass)c)
+        continue;
+      g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name((OpClass)c));
+      g_autofree gchar *other = g_strdup_printf("class_%s", opclass_name(first));
+      g_autofree gchar *at = config_origin(kf, file, group, "opcodes");
+      g_autofree gchar *other_at = config_origin(kf, file, other, "opcodes");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [%s] opcodes: '%s' is also in [%s] of %s (allowed: each opcode in one "
+                  "class)",
+                  at, group, ops[i], other, other_at);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* Checks across keys; a message names "FILE, --set" when the key's value came
  * from an override. */
 static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
@@ -244,7 +269,7 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   }
   m->sm.cc_major = major;
   m->sm.cc_minor = minor;
-  if (!validate_smem(m, kf, file, error))
+  if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error))
     return FALSE;
   if (m->sm.max_warps / m->sm.smsps > 64) {
     g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");

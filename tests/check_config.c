@@ -306,6 +306,8 @@ static const BadInput bad_inputs[] = {
     {"m.ini", "", "sm.cc=nine", "m.ini, --set: [sm] cc", "major.minor"},
     {"m.ini", "", "sm.max_warps=63", "[sm] max_warps", "smsps"},
     {"m.ini", "", "sched.policy=fifo", "[sched] policy", "gto|lrr|oldest|grr"},
+    {"m.ini", "[class_fp32]\nopcodes=FFMA;FADD\n[class_int]\nopcodes=IMAD FADD\n", "",
+     "[class_int] opcodes: 'FADD' is also in [class_fp32]", "each opcode in one class"},
 };
 
 /* Load bad input `_i` as a kernel or a model; it must fail with one line
