@@ -184,7 +184,8 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
       if (close)
         *close = '\0';
     } else if (g_str_has_prefix(t, "0x")) {
-      in->target = (gint64)g_ascii_strtoull(t, NULL, 16);
+      guint64 v = g_ascii_strtoull(t, NULL, 16);
+      in->target = (gint64)MIN(v, (guint64)G_MAXINT64); /* past any function: refused */
     }
   }
   sass_operands_decode(in, ops);

@@ -487,6 +487,18 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
                 m->file);
     return NULL;
   }
+  for (guint i = 0; i < fn->n; i++) {
+    /* A target between two instructions or past the end sends warps nowhere
+     * (0x8 from 0x0 went round instruction 0 forever). */
+    const SassInstr *in = &fn->ins[i];
+    if (is_branch(in) && in->target >= 0 && (in->target % 16 != 0 || in->target / 16 >= fn->n)) {
+      g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                  "%s:%u: branch target 0x%" G_GINT64_MODIFIER "x is not an instruction of '%s' "
+                  "(allowed a multiple of 0x10 in 0x0..0x%x)",
+                  fn->file, in->line, in->target, fn->name, 16 * (fn->n - 1));
+      return NULL;
+    }
+  }
   g_autoptr(Program) p = g_new0(Program, 1);
   p->n = fn->n + 1;
   p->code = g_new0(Instr, p->n);

@@ -99,6 +99,16 @@ $sass"
 bad missing_file "nonexistent.sass: not a regular file" -- "[sass]
 file=/nonexistent.sass
 function=k"
+# A branch target between two instructions or past the end: refused (0x8 went
+# round instruction 0 until --max-cycles).
+for target in 0x8 0x20; do
+  printf '\tcode for sm_90\n\t\tFunction : _Z1kv\n        /*0000*/ BRA %s ; /* 0x0000000000007947 */\n                  /* 0x000fe20000000800 */\n        /*0010*/ EXIT ; /* 0x000000000000794d */\n                  /* 0x000fe20000000800 */\n' \
+    "$target" >"$tmp/jump.sass"
+  bad "jump_$target" "jump.sass:3: branch target $target is not an instruction of '_Z1kv'" "0x0..0x10" -- "[sass]
+file=$tmp/jump.sass
+function=k
+trip_count=2"
+done
 # [sass] keys without the listing: an error, never a silently synthetic kernel.
 bad no_file_key "[sass] function: set without [sass] file" -- "[sass]
 function=k_saxpy
