@@ -330,12 +330,12 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
  * checked every 4096 loop steps (a clock read costs more than a step), its
  * deadline. */
 static gboolean within_bounds(const Sm *sm, SimCycle now, guint64 step, GError **error) {
-  if (sm->l.max_cycles != 0 && now > sm->l.max_cycles) {
+  if (now > sm->cycle_bound) {
     g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND,
                 "max_cycles: stopped at cycle %" G_GUINT64_FORMAT, now);
     return FALSE;
   }
-  if (sm->l.deadline_us != 0 && step % 4096 == 0 && g_get_monotonic_time() > sm->l.deadline_us) {
+  if (step % 4096 == 0 && sm->l.deadline_us != 0 && g_get_monotonic_time() > sm->l.deadline_us) {
     g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: stopped at cycle %" G_GUINT64_FORMAT,
                 now);
     return FALSE;
@@ -365,7 +365,8 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
   guint active = sm->n_active;     /* a warp that exits this cycle drains later */
   guint ready = sm->n_ready;
-  guint issued = sm_issue_stage(sm, now, &next); /* issue: each SMSP's scheduler */
+  /* issue: each SMSP's scheduler (none without a ready warp) */
+  guint issued = ready > 0 ? sm_issue_stage(sm, now, &next) : 0;
   if (check && !check_cycle(sm, now, issued, ready, active, error))
     return FALSE;
   SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
@@ -436,6 +437,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   event_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;
+  sm->cycle_bound = launch->max_cycles ? launch->max_cycles : SIM_CYCLE_NEVER;
   const guint lat[PIPE_MAX] = {
       [PIPE_FMA] = m->fma.latency, [PIPE_ALU] = m->alu.latency, [PIPE_SFU] = m->sfu.latency};
   const guint ivl[PIPE_MAX] = {[PIPE_FMA] = m->fma.interval,

@@ -72,6 +72,7 @@ struct Sm {
   Decoded *dec;             /* per pc of the program, with its issue count */
   guint64 selected;         /* warps selected, summed per cycle (the selected state) */
   SimStats st;              /* counters */
+  SimCycle cycle_bound;     /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
