@@ -129,6 +129,25 @@ typedef struct {
   GRegex *re_ins, *re_hi, *re_label;
 } Parser;
 
+/* A .64/.128 operand's registers end within the file (R254.128 would
+ * reach R257). */
+static gboolean spans_ok(const SassInstr *in, const SassReg *r, guint n, const Parser *ps,
+                         GError **error) {
+  static const gchar *const names[] = {"R", "P", "UR", "UP"};
+  for (guint i = 0; i < n; i++) {
+    guint last = (guint)r[i].index + r[i].count - 1;
+    if (last <= sass_reg_max(r[i].file))
+      continue;
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: registers %s%u..%s%u out of range in '%s' (allowed R0..R254, "
+                "UR0..UR62, P0..P6, UP0..UP6)",
+                ps->origin, in->line, names[r[i].file], r[i].index, names[r[i].file], last,
+                in->text);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Decode the text of one instruction (after the offset, before ';'). */
 static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, const Parser *ps,
                             GError **error) {
@@ -144,7 +163,7 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
     guint index = 0;
     gboolean zero;
     gint file = sass_reg_token(&p, &index, &zero);
-    if (file != SASS_REG_P && file != SASS_REG_UP) {
+    if ((file != SASS_REG_P && file != SASS_REG_UP) || (!zero && index > sass_reg_max(file))) {
       g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: bad guard predicate in '%s'",
                   ps->origin, in->line, text);
       return FALSE;
@@ -188,8 +207,16 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
       in->target = (gint64)MIN(v, (guint64)G_MAXINT64); /* past any function: refused */
     }
   }
+  g_autofree gchar *bad = NULL;
+  if (!sass_operands_check(ops, &bad)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: register '%s' out of range in '%s' (allowed R0..R254, UR0..UR62, P0..P6, "
+                "UP0..UP6)",
+                ps->origin, in->line, bad, text);
+    return FALSE;
+  }
   sass_operands_decode(in, ops);
-  return TRUE;
+  return spans_ok(in, in->dst, in->n_dst, ps, error) && spans_ok(in, in->src, in->n_src, ps, error);
 }
 
 static gboolean resolve_labels(RawFunction *f, const Parser *ps, GError **error) {

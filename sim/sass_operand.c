@@ -58,7 +58,9 @@ gint sass_reg_token(const gchar **pp, guint *index, gboolean *zero) {
     *zero = TRUE;
     p++;
   } else if (g_ascii_isdigit(*p)) {
-    *index = (guint)strtoul(p, (char **)&p, 10);
+    gchar *end = NULL;
+    *index = (guint)MIN(g_ascii_strtoull(p, &end, 10), (guint64)G_MAXUINT); /* R4294967296 */
+    p = end;
   } else {
     return -1;
   }
@@ -66,6 +68,29 @@ gint sass_reg_token(const gchar **pp, guint *index, gboolean *zero) {
     return -1; /* e.g. a name like PT_X or RZERO: not a register */
   *pp = p;
   return file;
+}
+
+guint sass_reg_max(gint file) {
+  return file == SASS_REG_R ? 254 : file == SASS_REG_UR ? 62 : 6;
+}
+
+gboolean sass_operands_check(const gchar *ops, gchar **bad) {
+  for (const gchar *p = ops; *p; p++) {
+    if (p != ops && (g_ascii_isalnum(p[-1]) || p[-1] == '_' || p[-1] == '.'))
+      continue;
+    guint index = 0;
+    gboolean zero = FALSE;
+    const gchar *q = p;
+    gint file = sass_reg_token(&q, &index, &zero);
+    if (file < 0)
+      continue;
+    if (!zero && index > sass_reg_max(file)) {
+      *bad = g_strndup(p, (gsize)(q - p));
+      return FALSE;
+    }
+    p = q - 1;
+  }
+  return TRUE;
 }
 
 /* Registers inside brackets ([R2.64+0x10], desc[UR4][R2.64], c[0x0][UR4]):

@@ -12,6 +12,17 @@
  * returns its file with *zero set and *index untouched. */
 gint sass_reg_token(const gchar **pp, guint *index, gboolean *zero);
 
+/* The highest index a register file holds: R0..R254 (R255 is RZ),
+ * UR0..UR62 (UR63 is URZ), P0..P6 and UP0..UP6 (7 is PT/UPT); from the
+ * register fields of the encoding (Jia et al. 2018, "Dissecting the NVIDIA
+ * Volta GPU Architecture via Microbenchmarking", section 2). */
+guint sass_reg_max(gint file);
+
+/* TRUE when every register token in the operand text ops is within its
+ * file (sass_reg_max); else FALSE with the first offending token in *bad
+ * (newly allocated). */
+gboolean sass_operands_check(const gchar *ops, gchar **bad);
+
 /* TRUE when opcode op equals one of the NULL-terminated set. */
 gboolean sass_opcode_in(const gchar *op, const gchar *const *set);
 

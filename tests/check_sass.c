@@ -417,6 +417,19 @@ static const BadCase bad_cases[] = {
     {"\tcode for sm_90\n.text._Z1av:\n" INS("0000", "BRA `(.L_x_9)") HI, "a", SASS_ERROR_PARSE,
      "t.sass:3: unknown label '.L_x_9'"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n", "a", SASS_ERROR_PARSE, "has no instructions"},
+    /* Registers past their file (R300 was read as R44, R4294967296 as R0). */
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "IADD3 R300, R2, R3, RZ") HI, "a",
+     SASS_ERROR_PARSE,
+     "t.sass:3: register 'R300' out of range in 'IADD3 R300, R2, R3, RZ' (allowed R0..R254, "
+     "UR0..UR62, P0..P6, UP0..UP6)"},
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "IADD3 R4294967296, R2, R3, RZ") HI,
+     "a", SASS_ERROR_PARSE, "t.sass:3: register 'R4294967296' out of range"},
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "LDG.E R2, desc[UR64][R2.64]") HI, "a",
+     SASS_ERROR_PARSE, "t.sass:3: register 'UR64' out of range"},
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "LDG.E.128 R254, desc[UR4][R2.64]") HI,
+     "a", SASS_ERROR_PARSE, "t.sass:3: registers R254..R257 out of range"},
+    {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "@P9 EXIT") HI, "a", SASS_ERROR_PARSE,
+     "t.sass:3: bad guard predicate"},
     /* Not UTF-8: GRegex would read 0xf8 as the head of a character past Unicode. */
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "EX\xf8IT") HI, "a", SASS_ERROR_PARSE,
      "t.sass:3: not a SASS listing (byte 0xf8 is not UTF-8 text"},
