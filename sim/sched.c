@@ -45,7 +45,7 @@ static guint pick_lrr(const SchedView *v) {
  * next candidate after it; unlike gto it never starves the youngest warps
  * (README "Scheduler policies"). */
 static guint pick_grr(const SchedView *v) {
-  return sched_grr_slot(v->cand, v->last == SCHED_NO_SLOT ? 0 : 1ULL << v->last, v->last);
+  return has(v->cand, v->last) ? (guint)v->last : next_after(v->cand, v->last);
 }
 
 /* Two-level: slots form fetch groups of group_size; round robin inside the
@@ -64,12 +64,11 @@ static guint pick_two_level(const SchedView *v) {
 }
 
 static const SchedPolicy policies[] = {
-    {"gto", "greedy then oldest", pick_gto, TRUE, FALSE},
-    {"lrr", "loose round robin", pick_lrr, FALSE, FALSE},
-    {"oldest", "oldest eligible warp first", pick_oldest, FALSE, FALSE},
-    {"grr", "greedy then loose round robin", pick_grr, TRUE, TRUE},
-    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE,
-     FALSE},
+    {"gto", "greedy then oldest", pick_gto, TRUE},
+    {"lrr", "loose round robin", pick_lrr, FALSE},
+    {"oldest", "oldest eligible warp first", pick_oldest, FALSE},
+    {"grr", "greedy then loose round robin", pick_grr, TRUE},
+    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {

@@ -26,18 +26,7 @@ typedef struct {
   const gchar *desc;                 /* one line for --help */
   guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
   gboolean greedy; /* picks v->last whenever it is a candidate (lets the caller skip pick) */
-  gboolean grr;    /* is grr: the caller may pick with sched_grr_slot, without the call */
 } SchedPolicy;
-
-/* grr's pick: the last slot selected (`last`, bit `last_mask`; 0 when none)
- * while it is in `cand`, else the next candidate after it in round-robin
- * order.  Inline and without a branch on the (unpredictable) outcome: it
- * runs for every issue of the default policy. */
-static inline guint sched_grr_slot(guint64 cand, guint64 last_mask, gint last) {
-  guint64 after = cand & ~((last_mask << 1) - 1); /* candidates after the last slot */
-  guint next = (guint)__builtin_ctzll(after ? after : cand);
-  return (cand & last_mask) ? (guint)last : next;
-}
 
 /* The policy called `name`, or NULL. */
 const SchedPolicy *sched_lookup(const gchar *name);
