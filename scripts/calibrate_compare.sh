@@ -57,9 +57,11 @@ perturb() {
   done
 }
 
+values "$model" >"$tmp/model"
+[ -s "$tmp/model" ] ||
+  warpsim_die "$model: no value with a measured or fitted KEY.source line to compare (not a warpsim model file?)"
 "$root/scripts/calibrate_fit.sh" "$ref" cmp >"$tmp/regen.ini"
 values "$tmp/regen.ini" >"$tmp/regen"
-values "$model" >"$tmp/model"
 : >"$tmp/noise"
 for i in $(seq 1 "$n"); do
   perturb "$tmp/p$i" "$i"

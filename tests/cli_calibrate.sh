@@ -87,6 +87,8 @@ grep -v '^l2_hit_load_dependent,' "$ref/latency.csv" >"$tmp/cut/latency.csv"
 cp "$ref/device.csv" "$tmp/cut/device.csv"
 expect "fit: missing latency row" 2 "cut/latency.csv: no row 'l2_hit_load_dependent'" \
   env WARPSIM="$WARPSIM_BIN" "$fit" "$tmp/cut" x
+expect "compare: not a model" 2 "/etc/passwd: no value with a measured or fitted KEY.source" \
+  env WARPSIM="$WARPSIM_BIN" "$root/scripts/calibrate_compare.sh" /etc/passwd "$ref" 1
 # calibrate_compare.sh: the shipped model against the committed run (one
 # resampled copy): l1.bytes_per_cycle 72.3 vs 72.32, dram.channels 17 vs 17,
 # dram.latency_spread 145 vs 140 (outside 3 %).
