@@ -241,13 +241,22 @@ gboolean ncu_source_check(const NcuSource *src, const SassFunction *f, GError **
 /* Bytes of a shared-memory size in `unit`.  Nsight Compute prints decimal
  * kilobytes with two decimals (8192 B -> "8.19 Kbyte"); the byte count is
  * taken as the multiple of 16 nearest the printed value. */
+/* Bytes of `v` in `unit` ("byte", "Kbyte/block", ..., none: bytes; rounded
+ * to 16 bytes when scaled), or NaN for a unit that is no byte unit. */
 static gdouble bytes_of(gdouble v, const gchar *unit) {
-  gdouble scale = g_str_has_prefix(unit, "Kbyte")   ? 1e3
-                  : g_str_has_prefix(unit, "Mbyte") ? 1e6
-                  : g_str_has_prefix(unit, "KiB")   ? 1024.0
-                                                    : 1.0;
-  gdouble b = v * scale;
-  return scale > 1.0 ? 16.0 * round(b / 16.0) : b;
+  static const struct {
+    const gchar *unit;
+    gdouble scale;
+  } units[] = {{"", 1.0},      {"byte", 1.0},   {"Kbyte", 1e3},    {"Mbyte", 1e6},
+               {"Gbyte", 1e9}, {"KiB", 1024.0}, {"MiB", 1048576.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
+    gsize n = strlen(units[i].unit);
+    if (strncmp(unit, units[i].unit, n) != 0 || (unit[n] != '\0' && unit[n] != '/'))
+      continue;
+    gdouble b = v * units[i].scale;
+    return units[i].scale > 1.0 ? 16.0 * round(b / 16.0) : b;
+  }
+  return NAN;
 }
 
 typedef struct {
@@ -298,6 +307,13 @@ static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols 
   if (m == NULL || isnan(v))
     return TRUE;
   gdouble x = m->bytes ? bytes_of(v, ncu_csv_field(r, c->unit)) : v;
+  if (isnan(x)) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s': unit '%s' is no byte unit (allowed byte, Kbyte, Mbyte, Gbyte, KiB, "
+                "MiB, each optionally per block)",
+                origin, r->line, metric, ncu_csv_field(r, c->unit));
+    return FALSE;
+  }
   if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: '%s': out of range '%s' (allowed %.0f..%.0f %s%s)", origin, r->line, metric,

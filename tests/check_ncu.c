@@ -212,6 +212,12 @@ static const BadCase bad_cases[] = {
      DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"Kbyte\",\"1e30\"\n",
      NCU_ERROR_PARSE,
      "c.csv:2: 'Static Shared Memory Per Block': out of range '1e30' (allowed 0..16777216 bytes)"},
+    /* A byte metric in a unit that is no byte unit, or in GB (once read as bytes). */
+    {TRUE,
+     DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"furlong\",\"4\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': unit 'furlong' is no byte unit"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"Gbyte\",\"1\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': out of range '1'"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"L1/TEX Hit Rate\",\"%\",\"500\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'L1/TEX Hit Rate': out of range '500' (allowed 0..100 %)"},
 };
