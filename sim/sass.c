@@ -129,18 +129,21 @@ typedef struct {
   GRegex *re_ins, *re_hi, *re_label;
 } Parser;
 
+/* The register numbers sass_reg_max allows, as error messages name them. */
+#define SASS_REG_RANGES "R0..R254, UR0..UR62, P0..P6, UP0..UP6"
+
 /* A .64/.128 operand's registers end within the file (R254.128 would
  * reach R257). */
 static gboolean spans_ok(const SassInstr *in, const SassReg *r, guint n, const Parser *ps,
                          GError **error) {
-  static const gchar *const names[] = {"R", "P", "UR", "UP"};
+  static const gchar *const names[] = {
+      [SASS_REG_R] = "R", [SASS_REG_P] = "P", [SASS_REG_UR] = "UR", [SASS_REG_UP] = "UP"};
   for (guint i = 0; i < n; i++) {
     guint last = (guint)r[i].index + r[i].count - 1;
     if (last <= sass_reg_max(r[i].file))
       continue;
     g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                "%s:%u: registers %s%u..%s%u out of range in '%s' (allowed R0..R254, "
-                "UR0..UR62, P0..P6, UP0..UP6)",
+                "%s:%u: registers %s%u..%s%u out of range in '%s' (allowed " SASS_REG_RANGES ")",
                 ps->origin, in->line, names[r[i].file], r[i].index, names[r[i].file], last,
                 in->text);
     return FALSE;
@@ -210,8 +213,7 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
   g_autofree gchar *bad = NULL;
   if (!sass_operands_check(ops, &bad)) {
     g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                "%s:%u: register '%s' out of range in '%s' (allowed R0..R254, UR0..UR62, P0..P6, "
-                "UP0..UP6)",
+                "%s:%u: register '%s' out of range in '%s' (allowed " SASS_REG_RANGES ")",
                 ps->origin, in->line, bad, text);
     return FALSE;
   }
@@ -305,8 +307,9 @@ static gboolean read_encoding(gchar **lines, guint ln, const gchar *off, const g
   g_autofree gchar *hi = g_match_info_fetch(mh, 1);
   in->enc[1] = g_ascii_strtoull(hi, NULL, 16);
   sass_ctrl_decode(in->enc[1], &in->ctrl);
-  guint expect =
-      cur->ins->len ? g_array_index(cur->ins, SassInstr, cur->ins->len - 1).offset + 16 : 0;
+  guint expect = cur->ins->len ? g_array_index(cur->ins, SassInstr, cur->ins->len - 1).offset +
+                                     SASS_INSTR_BYTES
+                               : 0;
   if (in->offset != expect) {
     g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
                 "%s:%u: instruction at offset 0x%x, expected 0x%x (16-byte instructions in "
@@ -526,9 +529,10 @@ guint sass_function_regs(const SassFunction *f, guint *line) {
 }
 
 gint sass_find_offset(const SassFunction *f, guint32 offset) {
-  if (offset % 16 != 0 || offset / 16 >= f->n || f->ins[offset / 16].offset != offset)
+  guint32 i = offset / SASS_INSTR_BYTES;
+  if (offset % SASS_INSTR_BYTES != 0 || i >= f->n || f->ins[i].offset != offset)
     return -1;
-  return (gint)(offset / 16);
+  return (gint)i;
 }
 
 void sass_function_free(SassFunction *f) {

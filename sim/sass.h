@@ -52,6 +52,11 @@ typedef struct {
   guint8 reuse;     /* operand reuse flags, 4 bits */
 } SassCtrl;
 
+/* Bytes per instruction: sm_70 and later encode every instruction in 128
+ * bits (the two 64-bit words of each listing line; the parser checks that
+ * offsets advance by this).  Instruction i is at offset i * SASS_INSTR_BYTES. */
+#define SASS_INSTR_BYTES 16
+
 typedef struct {
   guint32 offset;     /* bytes from the function's start */
   guint line;         /* line of the listing (1-based) */

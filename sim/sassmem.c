@@ -80,7 +80,7 @@ static GArray *find_loops(const SassFunction *fn) {
   for (guint j = 0; j < fn->n; j++) {
     const SassInstr *in = &fn->ins[j];
     if (is_branch(in) && in->target >= 0 && in->target <= in->offset && !never(in)) {
-      Loop l = {(guint)(in->target / 16), j};
+      Loop l = {(guint)(in->target / SASS_INSTR_BYTES), j};
       if (l.head != l.tail) /* BRA to itself: the padding after EXIT */
         g_array_append_val(loops, l);
     }
