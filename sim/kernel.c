@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
+G_STATIC_ASSERT(KERNEL_MAX_TRIP_COUNTS == SASS_MAX_TRIP_COUNTS);
+
 G_DEFINE_QUARK(warpsim_kernel_error, kernel_error)
 
 #define K(f) offsetof(Kernel, f)
@@ -84,8 +86,8 @@ static const ConfigEntry kernel_table[] = {
      "ncu --page source --print-source sass --csv export (empty = none)", "assumed: no profile"},
     {"sass", "details_csv", CONFIG_STRING, K(sass_details), 0, "", 0, 0, NULL, 0, 0, NULL,
      "ncu --page details --csv export (empty = none)", "assumed: no profile"},
-    {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 0, 1e8, NULL, 16,
-     0, "trips",
+    {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 0, 1e8, NULL,
+     KERNEL_MAX_TRIP_COUNTS, 0, "trips",
      "loop trips when no profile gives counts: one value for every loop, or one per loop "
      "(backward branch) in address order, e.g. 512;3 (0 = not given)",
      "assumed: none"},

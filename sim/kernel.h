@@ -12,6 +12,10 @@
 
 typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_STREAM } KernelPattern;
 
+/* Values [sass] trip_count takes at most (one per loop): a design limit, not
+ * the hardware's; the key's range check rejects more. */
+#define KERNEL_MAX_TRIP_COUNTS 16
+
 typedef struct {
   gchar *name; /* kernel name (file stem), owned */
   gchar *file; /* path it was read from, owned */
@@ -48,15 +52,15 @@ typedef struct {
   guint seed;             /* seed of the run's GRand */
   guint footprint;        /* bytes per warp the loads reuse at `level`; 0 = no capacity model */
   /* [sass]: a real kernel from its SASS and Nsight Compute exports */
-  gchar *sass_file;        /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */
-  gchar *sass_function;    /* mangled name or a unique substring of the demangled one, owned */
-  gchar *sass_source;      /* ncu --page source --csv export, owned; "" = none */
-  gchar *sass_details;     /* ncu --page details --csv export, owned; "" = none */
-  guint n_trip_counts;     /* entries of trip_counts; 0 = none */
-  guint trip_counts[16];   /* loop trips without a profile: one for every loop, or one per loop
-                              (backward branch) in address order */
-  guint footprint_l1;      /* bytes per warp reused through L1; 0 = estimated */
-  guint footprint_l2;      /* bytes per warp reused through L2; 0 = estimated */
+  gchar *sass_file;     /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */
+  gchar *sass_function; /* mangled name or a unique substring of the demangled one, owned */
+  gchar *sass_source;   /* ncu --page source --csv export, owned; "" = none */
+  gchar *sass_details;  /* ncu --page details --csv export, owned; "" = none */
+  guint n_trip_counts;  /* entries of trip_counts; 0 = none */
+  guint trip_counts[KERNEL_MAX_TRIP_COUNTS]; /* loop trips without a profile: one for every loop, or
+                              one per loop (backward branch) in address order */
+  guint footprint_l1;                        /* bytes per warp reused through L1; 0 = estimated */
+  guint footprint_l2;                        /* bytes per warp reused through L2; 0 = estimated */
   struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned; NULL = synthetic */
 } Kernel;
 

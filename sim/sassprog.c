@@ -106,7 +106,7 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
 static gdouble inflow(const SassFunction *fn, const gdouble *taken, guint i, guint skip) {
   gdouble sum = 0;
   for (guint k = 0; k < fn->n; k++)
-    if (k != skip && is_branch(&fn->ins[k]) && fn->ins[k].target == (gint64)(16 * i))
+    if (k != skip && is_branch(&fn->ins[k]) && fn->ins[k].target == (gint64)SASS_INSTR_BYTES * i)
       sum += taken[k];
   return sum;
 }
@@ -138,8 +138,8 @@ static gdouble *taken_counts(const SassKernel *sk) {
         continue;
       gdouble t;
       gboolean next_bsync = j + 1 < fn->n && op_is(&fn->ins[j + 1], "BSYNC");
-      if (next_bsync && is_branch(in) && in->target >= 0 && in->target / 16 < fn->n) {
-        guint tg = (guint)(in->target / 16);
+      if (next_bsync && is_branch(in) && in->target >= 0 && in->target / SASS_INSTR_BYTES < fn->n) {
+        guint tg = (guint)(in->target / SASS_INSTR_BYTES);
         t = sassmem_executed(sk, tg) - fall_into(sk, taken, tg) - inflow(fn, taken, tg, j);
       } else {
         gdouble into = j + 1 < fn->n ? sassmem_executed(sk, j + 1) : 0.0;
@@ -166,7 +166,17 @@ static gboolean leaves(const SassInstr *in, guint head, guint tail) {
   if (is_guarded_exit(in))
     return TRUE;
   return is_branch(in) && in->target >= 0 &&
-         (in->target < 16 * (gint64)head || in->target > 16 * (gint64)tail);
+         (in->target < (gint64)SASS_INSTR_BYTES * head ||
+          in->target > (gint64)SASS_INSTR_BYTES * tail);
+}
+
+/* The first branch out of the loop whose back edge is instruction t (from
+ * its head on); t itself when no instruction leaves the loop. */
+static guint first_exit(const SassFunction *fn, guint t) {
+  guint head = (guint)(fn->ins[t].target / SASS_INSTR_BYTES), first = head;
+  while (first < t && !leaves(&fn->ins[first], head, t))
+    first++;
+  return first;
 }
 
 /* Without a profile, a loop whose back edge always branches ends at its
@@ -175,12 +185,8 @@ static gboolean leaves(const SassInstr *in, guint head, guint tail) {
 static gint exit_of(const SassFunction *fn, guint j) {
   for (guint t = j + 1; t < fn->n; t++) {
     const SassInstr *b = &fn->ins[t];
-    if (!is_back_edge(b) || !always(b) || (guint)(b->target / 16) > j)
-      continue;
-    guint head = (guint)(b->target / 16), first = head;
-    while (first < t && !leaves(&fn->ins[first], head, t))
-      first++;
-    if (first == j)
+    if (is_back_edge(b) && always(b) && (guint)(b->target / SASS_INSTR_BYTES) <= j &&
+        first_exit(fn, t) == j)
       return (gint)t;
   }
   return -1;
@@ -191,18 +197,14 @@ static gboolean check_endless(const SassKernel *sk, GError **error) {
   const SassFunction *fn = sk->fn;
   for (guint t = 0; sk->source == NULL && t < fn->n; t++) {
     const SassInstr *b = &fn->ins[t];
-    if (!is_back_edge(b) || !always(b))
+    if (!is_back_edge(b) || !always(b) || first_exit(fn, t) != t)
       continue;
-    guint head = (guint)(b->target / 16), first = head;
-    while (first < t && !leaves(&fn->ins[first], head, t))
-      first++;
-    if (first == t) {
-      g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                  "%s:%u: loop branch '%s' always branches back and no branch leaves the loop "
-                  "(lines %u..%u): without a profile it never ends (give source_csv)",
-                  fn->file, b->line, b->text, fn->ins[head].line, b->line);
-      return FALSE;
-    }
+    guint head = (guint)(b->target / SASS_INSTR_BYTES);
+    g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                "%s:%u: loop branch '%s' always branches back and no branch leaves the loop "
+                "(lines %u..%u): without a profile it never ends (give source_csv)",
+                fn->file, b->line, b->text, fn->ins[head].line, b->line);
+    return FALSE;
   }
   return TRUE;
 }
@@ -458,7 +460,7 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
   out->op = OP_BRA;
   out->pipe = PIPE_NONE;
   out->has_branch = 1;
-  gint64 t = is_branch(in) ? in->target / 16 : (gint64)exit_pc;
+  gint64 t = is_branch(in) ? in->target / SASS_INSTR_BYTES : (gint64)exit_pc;
   out->target = t >= 0 && t < (gint64)fn->n ? (guint32)t : exit_pc;
   guint32 init = 0;
   if (!branch_terms(sk, i, taken, out, &init, error))
@@ -477,6 +479,24 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
   return TRUE;
 }
 
+/* Every branch target is an instruction of fn: a target between two
+ * instructions or past the end sends warps nowhere (0x8 from 0x0 went round
+ * instruction 0 forever). */
+static gboolean check_targets(const SassFunction *fn, GError **error) {
+  for (guint i = 0; i < fn->n; i++) {
+    const SassInstr *in = &fn->ins[i];
+    if (is_branch(in) && in->target >= 0 &&
+        (in->target % SASS_INSTR_BYTES != 0 || in->target / SASS_INSTR_BYTES >= fn->n)) {
+      g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                  "%s:%u: branch target 0x%" G_GINT64_MODIFIER "x is not an instruction of '%s' "
+                  "(allowed a multiple of 0x10 in 0x0..0x%x)",
+                  fn->file, in->line, in->target, fn->name, SASS_INSTR_BYTES * (fn->n - 1));
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
@@ -487,18 +507,8 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
                 m->file);
     return NULL;
   }
-  for (guint i = 0; i < fn->n; i++) {
-    /* A target between two instructions or past the end sends warps nowhere
-     * (0x8 from 0x0 went round instruction 0 forever). */
-    const SassInstr *in = &fn->ins[i];
-    if (is_branch(in) && in->target >= 0 && (in->target % 16 != 0 || in->target / 16 >= fn->n)) {
-      g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                  "%s:%u: branch target 0x%" G_GINT64_MODIFIER "x is not an instruction of '%s' "
-                  "(allowed a multiple of 0x10 in 0x0..0x%x)",
-                  fn->file, in->line, in->target, fn->name, 16 * (fn->n - 1));
-      return NULL;
-    }
-  }
+  if (!check_targets(fn, error))
+    return NULL;
   g_autoptr(Program) p = g_new0(Program, 1);
   p->n = fn->n + 1;
   p->code = g_new0(Instr, p->n);

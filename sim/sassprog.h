@@ -34,16 +34,20 @@
 
 #include <glib.h>
 
+/* Loop trip counts sass_kernel_load keeps at most (kernel.h's
+ * KERNEL_MAX_TRIP_COUNTS, checked in kernel.c). */
+#define SASS_MAX_TRIP_COUNTS 16
+
 /* What a [sass] kernel file names, loaded and cross-checked. */
 typedef struct SassKernel {
-  SassFunction *fn;      /* the function, owned */
-  NcuSource *source;     /* source-page profile, owned; NULL = none */
-  NcuDetails *details;   /* details-page profile, owned; NULL = none */
-  guint n_trip_counts;   /* entries of trip_counts; 0 = none */
-  guint trip_counts[16]; /* loop trips without a profile: one for every loop, or one per loop
-                            (backward branch) in address order; 0 = not given */
-  guint footprint_l1;    /* bytes per warp reused through L1; 0 = estimated */
-  guint footprint_l2;    /* bytes per warp reused through L2; 0 = estimated */
+  SassFunction *fn;                        /* the function, owned */
+  NcuSource *source;                       /* source-page profile, owned; NULL = none */
+  NcuDetails *details;                     /* details-page profile, owned; NULL = none */
+  guint n_trip_counts;                     /* entries of trip_counts; 0 = none */
+  guint trip_counts[SASS_MAX_TRIP_COUNTS]; /* loop trips without a profile: one for every loop, or
+                            one per loop (backward branch) in address order; 0 = not given */
+  guint footprint_l1;                      /* bytes per warp reused through L1; 0 = estimated */
+  guint footprint_l2;                      /* bytes per warp reused through L2; 0 = estimated */
   /* Derived at load: */
   gdouble warps;          /* warps the profiled launch ran (first instruction's count) */
   gdouble load_l1_hit;    /* global loads' L1 hit rate at the profiled launch, 0..1 */
@@ -65,7 +69,7 @@ typedef enum {
 /* Load the listing `file`'s function `function` and the profiles (either
  * may be NULL or ""), check the source page profiles this function, and
  * derive the profiled hit rates and footprints.  `trip_counts` (n_trip_counts
- * entries, copied; at most 16) drive the loops when there is no source page.
+ * entries, copied; at most SASS_MAX_TRIP_COUNTS) drive the loops when there is no source page.
  * FALSE with the SASS_ERROR or NCU_ERROR of the first problem, or
  * SASSPROG_ERROR_INPUT when there is no source page and neither one count
  * nor one per loop is given. */
