@@ -3,7 +3,7 @@
 #include "event.h"
 
 #define WHEEL_MASK (EVENT_WHEEL - 1)
-#define WHEEL_WORDS (EVENT_WHEEL / 64)
+#define WHEEL_WORDS (EVENT_WHEEL / 64) /* 64-bit words of the bucket bitmap */
 
 G_STATIC_ASSERT((EVENT_WHEEL & WHEEL_MASK) == 0 && EVENT_WHEEL >= 64);
 
@@ -106,6 +106,15 @@ static SimCycle wheel_first(const EventQueue *q) {
   g_assert_not_reached();
 }
 
+/* Cycle of the first event after a pop: the wheel's when it holds any (every
+ * event before the heap's is on it), else the heap's; SIM_CYCLE_NEVER when
+ * the queue is empty. */
+static SimCycle first_cycle(const EventQueue *q) {
+  if (q->len == 0)
+    return SIM_CYCLE_NEVER;
+  return q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
+}
+
 /* The heap's events the wheel now spans move to it, in (cycle, insertion)
  * order; their buckets are empty (they were beyond the wheel until now). */
 G_GNUC_NO_INLINE static void wheel_fill(EventQueue *q) {
@@ -134,7 +143,7 @@ G_GNUC_NO_INLINE static gpointer heap_pop_first(EventQueue *q) {
   q->len--;
   q->base = e.at;
   wheel_fill(q);
-  q->first = q->len == 0 ? SIM_CYCLE_NEVER : q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
+  q->first = first_cycle(q);
   return e.data;
 }
 
@@ -158,6 +167,6 @@ gpointer event_queue_pop(EventQueue *q) {
   if (q->head[b] != EVENT_NO_NODE)
     return data; /* more events this cycle: the first cycle stays */
   q->used[b / 64] &= ~(1ULL << (b % 64));
-  q->first = q->len == 0 ? SIM_CYCLE_NEVER : q->len > q->heap_len ? wheel_first(q) : q->heap[0].at;
+  q->first = first_cycle(q);
   return data;
 }

@@ -20,7 +20,7 @@
 #include <glib.h>
 
 #define EVENT_WHEEL 4096 /* cycles the wheel spans (a power of 2): DRAM latency under load fits */
-#define EVENT_NO_NODE G_MAXUINT32
+#define EVENT_NO_NODE G_MAXUINT32 /* end of a bucket's or the free list */
 
 typedef struct {
   SimCycle at;   /* cycle the event is due */
