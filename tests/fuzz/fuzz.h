@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -14,6 +15,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * any parser sees it), newly allocated. */
 static inline gchar *fuzz_text(const uint8_t *data, size_t size) {
   return g_strndup((const gchar *)data, size);
+}
+
+/* The rest of `text` after its first line, which is cut off in place (the
+ * harness's name key); NULL when there is no newline. */
+static inline gchar *fuzz_after_first_line(gchar *text) {
+  gchar *nl = strchr(text, '\n');
+  if (nl == NULL)
+    return NULL;
+  *nl = '\0';
+  return nl + 1;
 }
 
 /* The input's non-empty lines, at most `max` of them (g_strfreev). */

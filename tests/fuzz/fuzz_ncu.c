@@ -8,16 +8,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   g_autofree gchar *text = fuzz_text(data, size);
-  gchar *nl = strchr(text, '\n');
-  if (nl == NULL)
+  const gchar *body = fuzz_after_first_line(text);
+  if (body == NULL)
     return 0;
-  *nl = '\0';
   GError *err = NULL;
-  NcuSource *s = ncu_source_load_data(nl + 1, strlen(nl + 1), "fuzz.csv", text, &err);
+  NcuSource *s = ncu_source_load_data(body, strlen(body), "fuzz.csv", text, &err);
   g_assert((s == NULL) == (err != NULL));
   ncu_source_free(s);
   g_clear_error(&err);
-  NcuDetails *d = ncu_details_load_data(nl + 1, strlen(nl + 1), "fuzz.csv", text, &err);
+  NcuDetails *d = ncu_details_load_data(body, strlen(body), "fuzz.csv", text, &err);
   g_assert((d == NULL) == (err != NULL));
   ncu_details_free(d);
   g_clear_error(&err);
