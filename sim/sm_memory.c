@@ -16,11 +16,61 @@ static MemLevel draw_level(Sm *sm) {
   return MEM_DRAM;
 }
 
+/* A global load or store (LDG/STG) of `bytes` issued at `now` through the
+ * level it is served from; *missed: it left L1.  Returns the cycle its data
+ * is back (a store: the cycle its registers are read). */
+static SimCycle global_access(Sm *sm, const Instr *in, guint bytes, SimCycle now,
+                              gboolean *missed) {
+  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
+  guint cost = bytes; /* bytes the level's servers are occupied for */
+  if (level == MEM_DRAM && in->line_cost > 0)
+    cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+  if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
+    cost += in->partial_bytes;
+  if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
+    cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
+  *missed = level != MEM_L1;
+  SimCycle ready = mem_load(sm->mem, level, cost, in->sequential, now);
+  if (in->op == OP_STG) {
+    /* Nothing waits for a store's data; its registers are read soon after
+     * issue (the read scoreboard). */
+    return now + in->read_latency;
+  }
+  sm->st.loads++;
+  sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
+  sm->st.load_latency_sum += ready - now;
+  return ready;
+}
+
+/* A register spill access (LDL/STL) of `bytes` issued at `now`; returns the
+ * cycle its data is back. */
+static SimCycle spill_access(Sm *sm, const Instr *in, guint bytes, SimCycle now) {
+  /* Local memory has one SM-wide port, first come first served: each
+   * access holds it for bytes / [spill] bytes_per_cycle cycles
+   * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
+  gdouble start = MAX((gdouble)now, sm->local_free);
+  sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
+  SimCycle begin = (SimCycle)ceil(start);
+  SimCycle ready = begin + sm->m->l1.latency;
+  /* A spill access also goes to L2 when it misses, which happens when the
+   * SM's spill footprint outgrows the L1 that the shared-memory carveout
+   * leaves (README "Register spills").  The port stays the limit whatever
+   * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
+   * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
+   * Nsight Compute), so a missing STL waits for L2's latency but takes none
+   * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
+   * missing LDL's data comes back over it. */
+  if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
+    ready = MAX(ready, in->op == OP_LDL ? mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin)
+                                        : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  sm->st.spill_insts++;
+  return ready;
+}
+
 /* Memory effects of issuing the load or store `in`; returns the cycle its
  * data is back. */
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  SimCycle ready;
   gboolean missed = TRUE; /* the access left L1 */
   if (in->l1tex) {
     /* SASS: global data passes the L1TEX data stage that shared memory
@@ -29,47 +79,8 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     sm->units.smem_free = MAX(sm->units.smem_free, now) + busy;
     sm->st.pipe_busy[PIPE_SMEM] += busy;
   }
-  if (in->op == OP_LDG || in->op == OP_STG) {
-    MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
-    guint cost = bytes; /* bytes the level's servers are occupied for */
-    if (level == MEM_DRAM && in->line_cost > 0)
-      cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
-    if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
-      cost += in->partial_bytes;
-    if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
-      cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
-    missed = level != MEM_L1;
-    ready = mem_load(sm->mem, level, cost, in->sequential, now);
-    if (in->op == OP_STG) {
-      /* Nothing waits for a store's data; its registers are read soon after
-       * issue (the read scoreboard). */
-      ready = now + in->read_latency;
-    } else {
-      sm->st.loads++;
-      sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
-      sm->st.load_latency_sum += ready - now;
-    }
-  } else {
-    /* Local memory has one SM-wide port, first come first served: each
-     * access holds it for bytes / [spill] bytes_per_cycle cycles
-     * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
-    gdouble start = MAX((gdouble)now, sm->local_free);
-    sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
-    SimCycle begin = (SimCycle)ceil(start);
-    ready = begin + sm->m->l1.latency;
-    /* A spill access also goes to L2 when it misses, which happens when the
-     * SM's spill footprint outgrows the L1 that the shared-memory carveout
-     * leaves (README "Register spills").  The port stays the limit whatever
-     * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
-     * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
-     * Nsight Compute), so a missing STL waits for L2's latency but takes none
-     * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
-     * missing LDL's data comes back over it. */
-    if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
-      ready = MAX(ready, in->op == OP_LDL ? mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin)
-                                          : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
-    sm->st.spill_insts++;
-  }
+  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, in, bytes, now, &missed)
+                                                        : spill_access(sm, in, bytes, now);
   if (in->l1tex && in->op == OP_LDG) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots
      * (SmLaunch max_inflight) until its data is back. */
