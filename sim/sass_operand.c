@@ -7,11 +7,8 @@
 
 /* ---- operands -------------------------------------------------------------- */
 
-typedef struct {
-  SassInstr *in;
-  gboolean dst; /* registers found go to dst, else src */
-} OpSink;
-
+/* Add a register found to in's destinations (`dst`) or sources, while there
+ * is room. */
 static void sink_add(SassInstr *in, gboolean dst, guint8 file, guint index, guint count) {
   SassReg r = {file, (guint8)index, (guint8)count};
   if (dst && in->n_dst < SASS_MAX_DST)
