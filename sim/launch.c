@@ -71,11 +71,13 @@ void launch_sm_loads(const SmModel *m, SimResult *r) {
   }
 }
 
+gdouble launch_smem_carveout(const SimResult *r) {
+  return MAX((gdouble)r->occ.smem_config, (gdouble)r->blocks_per_sm * r->occ.smem_per_block);
+}
+
 gdouble launch_spill_l1_hit(const SmModel *m, const SimResult *r) {
   gdouble footprint = (gdouble)r->warps_per_sm * r->spill_values * 4.0 * m->sm.warp_size;
-  /* L1 is what the shared-memory carveout leaves, as for loads (sim.c). */
-  gdouble smem =
-      MAX((gdouble)r->occ.smem_config, (gdouble)r->blocks_per_sm * r->occ.smem_per_block);
+  gdouble smem = launch_smem_carveout(r);
   gdouble l1 = m->l1_bytes > smem ? m->l1_bytes - smem : 0.0;
   return footprint <= l1 ? 1.0 : l1 / footprint;
 }

@@ -23,9 +23,16 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
  * and r->n_loads from r->grid_blocks, counters cleared. */
 void launch_sm_loads(const SmModel *m, SimResult *r);
 
+/* Shared memory per SM, bytes, that the launch `r` plans takes from the
+ * unified L1 + shared memory: the carveout (r->occ.smem_config), or what the
+ * resident CTAs use when that is more.  L1 is [l1] bytes less this, for
+ * loads and spills alike. */
+gdouble launch_smem_carveout(const SimResult *r);
+
 /* Probability that a spill access hits in L1: every resident warp keeps its
- * spilled values (4 B per thread each); L1 holds what the resident CTAs'
- * shared memory leaves of [l1] bytes.  1 when the footprint fits. */
+ * spilled values (4 B per thread each); L1 holds what the shared-memory
+ * carveout (launch_smem_carveout) leaves of [l1] bytes.  1 when the
+ * footprint fits. */
 gdouble launch_spill_l1_hit(const SmModel *m, const SimResult *r);
 
 /* Why the kernel's __launch_bounds__ MIN_BLOCKS is not met on `m`, or ""

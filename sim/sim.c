@@ -16,9 +16,7 @@ G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) {
   gdouble l1_hit = launch_spill_l1_hit(model, out);
   out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
-  /* L1 is what the shared-memory carveout leaves (not what the CTAs use). */
-  gdouble smem =
-      MAX((gdouble)out->occ.smem_config, (gdouble)out->blocks_per_sm * out->occ.smem_per_block);
+  gdouble smem = launch_smem_carveout(out); /* L1 is what it leaves */
   gdouble load_l1 = 0, load_l2 = 0;
   if (k->sass) {
     /* Local memory the listing touches per thread, through L1 as spills are. */
