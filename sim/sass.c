@@ -23,6 +23,27 @@ gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b) {
   return a->file == b->file && a->index < b->index + b->count && b->index < a->index + a->count;
 }
 
+gboolean sass_op_is(const SassInstr *in, const gchar *op) {
+  return strcmp(in->opcode, op) == 0;
+}
+
+gboolean sass_is_branch(const SassInstr *in) {
+  return sass_op_is(in, "BRA") || sass_op_is(in, "JMP");
+}
+
+gboolean sass_never(const SassInstr *in) {
+  return in->guard < 0 && in->guard_neg;
+}
+
+gboolean sass_always(const SassInstr *in) {
+  return in->guard < 0 && !in->guard_neg;
+}
+
+gboolean sass_is_back_edge(const SassInstr *in) {
+  return sass_is_branch(in) && in->target >= 0 && in->target < (gint64)in->offset &&
+         !sass_never(in);
+}
+
 /* ---- names ----------------------------------------------------------------- */
 
 gchar *sass_name_key(const gchar *name) {

@@ -125,6 +125,19 @@ guint sass_function_regs(const SassFunction *f, guint *line);
 /* TRUE when `a` and `b` share a register (same file, overlapping spans). */
 gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
 
+/* Predicates on one decoded instruction, shared by the program builder
+ * (sassprog.c) and the memory analysis (sassmem.c).  sass_op_is: its opcode
+ * is `op` (modifiers not compared).  sass_is_branch: BRA or JMP.
+ * sass_never / sass_always: its guard never holds (@!PT) / always holds (no
+ * guard, @PT).  sass_is_back_edge: a loop's back edge, a branch to an
+ * earlier instruction that may be taken (a branch to itself is the padding
+ * after EXIT, not a loop). */
+gboolean sass_op_is(const SassInstr *in, const gchar *op);
+gboolean sass_is_branch(const SassInstr *in);
+gboolean sass_never(const SassInstr *in);
+gboolean sass_always(const SassInstr *in);
+gboolean sass_is_back_edge(const SassInstr *in);
+
 void sass_function_free(SassFunction *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassFunction, sass_function_free)
 

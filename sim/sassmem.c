@@ -8,19 +8,6 @@
 
 /* ---- what an instruction does ---------------------------------------------- */
 
-static gboolean op_is(const SassInstr *in, const gchar *op) {
-  return strcmp(in->opcode, op) == 0;
-}
-
-static gboolean is_branch(const SassInstr *in) {
-  return op_is(in, "BRA") || op_is(in, "JMP");
-}
-
-/* The guard never holds (@!PT). */
-static gboolean never(const SassInstr *in) {
-  return in->guard < 0 && in->guard_neg;
-}
-
 /* Bytes per thread the instruction moves (its .8/.16/.64/.128 modifier). */
 guint sassmem_width_bytes(const SassInstr *in) {
   if (strstr(in->mods, ".128"))
@@ -36,14 +23,15 @@ guint sassmem_width_bytes(const SassInstr *in) {
 
 /* How a global/local-class instruction touches memory. */
 SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p) {
-  if (op_is(in, "LDL") || (p && p->space == NCU_SPACE_LOCAL && !p->store))
+  if (sass_op_is(in, "LDL") || (p && p->space == NCU_SPACE_LOCAL && !p->store))
     return SASS_ACC_LOCAL_LOAD;
-  if (op_is(in, "STL") || (p && p->space == NCU_SPACE_LOCAL && p->store))
+  if (sass_op_is(in, "STL") || (p && p->space == NCU_SPACE_LOCAL && p->store))
     return SASS_ACC_LOCAL_STORE;
-  if (op_is(in, "LDG") || op_is(in, "LD") || op_is(in, "TLD") || op_is(in, "SULD") ||
-      op_is(in, "TEX") || op_is(in, "TLD4") || op_is(in, "LDGSTS"))
+  if (sass_op_is(in, "LDG") || sass_op_is(in, "LD") || sass_op_is(in, "TLD") ||
+      sass_op_is(in, "SULD") || sass_op_is(in, "TEX") || sass_op_is(in, "TLD4") ||
+      sass_op_is(in, "LDGSTS"))
     return SASS_ACC_LOAD;
-  if (op_is(in, "STG") || op_is(in, "ST") || op_is(in, "SUST"))
+  if (sass_op_is(in, "STG") || sass_op_is(in, "ST") || sass_op_is(in, "SUST"))
     return SASS_ACC_STORE;
   if (g_str_has_prefix(in->opcode, "ATOM") || g_str_has_prefix(in->opcode, "RED") ||
       g_str_has_prefix(in->opcode, "SUATOM") || g_str_has_prefix(in->opcode, "SURED"))
@@ -70,7 +58,7 @@ gdouble sassmem_ideal_sectors(const SassInstr *in) {
   return MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
 }
 
-/* Loops: each taken-backward branch j to t <= j spans [t, j]. */
+/* Loops: each back edge j to t < j (sass_is_back_edge) spans [t, j]. */
 typedef struct {
   guint head, tail;
 } Loop;
@@ -79,17 +67,17 @@ static GArray *find_loops(const SassFunction *fn) {
   GArray *loops = g_array_new(FALSE, FALSE, sizeof(Loop));
   for (guint j = 0; j < fn->n; j++) {
     const SassInstr *in = &fn->ins[j];
-    if (is_branch(in) && in->target >= 0 && in->target <= in->offset && !never(in)) {
+    if (sass_is_back_edge(in)) {
       Loop l = {(guint)(in->target / SASS_INSTR_BYTES), j};
-      if (l.head != l.tail) /* BRA to itself: the padding after EXIT */
-        g_array_append_val(loops, l);
+      g_array_append_val(loops, l);
     }
   }
   return loops;
 }
 
 static gboolean is_cta_barrier(const SassInstr *in) {
-  return op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED") && !never(in);
+  return sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED") &&
+         !sass_never(in);
 }
 
 gboolean sassmem_barrier_synced(const SassKernel *sk, guint i) {
@@ -230,7 +218,7 @@ static void derive_hit_rates(SassKernel *sk) {
 static void local_bytes(SassKernel *sk) {
   for (guint i = 0; i < sk->fn->n; i++) {
     const SassInstr *in = &sk->fn->ins[i];
-    if (!op_is(in, "LDL") && !op_is(in, "STL"))
+    if (!sass_op_is(in, "LDL") && !sass_op_is(in, "STL"))
       continue;
     const gchar *plus = strstr(in->text, "+0x");
     guint off = plus ? (guint)g_ascii_strtoull(plus + 3, NULL, 16) : 0;

@@ -11,38 +11,16 @@ G_DEFINE_QUARK(warpsim_sassprog_error, sassprog_error)
 
 /* ---- what an instruction does ---------------------------------------------- */
 
-static gboolean op_is(const SassInstr *in, const gchar *op) {
-  return strcmp(in->opcode, op) == 0;
-}
-
-static gboolean is_branch(const SassInstr *in) {
-  return op_is(in, "BRA") || op_is(in, "JMP");
-}
-
 /* A guarded EXIT: some warps leave here, the others go on. */
 static gboolean is_guarded_exit(const SassInstr *in) {
-  return op_is(in, "EXIT") && (in->guard >= 0 || in->guard_neg);
-}
-
-/* The guard never holds (@!PT) or always holds (no guard, @PT). */
-static gboolean never(const SassInstr *in) {
-  return in->guard < 0 && in->guard_neg;
-}
-static gboolean always(const SassInstr *in) {
-  return in->guard < 0 && !in->guard_neg;
-}
-
-/* A loop's back edge: a branch to an earlier instruction that may be taken
- * (a branch to itself is the padding after EXIT). */
-static gboolean is_back_edge(const SassInstr *in) {
-  return is_branch(in) && in->target >= 0 && in->target < (gint64)in->offset && !never(in);
+  return sass_op_is(in, "EXIT") && (in->guard >= 0 || in->guard_neg);
 }
 
 /* Back edges before instruction j (all of them for j = fn->n). */
 static guint loop_index(const SassFunction *fn, guint j) {
   guint k = 0;
   for (guint i = 0; i < j && i < fn->n; i++)
-    k += is_back_edge(&fn->ins[i]);
+    k += sass_is_back_edge(&fn->ins[i]);
   return k;
 }
 
@@ -62,7 +40,7 @@ static gboolean check_trip_counts(const SassKernel *sk, GError **error) {
     return TRUE;
   GString *lines = g_string_new(NULL);
   for (guint i = 0; i < sk->fn->n; i++)
-    if (is_back_edge(&sk->fn->ins[i]))
+    if (sass_is_back_edge(&sk->fn->ins[i]))
       g_string_append_printf(lines, "%s%u", lines->len ? ", " : "", sk->fn->ins[i].line);
   g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
               "%s: [sass] trip_count gives %u counts but the function has %u loops (back edges "
@@ -106,7 +84,8 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
 static gdouble inflow(const SassFunction *fn, const gdouble *taken, guint i, guint skip) {
   gdouble sum = 0;
   for (guint k = 0; k < fn->n; k++)
-    if (k != skip && is_branch(&fn->ins[k]) && fn->ins[k].target == (gint64)SASS_INSTR_BYTES * i)
+    if (k != skip && sass_is_branch(&fn->ins[k]) &&
+        fn->ins[k].target == (gint64)SASS_INSTR_BYTES * i)
       sum += taken[k];
   return sum;
 }
@@ -114,7 +93,7 @@ static gdouble inflow(const SassFunction *fn, const gdouble *taken, guint i, gui
 /* What falls through from instruction i - 1 into i. */
 static gdouble fall_into(const SassKernel *sk, const gdouble *taken, guint i) {
   const SassInstr *prev = i > 0 ? &sk->fn->ins[i - 1] : NULL;
-  if (prev == NULL || ((is_branch(prev) || op_is(prev, "EXIT")) && always(prev)))
+  if (prev == NULL || ((sass_is_branch(prev) || sass_op_is(prev, "EXIT")) && sass_always(prev)))
     return 0.0;
   return sassmem_executed(sk, i - 1) - taken[i - 1];
 }
@@ -129,16 +108,17 @@ static gdouble *taken_counts(const SassKernel *sk) {
   const SassFunction *fn = sk->fn;
   gdouble *taken = g_new0(gdouble, fn->n);
   for (guint j = 0; j < fn->n; j++)
-    if ((is_branch(&fn->ins[j]) || is_guarded_exit(&fn->ins[j])) && always(&fn->ins[j]))
+    if ((sass_is_branch(&fn->ins[j]) || is_guarded_exit(&fn->ins[j])) && sass_always(&fn->ins[j]))
       taken[j] = sassmem_executed(sk, j);
   for (guint pass = 0; pass < 4; pass++)
     for (guint j = 0; j < fn->n; j++) {
       const SassInstr *in = &fn->ins[j];
-      if (!(is_branch(in) || is_guarded_exit(in)) || always(in) || never(in))
+      if (!(sass_is_branch(in) || is_guarded_exit(in)) || sass_always(in) || sass_never(in))
         continue;
       gdouble t;
-      gboolean next_bsync = j + 1 < fn->n && op_is(&fn->ins[j + 1], "BSYNC");
-      if (next_bsync && is_branch(in) && in->target >= 0 && in->target / SASS_INSTR_BYTES < fn->n) {
+      gboolean next_bsync = j + 1 < fn->n && sass_op_is(&fn->ins[j + 1], "BSYNC");
+      if (next_bsync && sass_is_branch(in) && in->target >= 0 &&
+          in->target / SASS_INSTR_BYTES < fn->n) {
         guint tg = (guint)(in->target / SASS_INSTR_BYTES);
         t = sassmem_executed(sk, tg) - fall_into(sk, taken, tg) - inflow(fn, taken, tg, j);
       } else {
@@ -161,11 +141,11 @@ static guint64 gcd64(guint64 a, guint64 b) {
 
 /* A conditional branch (or guarded EXIT) that leaves the loop [head, tail]. */
 static gboolean leaves(const SassInstr *in, guint head, guint tail) {
-  if (always(in) || never(in))
+  if (sass_always(in) || sass_never(in))
     return FALSE;
   if (is_guarded_exit(in))
     return TRUE;
-  return is_branch(in) && in->target >= 0 &&
+  return sass_is_branch(in) && in->target >= 0 &&
          (in->target < (gint64)SASS_INSTR_BYTES * head ||
           in->target > (gint64)SASS_INSTR_BYTES * tail);
 }
@@ -185,7 +165,7 @@ static guint first_exit(const SassFunction *fn, guint t) {
 static gint exit_of(const SassFunction *fn, guint j) {
   for (guint t = j + 1; t < fn->n; t++) {
     const SassInstr *b = &fn->ins[t];
-    if (is_back_edge(b) && always(b) && (guint)(b->target / SASS_INSTR_BYTES) <= j &&
+    if (sass_is_back_edge(b) && sass_always(b) && (guint)(b->target / SASS_INSTR_BYTES) <= j &&
         first_exit(fn, t) == j)
       return (gint)t;
   }
@@ -197,7 +177,7 @@ static gboolean check_endless(const SassKernel *sk, GError **error) {
   const SassFunction *fn = sk->fn;
   for (guint t = 0; sk->source == NULL && t < fn->n; t++) {
     const SassInstr *b = &fn->ins[t];
-    if (!is_back_edge(b) || !always(b) || first_exit(fn, t) != t)
+    if (!sass_is_back_edge(b) || !sass_always(b) || first_exit(fn, t) != t)
       continue;
     guint head = (guint)(b->target / SASS_INSTR_BYTES);
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
@@ -227,12 +207,12 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
   *init = 0;
   const SassInstr *in = &sk->fn->ins[j];
   gboolean backward = in->target >= 0 && in->target <= in->offset;
-  if (always(in)) {
+  if (sass_always(in)) {
     out->fall = 0;
     out->trips = G_MAXUINT32; /* always taken */
     return TRUE;
   }
-  if (never(in)) {
+  if (sass_never(in)) {
     out->fall = out->trips = 1;
     return TRUE;
   }
@@ -282,7 +262,7 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
  * else one per 4 bytes per thread moved. */
 static void classify_shared(const SassInstr *in, const NcuInstr *p, const OpClassModel *cm,
                             Instr *out) {
-  gboolean load = op_is(in, "LDS") || op_is(in, "LDSM");
+  gboolean load = sass_op_is(in, "LDS") || sass_op_is(in, "LDSM");
   out->op = load ? OP_LDS : OP_STS;
   out->pipe = PIPE_SMEM;
   gdouble ways = sassmem_width_bytes(in) > 4 ? sassmem_width_bytes(in) / 4.0 : 1.0;
@@ -366,7 +346,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
   out->ways = 1;
   switch (c) {
   case OPCLASS_FP32:
-    out->op = op_is(in, "FFMA") ? OP_FFMA : OP_FP32;
+    out->op = sass_op_is(in, "FFMA") ? OP_FFMA : OP_FP32;
     out->pipe = PIPE_FMA;
     break;
   case OPCLASS_INT:
@@ -404,9 +384,9 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     classify_global(sk, m, i, cm, out);
     break;
   case OPCLASS_CONTROL:
-    if (op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED"))
+    if (sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED"))
       out->op = OP_BAR;
-    else if (op_is(in, "EXIT") && always(in))
+    else if (sass_op_is(in, "EXIT") && sass_always(in))
       out->op = OP_EXIT;
     break;
   case OPCLASS_SPECIAL:
@@ -460,7 +440,7 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
   out->op = OP_BRA;
   out->pipe = PIPE_NONE;
   out->has_branch = 1;
-  gint64 t = is_branch(in) ? in->target / SASS_INSTR_BYTES : (gint64)exit_pc;
+  gint64 t = sass_is_branch(in) ? in->target / SASS_INSTR_BYTES : (gint64)exit_pc;
   out->target = t >= 0 && t < (gint64)fn->n ? (guint32)t : exit_pc;
   guint32 init = 0;
   if (!branch_terms(sk, i, taken, out, &init, error))
@@ -485,7 +465,7 @@ static gboolean branch_of(const SassKernel *sk, guint i, const gdouble *taken, g
 static gboolean check_targets(const SassFunction *fn, GError **error) {
   for (guint i = 0; i < fn->n; i++) {
     const SassInstr *in = &fn->ins[i];
-    if (is_branch(in) && in->target >= 0 &&
+    if (sass_is_branch(in) && in->target >= 0 &&
         (in->target % SASS_INSTR_BYTES != 0 || in->target / SASS_INSTR_BYTES >= fn->n)) {
       g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
                   "%s:%u: branch target 0x%" G_GINT64_MODIFIER "x is not an instruction of '%s' "
@@ -542,7 +522,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     }
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
-    if (((is_branch(in) && in->target >= 0) || is_guarded_exit(in)) &&
+    if (((sass_is_branch(in) && in->target >= 0) || is_guarded_exit(in)) &&
         !branch_of(sk, i, taken, p->exit_pc, &counters, out, p->counter_init, error))
       return NULL;
   }
