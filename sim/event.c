@@ -94,16 +94,9 @@ static inline void wheel_append(EventQueue *q, SimCycle at, gpointer data) {
 /* Cycle of the wheel's first event (the wheel must not be empty): the first
  * non-empty bucket from base's, wrapping once. */
 static SimCycle wheel_first(const EventQueue *q) {
-  guint start = (guint)(q->base & WHEEL_MASK), w = start / 64;
-  for (guint k = 0; k <= WHEEL_WORDS; k++) {
-    guint i = (w + k) % WHEEL_WORDS;
-    guint64 bits = k == 0 ? q->used[i] & (~0ULL << (start % 64)) : q->used[i];
-    if (bits != 0) {
-      guint b = i * 64 + (guint)__builtin_ctzll(bits);
-      return q->base + ((b - start) & WHEEL_MASK);
-    }
-  }
-  g_assert_not_reached();
+  guint offset = event_bitmap_first(q->used, WHEEL_WORDS, (guint)(q->base & WHEEL_MASK));
+  g_assert(offset != G_MAXUINT);
+  return q->base + offset;
 }
 
 /* Cycle of the first event after a pop: the wheel's when it holds any (every

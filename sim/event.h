@@ -50,6 +50,22 @@ typedef struct {
   guint len;       /* events queued, wheel and heap */
 } EventQueue;
 
+/* Offset from bucket `start` of the first set bit of a wheel's bitmap `used`
+ * (`words` 64-bit words, bucket b = bit b % 64 of word b / 64), going up
+ * and wrapping once; G_MAXUINT when no bit is set. */
+static inline guint event_bitmap_first(const guint64 *used, guint words, guint start) {
+  guint w = start / 64;
+  for (guint k = 0; k <= words; k++) {
+    guint i = (w + k) % words;
+    guint64 bits = k == 0 ? used[i] & (~0ULL << (start % 64)) : used[i];
+    if (bits != 0) {
+      guint b = i * 64 + (guint)__builtin_ctzll(bits);
+      return (b - start) & (words * 64 - 1);
+    }
+  }
+  return G_MAXUINT;
+}
+
 /* An empty queue (value type: event_queue_clear frees its storage). */
 void event_queue_init(EventQueue *q);
 void event_queue_clear(EventQueue *q);

@@ -357,9 +357,8 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
     if (sm->n_retired > 0)
       sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
   }
-  if (event_queue_next(&sm->units.inflight) <= now) { /* memory: loads complete */
-    while (event_queue_next(&sm->units.inflight) <= now)
-      event_queue_pop(&sm->units.inflight);
+  if (count_queue_next(&sm->units.inflight) <= now) { /* memory: loads complete */
+    count_queue_complete(&sm->units.inflight, now);
     smsp_units_update(&sm->units);
   }
   SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
@@ -434,7 +433,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->rng = g_rand_new_with_seed(launch->seed);
   sm->mem = mem_new(m, sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
-  event_queue_init(&sm->units.inflight);
+  count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;
   sm->cycle_bound = launch->max_cycles ? launch->max_cycles : SIM_CYCLE_NEVER;
@@ -476,7 +475,7 @@ void sm_free(Sm *sm) {
   g_free(sm->retired);
   g_free(sm->soon);
   g_free(sm->dec);
-  event_queue_clear(&sm->units.inflight);
+  count_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);
   mem_free(sm->mem);
   g_rand_free(sm->rng);

@@ -85,10 +85,9 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots
      * (SmLaunch max_inflight) until its data is back. */
     if (missed)
-      for (guint i = 0; i < in->lines; i++)
-        event_queue_push(&sm->units.inflight, ready, NULL);
+      count_queue_add(&sm->units.inflight, ready, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
-    event_queue_push(&sm->units.inflight, ready, NULL);
+    count_queue_add(&sm->units.inflight, ready, 1);
   }
   smsp_units_update(&sm->units);
   w->last_mem = MAX(w->last_mem, ready);

@@ -7,7 +7,7 @@
 #ifndef WARPSIM_SMSP_H
 #define WARPSIM_SMSP_H
 
-#include "event.h"
+#include "count_queue.h"
 #include "sched.h"
 #include "warp.h"
 
@@ -35,7 +35,7 @@ extern const guint8 smsp_op_class[OP_MAX];
 /* SM-wide units every SMSP's throttles read. */
 typedef struct {
   SimCycle smem_free;  /* cycle the shared-memory unit accepts the next LDS */
-  EventQueue inflight; /* completion cycles of the loads in flight */
+  CountQueue inflight; /* loads in flight, by the cycle they complete */
   guint max_inflight;  /* loads in flight per SM before lg_throttle; 0 = no cap */
   gboolean lg_full;    /* the cap is reached (smsp_units_update) */
   SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
@@ -124,7 +124,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
     }
   } else if (cls != CLS_NONE) {
     if (cls == CLS_LOAD && u->lg_full) {
-      *free_at = event_queue_next(&u->inflight);
+      *free_at = count_queue_next(&u->inflight);
       return STALL_LG_THROTTLE;
     }
     if (s->pipe_free[PIPE_LSU] > now) { /* loads and stores need the LSU */
@@ -155,7 +155,7 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
   stall_tally_add(t, STALL_LG_THROTTLE, n_load);
   *next = MIN(*next, n_smem ? u->smem_free : SIM_CYCLE_NEVER);
-  *next = MIN(*next, n_load ? event_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_load ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 
 /* One cycle of the SMSP's scheduler at `now`: charges its ready

@@ -1,0 +1,62 @@
+/* count_queue.c - per-cycle counters on a wheel, an event queue beyond it. */
+#include "count_queue.h"
+
+#define WHEEL_MASK (COUNT_WHEEL - 1)
+#define WHEEL_WORDS (COUNT_WHEEL / 64) /* 64-bit words of the counter bitmap */
+
+G_STATIC_ASSERT((COUNT_WHEEL & WHEEL_MASK) == 0 && COUNT_WHEEL >= 64);
+
+void count_queue_init(CountQueue *q) {
+  *q = (CountQueue){.first = SIM_CYCLE_NEVER};
+  q->count = g_new0(guint32, COUNT_WHEEL);
+  q->used = g_new0(guint64, WHEEL_WORDS);
+  event_queue_init(&q->far);
+}
+
+void count_queue_clear(CountQueue *q) {
+  g_free(q->count);
+  g_free(q->used);
+  event_queue_clear(&q->far);
+  *q = (CountQueue){.first = SIM_CYCLE_NEVER};
+}
+
+void count_queue_add_far(CountQueue *q, SimCycle at, guint n) {
+  event_queue_push(&q->far, at, GUINT_TO_POINTER(n));
+  q->len += n;
+  q->first = MIN(q->first, at);
+}
+
+/* The wheel's first non-zero counter from cycle `from` (>= base) on: its
+ * cycle, SIM_CYCLE_NEVER when the wheel holds none. */
+static SimCycle wheel_first_from(const CountQueue *q, SimCycle from) {
+  guint offset = event_bitmap_first(q->used, WHEEL_WORDS, (guint)(from & WHEEL_MASK));
+  return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
+}
+
+void count_queue_complete(CountQueue *q, SimCycle now) {
+  if (q->first > now)
+    return;
+  /* The wheel's counters due by `now`: every one before the far queue's. */
+  for (SimCycle at = wheel_first_from(q, q->base); at <= now; at = wheel_first_from(q, at + 1)) {
+    guint b = (guint)(at & WHEEL_MASK);
+    q->len -= q->count[b];
+    q->count[b] = 0;
+    q->used[b / 64] &= ~(1ULL << (b % 64));
+  }
+  /* Every item left is due after `now`: the wheel moves there and takes the
+   * far counts it now spans, or drops them when they are due too. */
+  q->base = now;
+  while (event_queue_next(&q->far) < now + COUNT_WHEEL) {
+    SimCycle at = event_queue_next(&q->far);
+    guint n = GPOINTER_TO_UINT(event_queue_pop(&q->far));
+    if (at <= now) {
+      q->len -= n;
+    } else {
+      guint b = (guint)(at & WHEEL_MASK);
+      q->count[b] += n;
+      q->used[b / 64] |= 1ULL << (b % 64);
+    }
+  }
+  SimCycle wheel = wheel_first_from(q, now);
+  q->first = wheel != SIM_CYCLE_NEVER ? wheel : event_queue_next(&q->far);
+}
