@@ -4,12 +4,14 @@
 # counts the instructions warpsim executes for one of bench.sh's cases at two
 # lengths; the difference over the difference in warp instructions leaves out
 # start-up (loading, parsing, reporting).  Cases: fma (ILP 4 at 64 resident
-# warps; lengths are loop iterations, default 32,160), sgemm_sass and
-# softmax_sass (from their SASS and profile at 8 blocks per SM; lengths are
+# warps; lengths are loop iterations, default 32,160), and the SASS kernels
+# saxpy_sass, gather_sass, softmax_sass, sgemm_sass, stencil_sass and
+# transpose_sass (from their SASS and profile at 8 blocks per SM; lengths are
 # CTAs, default 264,528: whole waves of the 132-SM grid).
 # Prints "<instructions per warp-instruction> <warp instructions> <instructions>".
 # Exit status 77 when valgrind is missing (CTest's skip code), 2 on bad use.
-# Usage: scripts/callgrind_count.sh [--case fma|sgemm_sass|softmax_sass] [--lengths A,B]
+# Usage: scripts/callgrind_count.sh [--case fma|saxpy_sass|gather_sass|softmax_sass|sgemm_sass|
+#          stencil_sass|transpose_sass] [--lengths A,B]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
@@ -30,10 +32,11 @@ case "$case" in
     args=(run --format csv --kernel fma --set stream.ilp=4 --set stream.fma=128
       --set launch.blocks_per_sm=16)
     length_key=stream.iterations default_lengths=32,160 ;;
-  sgemm_sass|softmax_sass)
+  saxpy_sass|gather_sass|softmax_sass|sgemm_sass|stencil_sass|transpose_sass)
     args=(run --format csv --kernel "$case" --set launch.blocks_per_sm=8 --no-whatif)
     length_key=launch.blocks default_lengths=264,528 ;;
-  *) echo "callgrind_count.sh: --case '$case' (allowed fma, sgemm_sass, softmax_sass)" >&2; exit 2 ;;
+  *) echo "callgrind_count.sh: --case '$case' (allowed fma, saxpy_sass, gather_sass, softmax_sass, sgemm_sass,
+    stencil_sass, transpose_sass)" >&2; exit 2 ;;
 esac
 IFS=, read -r short long <<<"${lengths:-$default_lengths}"
 [[ "$short" =~ ^[1-9][0-9]{0,6}$ && "$long" =~ ^[1-9][0-9]{0,6}$ && $short -lt $long ]] ||
