@@ -6,6 +6,7 @@
 typedef struct {
   guint channels;
   gdouble cycles_per_byte; /* per channel */
+  gdouble line_cycles;     /* cycles a channel takes for one whole line */
   gdouble *free_at;        /* cycle each channel is next free (fractional) */
 } Pool;
 
@@ -24,25 +25,27 @@ struct Mem {
   GRand *rng;
 };
 
-static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle) {
+static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle, guint line_bytes) {
   p->channels = channels;
   p->cycles_per_byte = (gdouble)channels / bytes_per_cycle;
+  p->line_cycles = line_bytes * p->cycles_per_byte;
   p->free_at = g_new0(gdouble, channels);
 }
 
-static void level_init(Level *l, const MemLevelModel *m) {
+static void level_init(Level *l, const MemLevelModel *m, guint line_bytes) {
   l->spread = m->latency_spread;
   l->fixed = (gdouble)m->latency - l->spread;
   l->fixed_stream = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
-  pool_init(&l->random, m->channels, m->bytes_per_cycle);
-  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle);
+  pool_init(&l->random, m->channels, m->bytes_per_cycle, line_bytes);
+  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle,
+            line_bytes);
 }
 
 Mem *mem_new(const SmModel *model, GRand *rng) {
   Mem *mem = g_new0(Mem, 1);
-  level_init(&mem->level[MEM_L1], &model->l1);
-  level_init(&mem->level[MEM_L2], &model->l2);
-  level_init(&mem->level[MEM_DRAM], &model->dram);
+  level_init(&mem->level[MEM_L1], &model->l1, model->line_bytes);
+  level_init(&mem->level[MEM_L2], &model->l2, model->line_bytes);
+  level_init(&mem->level[MEM_DRAM], &model->dram, model->line_bytes);
   mem->sector_bytes = model->sector_bytes;
   mem->line_bytes = model->line_bytes;
   mem->rng = rng;
@@ -62,29 +65,39 @@ static gdouble draw_latency(Mem *mem, const Level *l, gboolean sequential) {
 }
 
 SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now) {
-  return (SimCycle)ceil((gdouble)now + draw_latency(mem, &mem->level[level], sequential));
+  return sim_cycle_ceil((gdouble)now + draw_latency(mem, &mem->level[level], sequential));
 }
 
-SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now) {
+MemShape mem_shape(const Mem *mem, guint bytes) {
+  guint request = mem_request_bytes(mem, bytes);
+  guint lines = (request + mem->line_bytes - 1) / mem->line_bytes;
+  return (MemShape){lines, lines ? request - (lines - 1) * mem->line_bytes : 0};
+}
+
+SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
+                        SimCycle now) {
   Level *l = &mem->level[level];
-  guint remaining = mem_request_bytes(mem, bytes);
   /* One latency draw per warp-load: its lines are adjacent (one DRAM row). */
   gdouble latency = draw_latency(mem, l, sequential);
   /* Random lines hash to random channels; a sequential load's lines share
    * one channel (adjacent lines of one DRAM row). */
   Pool *p = sequential ? &l->stream : &l->random;
+  gboolean scatter = !sequential && p->channels > 1;
   guint c = p->channels > 1 ? (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels) : 0;
   gdouble done = (gdouble)now;
-  while (remaining > 0) {
-    guint chunk = MIN(remaining, mem->line_bytes);
+  for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
-    p->free_at[c] = start + chunk * p->cycles_per_byte;
+    p->free_at[c] =
+        start + (i < shape.lines ? p->line_cycles : shape.last_bytes * p->cycles_per_byte);
     done = MAX(done, start + latency);
-    remaining -= chunk;
-    if (remaining > 0 && !sequential && p->channels > 1)
+    if (i < shape.lines && scatter)
       c = (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels);
   }
-  return (SimCycle)ceil(done);
+  return sim_cycle_ceil(done);
+}
+
+SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now) {
+  return mem_load_lines(mem, level, mem_shape(mem, bytes), sequential, now);
 }
 
 void mem_free(Mem *mem) {

@@ -26,6 +26,21 @@ typedef struct Mem Mem;
  * and drawn from for channel choice, so runs are deterministic per seed. */
 Mem *mem_new(const SmModel *model, GRand *rng);
 
+/* A warp-access as the levels' servers see it: its bytes rounded up to whole
+ * sectors, cut into lines (mem_shape). */
+typedef struct {
+  guint32 lines;      /* lines it occupies servers for (0: no bytes) */
+  guint32 last_bytes; /* bytes of its last line (the others are whole lines) */
+} MemShape;
+
+/* The shape of a warp-access of `bytes` bytes. */
+MemShape mem_shape(const Mem *mem, guint bytes);
+
+/* mem_load of a warp-load of shape `shape` (mem_shape of its bytes), which
+ * callers that issue the same access many times work out once. */
+SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
+                        SimCycle now);
+
 /* Issue a warp-load of `bytes` bytes (rounded up to whole sectors) to `level`
  * at cycle `now`; `sequential` selects the level's streaming latency.  Each
  * line's latency is a fixed part plus an exponential part of mean

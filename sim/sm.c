@@ -459,6 +459,8 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
     smsp_init(&sm->smsp[p]);
   sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
   sm->dec = g_new0(Decoded, sm->p->n);
+  sm->access = g_new0(MemAccess, sm->p->n);
+  sm->l2_hit_below = launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit;
   for (guint pc = 0; pc < sm->p->n; pc++)
     sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
   return sm;
@@ -475,6 +477,7 @@ void sm_free(Sm *sm) {
   g_free(sm->retired);
   g_free(sm->soon);
   g_free(sm->dec);
+  g_free(sm->access);
   count_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);
   mem_free(sm->mem);

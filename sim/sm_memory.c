@@ -3,54 +3,69 @@
  * spills, the SM-wide shared-memory unit. */
 #include "sm_priv.h"
 
-#include <math.h>
-
 /* The level a global access of a SASS program is served from, drawn from
  * the launch's hit rates (L1, then L2 for what misses L1). */
 static MemLevel draw_level(Sm *sm) {
   gdouble u = g_rand_double(sm->rng);
   if (u < sm->l.load_l1_hit)
     return MEM_L1;
-  if (u < sm->l.load_l1_hit + (1.0 - sm->l.load_l1_hit) * sm->l.load_l2_hit)
+  if (u < sm->l2_hit_below)
     return MEM_L2;
   return MEM_DRAM;
 }
 
-/* A global load or store (LDG/STG) of `bytes` issued at `now` through the
- * level it is served from; *missed: it left L1.  Returns the cycle its data
- * is back (a store: the cycle its registers are read). */
-static SimCycle global_access(Sm *sm, const Instr *in, guint bytes, SimCycle now,
-                              gboolean *missed) {
-  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
-  guint cost = bytes; /* bytes the level's servers are occupied for */
+/* Bytes the servers of `level` are occupied for by a global access (LDG/STG)
+ * of `bytes`. */
+static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel level) {
+  guint cost = bytes;
   if (level == MEM_DRAM && in->line_cost > 0)
     cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
   if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
     cost += in->partial_bytes;
   if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
     cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
+  return cost;
+}
+
+/* Work out what the memory instruction `in` costs at `bytes` per access. */
+static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
+  gboolean global = in->op == OP_LDG || in->op == OP_STG;
+  a->bytes = bytes;
+  a->busy = (bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle;
+  a->request_bytes = mem_request_bytes(sm->mem, bytes);
+  for (MemLevel level = 0; level < MEM_LEVELS; level++)
+    a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
+  a->valid = TRUE;
+}
+
+/* A global load or store (LDG/STG) `a` issued at `now` through the level it
+ * is served from; *missed: it left L1.  Returns the cycle its data is back
+ * (a store: the cycle its registers are read). */
+static SimCycle global_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now,
+                              gboolean *missed) {
+  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
   *missed = level != MEM_L1;
-  SimCycle ready = mem_load(sm->mem, level, cost, in->sequential, now);
+  SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
   if (in->op == OP_STG) {
     /* Nothing waits for a store's data; its registers are read soon after
      * issue (the read scoreboard). */
     return now + in->read_latency;
   }
   sm->st.loads++;
-  sm->st.load_bytes += mem_request_bytes(sm->mem, bytes);
+  sm->st.load_bytes += a->request_bytes;
   sm->st.load_latency_sum += ready - now;
   return ready;
 }
 
-/* A register spill access (LDL/STL) of `bytes` issued at `now`; returns the
- * cycle its data is back. */
-static SimCycle spill_access(Sm *sm, const Instr *in, guint bytes, SimCycle now) {
+/* A register spill access (LDL/STL) `a` issued at `now`; returns the cycle
+ * its data is back. */
+static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
   /* Local memory has one SM-wide port, first come first served: each
    * access holds it for bytes / [spill] bytes_per_cycle cycles
    * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
   gdouble start = MAX((gdouble)now, sm->local_free);
-  sm->local_free = start + bytes / sm->m->spill_bytes_per_cycle;
-  SimCycle begin = (SimCycle)ceil(start);
+  sm->local_free = start + a->bytes / sm->m->spill_bytes_per_cycle;
+  SimCycle begin = sim_cycle_ceil(start);
   SimCycle ready = begin + sm->m->l1.latency;
   /* A spill access also goes to L2 when it misses, which happens when the
    * SM's spill footprint outgrows the L1 that the shared-memory carveout
@@ -61,7 +76,8 @@ static SimCycle spill_access(Sm *sm, const Instr *in, guint bytes, SimCycle now)
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
   if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
-    ready = MAX(ready, in->op == OP_LDL ? mem_load(sm->mem, MEM_L2, bytes, in->sequential, begin)
+    ready = MAX(ready, in->op == OP_LDL ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2],
+                                                         in->sequential, begin)
                                         : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
   sm->st.spill_insts++;
   return ready;
@@ -71,16 +87,18 @@ static SimCycle spill_access(Sm *sm, const Instr *in, guint bytes, SimCycle now)
  * data is back. */
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
+  MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
+  if (G_UNLIKELY(!a->valid || a->bytes != bytes))
+    access_init(sm, in, bytes, a);
   gboolean missed = TRUE; /* the access left L1 */
   if (in->l1tex) {
     /* SASS: global data passes the L1TEX data stage that shared memory
      * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
-    SimCycle busy = (SimCycle)((bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle);
-    sm->units.smem_free = MAX(sm->units.smem_free, now) + busy;
-    sm->st.pipe_busy[PIPE_SMEM] += busy;
+    sm->units.smem_free = MAX(sm->units.smem_free, now) + a->busy;
+    sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, in, bytes, now, &missed)
-                                                        : spill_access(sm, in, bytes, now);
+  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, in, a, now, &missed)
+                                                        : spill_access(sm, in, a, now);
   if (in->l1tex && in->op == OP_LDG) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots
      * (SmLaunch max_inflight) until its data is back. */

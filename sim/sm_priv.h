@@ -30,6 +30,18 @@ typedef struct SmDecoded {
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
+/* What a memory instruction costs at a given size, worked out at its first
+ * issue (sm_memory.c) and again only when its size changes (a local access
+ * of a warp with fewer lanes): the per-issue arithmetic that does not depend
+ * on the draws. */
+typedef struct {
+  guint32 bytes;              /* bytes per warp-access it was worked out for */
+  guint32 busy;               /* L1TEX: cycles the data stage is busy with them */
+  guint32 request_bytes;      /* bytes rounded up to sectors (SimStats load_bytes) */
+  gboolean valid;             /* worked out (else bytes means nothing) */
+  MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
+} MemAccess;
+
 /* Warps asleep until a cycle less than SM_WAKE_CYCLES ahead that have not
  * exited: one bucket per cycle (modulo the wheel).  The order in which such
  * warps wake within a cycle does not matter (each joins its SMSP's ready
@@ -70,6 +82,8 @@ struct Sm {
   StallTally tally;         /* this cycle's throttled warps, by state */
   guint n_ready;            /* warps in the SMSPs' ready sets */
   Decoded *dec;             /* per pc of the program, with its issue count */
+  MemAccess *access;        /* per pc of the program (memory instructions only) */
+  gdouble l2_hit_below;     /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   guint64 selected;         /* warps selected, summed per cycle (the selected state) */
   SimStats st;              /* counters */
   SimCycle cycle_bound;     /* l.max_cycles, SIM_CYCLE_NEVER when 0 */

@@ -9,6 +9,13 @@
 typedef guint64 SimCycle;
 #define SIM_CYCLE_NEVER G_MAXUINT64
 
+/* The first cycle at or after time `t` (cycles, 0 <= t < 2^63): ceil(t),
+ * without libm's call (a double at or above 2^53 is a whole number). */
+static inline SimCycle sim_cycle_ceil(gdouble t) {
+  SimCycle c = (SimCycle)t;
+  return (gdouble)c < t ? c + 1 : c;
+}
+
 /* Each active warp is charged to exactly one state every cycle.  Names are
  * Nsight Compute's smsp__pcsamp_warps_issue_stalled_* / *_issue_stalled_*
  * suffixes.  The order below is the documented priority: when several causes
