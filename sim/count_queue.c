@@ -36,16 +36,23 @@ static SimCycle wheel_first_from(const CountQueue *q, SimCycle from) {
 void count_queue_complete(CountQueue *q, SimCycle now) {
   if (q->first > now)
     return;
-  /* The wheel's counters due by `now`: every one before the far queue's. */
-  for (SimCycle at = wheel_first_from(q, q->base); at <= now; at = wheel_first_from(q, at + 1)) {
-    guint b = (guint)(at & WHEEL_MASK);
-    q->len -= q->count[b];
-    q->count[b] = 0;
-    q->used[b / 64] &= ~(1ULL << (b % 64));
+  /* The wheel's counters due by `now`, from the first (every item on the
+   * wheel is due before the far queue's). */
+  SimCycle next = SIM_CYCLE_NEVER; /* the wheel's first counter after them */
+  if (q->first - q->base < COUNT_WHEEL) {
+    for (SimCycle at = q->first; at <= now; at = next) {
+      guint b = (guint)(at & WHEEL_MASK);
+      q->len -= q->count[b];
+      q->count[b] = 0;
+      q->used[b / 64] &= ~(1ULL << (b % 64));
+      next = wheel_first_from(q, at + 1);
+    }
   }
   /* Every item left is due after `now`: the wheel moves there and takes the
-   * far counts it now spans, or drops them when they are due too. */
+   * far counts it now spans (all after its own), or drops them when they are
+   * due too. */
   q->base = now;
+  SimCycle moved = SIM_CYCLE_NEVER; /* the first far count moved to the wheel */
   while (event_queue_next(&q->far) < now + COUNT_WHEEL) {
     SimCycle at = event_queue_next(&q->far);
     guint n = GPOINTER_TO_UINT(event_queue_pop(&q->far));
@@ -55,8 +62,8 @@ void count_queue_complete(CountQueue *q, SimCycle now) {
       guint b = (guint)(at & WHEEL_MASK);
       q->count[b] += n;
       q->used[b / 64] |= 1ULL << (b % 64);
+      moved = MIN(moved, at);
     }
   }
-  SimCycle wheel = wheel_first_from(q, now);
-  q->first = wheel != SIM_CYCLE_NEVER ? wheel : event_queue_next(&q->far);
+  q->first = MIN(MIN(next, moved), event_queue_next(&q->far));
 }
