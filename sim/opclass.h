@@ -29,6 +29,8 @@ typedef struct {
   guint latency;               /* cycles until a result waited on through a scoreboard is written */
   guint interval;              /* cycles the class's pipe stays busy per warp instruction */
   guint read_latency;          /* global, shared: cycles after issue a store's registers are read */
+  guint dispatch;              /* fp64: cycles the SMSP's dispatch is held per warp instruction
+                                  (operand reads; 0 or 1 = the next cycle is free) */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes */
   gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a

@@ -354,6 +354,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->pipe = PIPE_ALU;
     break;
   case OPCLASS_FP64:
+    out->dispatch = (guint8)MIN(cm->dispatch, 255u);
     out->op = OP_FP64;
     out->pipe = PIPE_FP64;
     break;

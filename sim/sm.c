@@ -234,6 +234,8 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
   if (in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM)
     smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
+  if (in->dispatch > 1) /* FP64: its operand reads hold the dispatch (no other warp issues) */
+    smsp_busy(s, &s->dispatch_free, now + in->dispatch);
   sm->n_ready--;
   smsp_unready(s, w);
   guint8 reason;
