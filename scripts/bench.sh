@@ -2,10 +2,11 @@
 # bench.sh - simulator speed, wall clock, one thread: simulated warp
 # instructions per second and SM cycles per second on a compute-bound case
 # (fma ILP 4, 64 resident warps) and a memory-bound case (DRAM chase ILP 4,
-# 64 warps), and two real kernels simulated from their SASS and profile
-# (traces/sgemm_sass.ini and softmax_sass.ini, 8 blocks per SM, 8 waves),
-# then the host-independent count: host instructions per simulated
-# warp-instruction on the compute-bound case and the two SASS kernels
+# 64 warps), and three real kernels simulated from their SASS and profile
+# (traces/sgemm_sass.ini, softmax_sass.ini and the memory-bound
+# stencil_sass.ini, 8 blocks per SM, 8 waves), then the host-independent
+# count: host instructions per simulated warp-instruction on the
+# compute-bound case and the three SASS kernels
 # (callgrind, scripts/callgrind_count.sh; skipped without valgrind).
 # Targets: >= 100 million warp-instructions per second on the compute-bound
 # case on a quiet host, >= 20 million on the SASS kernels, <= 100
@@ -72,8 +73,11 @@ bench "sgemm SASS 32 warps 8 waves" --kernel sgemm_sass --set launch.blocks_per_
   --set launch.blocks=8448 --no-whatif
 bench "softmax SASS 32 warps 8 waves" --kernel softmax_sass --set launch.blocks_per_sm=8 \
   --set launch.blocks=8448 --no-whatif
+bench "stencil SASS 32 warps 8 waves" --kernel stencil_sass --set launch.blocks_per_sm=8 \
+  --set launch.blocks=8448 --no-whatif
 if command -v valgrind >/dev/null 2>&1; then
-  for c in "fma:fma ILP4 64 warps" "sgemm_sass:sgemm SASS 32 warps" "softmax_sass:softmax SASS 32 warps"; do
+  for c in "fma:fma ILP4 64 warps" "sgemm_sass:sgemm SASS 32 warps" "softmax_sass:softmax SASS 32 warps" \
+    "stencil_sass:stencil SASS 32 warps"; do
     read -r per n _ < <(WARPSIM=$warpsim "$root/scripts/callgrind_count.sh" --case "${c%%:*}")
     printf 'callgrind: %s host instructions per warp-instruction (%s, %s warp-instructions)\n' \
       "$per" "${c#*:}" "$n"
