@@ -14,7 +14,7 @@ n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { 
 if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
-units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes hist:bytes reduce:bytes transpose33:elements gather_l2:elements conv:points mufu:warp-MUFU dpoly:warp-DFMA"
+units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes hist:bytes reduce:bytes transpose33:elements gather_l2:elements conv:points mufu:warp-MUFU dpoly:warp-DFMA spmv:nonzeros dgather:elements"
 unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : (strstrt(k, "spill_") == 1 ? "warp-FFMA" : "work"))
 nk = words(kernels)
 cols = nk > 9 ? 4 : 3
@@ -28,7 +28,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv and the last seven held out; spill_C (register cap C) held out, no profile" font ",13"
+set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv and the last nine held out; spill_C (register cap C) held out, no profile" font ",13"
 do for [k in kernels] {
   set title k
   set xlabel "resident warps per SM"

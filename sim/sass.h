@@ -129,7 +129,9 @@ gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
  * (sassprog.c) and the memory analysis (sassmem.c).  sass_op_is: its opcode
  * is `op` (modifiers not compared).  sass_is_branch: BRA or JMP.
  * sass_never / sass_always: its guard never holds (@!PT) / always holds (no
- * guard, @PT).  sass_is_back_edge: a loop's back edge, a branch to an
+ * guard, @PT; not BRA.DIV or BRA.CONV, which branch on the warp's divergence
+ * and, with warp-uniform control flow, follow the profile's counts or else
+ * fall through).  sass_is_back_edge: a loop's back edge, a branch to an
  * earlier instruction that may be taken (a branch to itself is the padding
  * after EXIT, not a loop). */
 gboolean sass_op_is(const SassInstr *in, const gchar *op);

@@ -186,15 +186,23 @@ static void estimate_footprints(SassKernel *sk) {
   sk->reuse_l1 = spatial_reuse(sk, inner_loop ? inner_loop : &all);
 }
 
+gboolean sassmem_scattered(const SassKernel *sk, guint i) {
+  return sassmem_sectors(sk, i) >= 2.0 * sassmem_ideal_sectors(&sk->fn->ins[i]);
+}
+
 /* Profiled hit rates of loads: the details page's rates count stores too
  * (an L1 miss each; an L2 hit each, as written sectors allocate in L2). */
 static void derive_hit_rates(SassKernel *sk) {
   gdouble loads = 0, stores = 0;
   for (guint i = 0; sk->source && i < sk->fn->n; i++) {
     SassAccess a = sassmem_access(&sk->fn->ins[i], &sk->source->ins[i]);
-    if (a == SASS_ACC_LOAD)
+    if (a == SASS_ACC_LOAD) {
       loads += (gdouble)sk->source->ins[i].l2_sectors;
-    else if (a == SASS_ACC_STORE || a == SASS_ACC_ATOMIC)
+      if (sassmem_scattered(sk, i))
+        sk->l2_scattered += (gdouble)sk->source->ins[i].l2_sectors;
+      else
+        sk->l2_coalesced += (gdouble)sk->source->ins[i].l2_sectors;
+    } else if (a == SASS_ACC_STORE || a == SASS_ACC_ATOMIC)
       stores += (gdouble)sk->source->ins[i].l2_sectors;
   }
   const NcuDetails *d = sk->details;
@@ -265,4 +273,19 @@ void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, 
   *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
   *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
                         : sk->load_l2_hit;
+}
+
+void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
+  gdouble c = sk->l2_coalesced, r = sk->l2_scattered;
+  *coalesced = *scattered = h;
+  if (c <= 0 || r <= 0)
+    return;
+  gdouble miss = (1.0 - h) * (c + r); /* load sectors that miss L2 */
+  if (miss <= c) {
+    *coalesced = 1.0 - miss / c;
+    *scattered = 1.0;
+  } else {
+    *coalesced = 0.0;
+    *scattered = 1.0 - (miss - c) / r;
+  }
 }

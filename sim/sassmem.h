@@ -37,6 +37,10 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i);
 /* Sectors of a fully coalesced request: width_bytes x 32 threads / 32 bytes. */
 gdouble sassmem_ideal_sectors(const SassInstr *in);
 
+/* Whether instruction i's requests are scattered (a gather): twice the
+ * ideal sectors per request or more (sassmem_sectors). */
+gboolean sassmem_scattered(const SassKernel *sk, guint i);
+
 /* Whether the warps of a CTA run instruction i in lockstep: the innermost
  * loop holding it (the whole function when none does) has a CTA barrier
  * (BAR.SYNC).  Then the sectors neighbouring warps' misaligned accesses share

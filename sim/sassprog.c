@@ -280,7 +280,7 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
   SassAccess a = sassmem_access(in, p);
   gdouble sectors = sassmem_sectors(sk, i);
-  gboolean scattered = sectors >= 2.0 * sassmem_ideal_sectors(in);
+  gboolean scattered = sassmem_scattered(sk, i);
   out->pipe = PIPE_LSU;
   out->l1tex = a != SASS_ACC_NONE;
   out->lines =

@@ -83,11 +83,14 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
                      .spill_l1_hit = l1_hit,
                      .load_l1_hit = load_l1,
                      .load_l2_hit = load_l2,
+                     .load_l2_hit_scattered = load_l2,
                      .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
                      .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
                      .seed = k->seed,
                      .max_cycles = opt->max_cycles,
                      .deadline_us = opt->deadline_us};
+  if (k->sass) /* the misses fall on the coalesced loads first */
+    sass_kernel_l2_split(k->sass, load_l2, &launch.load_l2_hit, &launch.load_l2_hit_scattered);
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];

@@ -463,6 +463,8 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->dec = g_new0(Decoded, sm->p->n);
   sm->access = g_new0(MemAccess, sm->p->n);
   sm->l2_hit_below = launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit;
+  sm->l2_hit_below_scattered =
+      launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit_scattered;
   for (guint pc = 0; pc < sm->p->n; pc++)
     sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
   return sm;

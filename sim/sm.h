@@ -26,7 +26,9 @@ typedef struct {
   guint early_exit;          /* warps per CTA that start at EXIT */
   gdouble spill_l1_hit;      /* probability a local-memory access hits in L1 */
   gdouble load_l1_hit;       /* SASS: probability a global load hits in L1 */
-  gdouble load_l2_hit;       /* SASS: probability a global load that misses L1 hits in L2 */
+  gdouble load_l2_hit;       /* SASS: probability a coalesced global load that misses L1 hits
+                                in L2 */
+  gdouble load_l2_hit_scattered; /* SASS: the same for a scattered one (sass_kernel_l2_split) */
   guint max_inflight;        /* SASS: L1 lines missing at once per SM; 0 = the model's
                                 [mem] max_inflight warp-loads */
   gdouble dram_write_cost;   /* DRAM time of a stored byte, in read bytes (1 = none) */

@@ -3,13 +3,14 @@
  * spills, the SM-wide shared-memory unit. */
 #include "sm_priv.h"
 
-/* The level a global access of a SASS program is served from, drawn from
- * the launch's hit rates (L1, then L2 for what misses L1). */
-static MemLevel draw_level(Sm *sm) {
+/* The level a global access `in` of a SASS program is served from, drawn
+ * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
+ * access, line_cost > 0, has its own L2 rate). */
+static MemLevel draw_level(Sm *sm, const Instr *in) {
   gdouble u = g_rand_double(sm->rng);
   if (u < sm->l.load_l1_hit)
     return MEM_L1;
-  if (u < sm->l2_hit_below)
+  if (u < (in->line_cost > 0 ? sm->l2_hit_below_scattered : sm->l2_hit_below))
     return MEM_L2;
   return MEM_DRAM;
 }
@@ -43,7 +44,7 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
  * (a store: the cycle its registers are read). */
 static SimCycle global_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now,
                               gboolean *missed) {
-  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm);
+  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
   if (in->op == OP_STG) {

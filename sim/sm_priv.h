@@ -84,6 +84,7 @@ struct Sm {
   Decoded *dec;             /* per pc of the program, with its issue count */
   MemAccess *access;        /* per pc of the program (memory instructions only) */
   gdouble l2_hit_below;     /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
+  gdouble l2_hit_below_scattered; /* the same for scattered loads */
   guint64 selected;         /* warps selected, summed per cycle (the selected state) */
   SimStats st;              /* counters */
   SimCycle cycle_bound;     /* l.max_cycles, SIM_CYCLE_NEVER when 0 */

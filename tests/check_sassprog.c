@@ -1,5 +1,6 @@
 /* check_sassprog.c - tests of sim/sassprog.[ch]: one warp walking each real
- * kernel's program (results/reference/h200/real through WARPSIM_ROOT) with
+ * kernel's program (results/reference/h200/real, and mv and spmv of real2 and
+ * real4, through WARPSIM_ROOT) with
  * its Bresenham branch counters reproduces the profile's per-instruction
  * execution counts (BSYNC aside); a branch falls through `fall` times in every `trips`,
  * taken first; without a profile a loop runs trip_count times and a missing
@@ -19,15 +20,28 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
-static const gchar *const kernels[][2] = {
-    {"saxpy", "k_saxpy"},     {"softmax", "k_softmax"}, {"sgemm", "k_sgemm"},
-    {"stencil", "k_stencil"}, {"gather", "k_gather"},   {"transpose", "k_transpose<0>"},
+/* name, function, measurement set, listing, details export.  mv and spmv
+ * (held out) hold BRA.DIV, a branch on the warp's divergence that the
+ * profile shows never taken. */
+static const gchar *const kernels[][5] = {
+    {"saxpy", "k_saxpy", "real", "saxpy.sass", "details_full_b8.csv"},
+    {"softmax", "k_softmax", "real", "softmax.sass", "details_full_b8.csv"},
+    {"sgemm", "k_sgemm", "real", "sgemm.sass", "details_full_b8.csv"},
+    {"stencil", "k_stencil", "real", "stencil.sass", "details_full_b8.csv"},
+    {"gather", "k_gather", "real", "gather.sass", "details_full_b8.csv"},
+    {"transpose", "k_transpose<0>", "real", "transpose.sass", "details_full_b8.csv"},
+    {"mv", "k_mv(", "real2", "kernels2.sass", "details2_b8.csv"},
+    {"spmv", "k_spmv(", "real4", "kernels4.sass", "details4_b8.csv"},
 };
 
-static gchar *ref(const gchar *dir, const gchar *file) {
+static gchar *ref_in(const gchar *set, const gchar *dir, const gchar *file) {
   const gchar *root = g_getenv("WARPSIM_ROOT");
   ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
-  return g_build_filename(root, "results", "reference", "h200", "real", dir, file, NULL);
+  return g_build_filename(root, "results", "reference", "h200", set, dir, file, NULL);
+}
+
+static gchar *ref(const gchar *dir, const gchar *file) {
+  return ref_in("real", dir, file);
 }
 
 static SmModel *h200(void) {
@@ -39,11 +53,10 @@ static SmModel *h200(void) {
 }
 
 static SassKernel *load(guint i, gboolean profile, guint trips, GError **err) {
-  g_autofree gchar *sass = g_strdup_printf("%s.sass", kernels[i][0]);
   g_autofree gchar *src = g_strdup_printf("%s_source_b8.csv", kernels[i][0]);
-  g_autofree gchar *listing = ref("sass", sass);
-  g_autofree gchar *source = ref("ncu", src);
-  g_autofree gchar *details = ref("ncu", "details_full_b8.csv");
+  g_autofree gchar *listing = ref_in(kernels[i][2], "sass", kernels[i][3]);
+  g_autofree gchar *source = ref_in(kernels[i][2], "ncu", src);
+  g_autofree gchar *details = ref_in(kernels[i][2], "ncu", kernels[i][4]);
   return sass_kernel_load(listing, kernels[i][1], profile ? source : NULL, profile ? details : NULL,
                           &trips, trips ? 1 : 0, err);
 }
