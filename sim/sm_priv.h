@@ -55,39 +55,39 @@ typedef struct {
 } WakeWheel;
 
 struct Sm {
-  SmLaunch l;               /* what runs (borrowed pointers) */
-  const SmModel *m;         /* l.model */
-  const Program *p;         /* l.program */
-  Mem *mem;                 /* the memory levels */
-  GRand *rng;               /* channel choice, spill misses */
-  Smsp *smsp;               /* m->sm.smsps of them */
-  Warp *warp;               /* warp slots: CTA slot x warps per block */
-  Cta *cta;                 /* l.cta_slots of them */
-  SmUnits units;            /* SM-wide: shared-memory unit, loads in flight */
-  gdouble local_free;       /* cycle the local-memory (spill) port is free, fractional */
-  EventQueue wake;          /* stalled warps, by the cycle they can issue: exited or far */
-  WakeWheel wheel;          /* stalled warps, by the cycle they can issue: the others */
-  Warp **soon;              /* warps due next cycle (the common case, kept off the queue) */
-  guint n_soon;             /* entries of soon */
-  guint *retired;           /* CTA slots retired this cycle, in order */
-  guint n_retired;          /* entries of retired */
-  guint n_active;           /* resident, not yet drained warps, all SMSPs */
-  guint n_active_smsps;     /* SMSPs with at least one such warp */
-  SimCycle active_since;    /* cycle n_active last changed (charged up to it) */
-  guint blocks_launched;    /* CTAs launched so far */
-  guint blocks_done;        /* CTAs retired so far */
-  guint64 next_age;         /* age of the next warp launched */
-  guint latency[PIPE_MAX];  /* cycles to the result, per pipe */
-  guint interval[PIPE_MAX]; /* cycles between two issues to the pipe */
-  StallTally tally;         /* this cycle's throttled warps, by state */
-  guint n_ready;            /* warps in the SMSPs' ready sets */
-  Decoded *dec;             /* per pc of the program, with its issue count */
-  MemAccess *access;        /* per pc of the program (memory instructions only) */
-  gdouble l2_hit_below;     /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
+  SmLaunch l;                     /* what runs (borrowed pointers) */
+  const SmModel *m;               /* l.model */
+  const Program *p;               /* l.program */
+  Mem *mem;                       /* the memory levels */
+  GRand *rng;                     /* channel choice, spill misses */
+  Smsp *smsp;                     /* m->sm.smsps of them */
+  Warp *warp;                     /* warp slots: CTA slot x warps per block */
+  Cta *cta;                       /* l.cta_slots of them */
+  SmUnits units;                  /* SM-wide: shared-memory unit, loads in flight */
+  gdouble local_free;             /* cycle the local-memory (spill) port is free, fractional */
+  EventQueue wake;                /* stalled warps, by the cycle they can issue: exited or far */
+  WakeWheel wheel;                /* stalled warps, by the cycle they can issue: the others */
+  Warp **soon;                    /* warps due next cycle (the common case, kept off the queue) */
+  guint n_soon;                   /* entries of soon */
+  guint *retired;                 /* CTA slots retired this cycle, in order */
+  guint n_retired;                /* entries of retired */
+  guint n_active;                 /* resident, not yet drained warps, all SMSPs */
+  guint n_active_smsps;           /* SMSPs with at least one such warp */
+  SimCycle active_since;          /* cycle n_active last changed (charged up to it) */
+  guint blocks_launched;          /* CTAs launched so far */
+  guint blocks_done;              /* CTAs retired so far */
+  guint64 next_age;               /* age of the next warp launched */
+  guint latency[PIPE_MAX];        /* cycles to the result, per pipe */
+  guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
+  StallTally tally;               /* this cycle's throttled warps, by state */
+  guint n_ready;                  /* warps in the SMSPs' ready sets */
+  Decoded *dec;                   /* per pc of the program, with its issue count */
+  MemAccess *access;              /* per pc of the program (memory instructions only) */
+  gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
-  guint64 selected;         /* warps selected, summed per cycle (the selected state) */
-  SimStats st;              /* counters */
-  SimCycle cycle_bound;     /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
+  guint64 selected;               /* warps selected, summed per cycle (the selected state) */
+  SimStats st;                    /* counters */
+  SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
