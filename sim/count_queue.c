@@ -33,6 +33,26 @@ static SimCycle wheel_first_from(const CountQueue *q, SimCycle from) {
   return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
 }
 
+/* The wheel now starts at `now`, after every item on it: the far counts it
+ * spans move to it (all after its own), or leave when due too.  Returns the
+ * first cycle moved, SIM_CYCLE_NEVER if none.  Out of line: rare. */
+G_GNUC_NO_INLINE static SimCycle far_move(CountQueue *q, SimCycle now) {
+  SimCycle moved = SIM_CYCLE_NEVER;
+  while (event_queue_next(&q->far) < now + COUNT_WHEEL) {
+    SimCycle at = event_queue_next(&q->far);
+    guint n = GPOINTER_TO_UINT(event_queue_pop(&q->far));
+    if (at <= now) {
+      q->len -= n;
+    } else {
+      guint b = (guint)(at & WHEEL_MASK);
+      q->count[b] += n;
+      q->used[b / 64] |= 1ULL << (b % 64);
+      moved = MIN(moved, at);
+    }
+  }
+  return moved;
+}
+
 void count_queue_complete(CountQueue *q, SimCycle now) {
   if (q->first > now)
     return;
@@ -48,22 +68,8 @@ void count_queue_complete(CountQueue *q, SimCycle now) {
       next = wheel_first_from(q, at + 1);
     }
   }
-  /* Every item left is due after `now`: the wheel moves there and takes the
-   * far counts it now spans (all after its own), or drops them when they are
-   * due too. */
+  /* Every item left is due after `now`: the wheel moves there. */
   q->base = now;
-  SimCycle moved = SIM_CYCLE_NEVER; /* the first far count moved to the wheel */
-  while (event_queue_next(&q->far) < now + COUNT_WHEEL) {
-    SimCycle at = event_queue_next(&q->far);
-    guint n = GPOINTER_TO_UINT(event_queue_pop(&q->far));
-    if (at <= now) {
-      q->len -= n;
-    } else {
-      guint b = (guint)(at & WHEEL_MASK);
-      q->count[b] += n;
-      q->used[b / 64] |= 1ULL << (b % 64);
-      moved = MIN(moved, at);
-    }
-  }
+  SimCycle moved = G_UNLIKELY(q->far.len > 0) ? far_move(q, now) : SIM_CYCLE_NEVER;
   q->first = MIN(MIN(next, moved), event_queue_next(&q->far));
 }

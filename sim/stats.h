@@ -12,8 +12,8 @@ typedef guint64 SimCycle;
 /* The first cycle at or after time `t` (cycles, 0 <= t < 2^63): ceil(t),
  * without libm's call (a double at or above 2^53 is a whole number). */
 static inline SimCycle sim_cycle_ceil(gdouble t) {
-  SimCycle c = (SimCycle)t;
-  return (gdouble)c < t ? c + 1 : c;
+  gint64 c = (gint64)t; /* signed: one instruction each way (t < 2^63) */
+  return (SimCycle)((gdouble)c < t ? c + 1 : c);
 }
 
 /* Each active warp is charged to exactly one state every cycle.  Names are
