@@ -512,6 +512,11 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     for (guint k = 0; k < INSTR_MAX_SRC; k++)
       out->src[k] = INSTR_NO_SLOT;
     OpClass c = class_of(fn, in, m, warned, warnings);
+    if (warnings && sass_op_is(in, "CALL") && sassmem_executed(sk, i) > 0)
+      g_string_append_printf(warnings,
+                             "%s:%u: '%s' runs %.2f times per warp in the profile: calls are not "
+                             "followed (the subroutine's instructions are not simulated)\n",
+                             fn->file, in->line, in->text, sassmem_executed(sk, i) / sk->warps);
     classify(sk, m, i, c, out);
     out->stall = in->ctrl.stall;
     out->wait_mask = in->ctrl.wait_mask;

@@ -6,7 +6,8 @@
 # of the wrong length, a loop that never ends without a profile, registers
 # below what the listing uses) exits 2 with one
 # line on stderr naming the file and line, nothing on stdout, and no hang;
-# FP64's two-cycle dispatch reproduces the H200's DFMA/FFMA mixes (mech3).
+# FP64's two-cycle dispatch reproduces the H200's DFMA/FFMA mixes (mech3); a
+# CALL the profile shows executed is warned about.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -159,6 +160,19 @@ printf '[sass]\nfile=%s\nfunction=k_saxpy\ntrip_count=4\n' "$tmp/odd.sass" >"$tm
 timeout 60 "$bin" run --kernel "$tmp/odd.ini" --format csv >/dev/null 2>"$tmp/err" || fail "odd opcode: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "opcode 'QQMOV' is in no \[class_\*\] group" "$tmp/err" &&
   grep -q "assumed class int" "$tmp/err" || fail "odd opcode warning: $(cat "$tmp/err")"
+passed=$((passed + 1))
+# A CALL the profile shows executed: one warning naming its line (calls are
+# not followed); the run goes on.  (softmax's CALL, never executed, edited to
+# run once per warp.)
+sed 's|^"0x7f5b1f7a3620","      CALL.REL.NOINC 0x7f5b1f7a3970","0","0","0","0"|"0x7f5b1f7a3620","      CALL.REL.NOINC 0x7f5b1f7a3970","0","0","0","4224"|' \
+  "$ref/ncu/softmax_source_b8.csv" >"$tmp/call.csv"
+grep -q '"4224"' "$tmp/call.csv" || fail "call: the edit of softmax_source_b8.csv did not apply"
+printf '[sass]\nfile=%s\nfunction=k_softmax\nsource_csv=%s\ndetails_csv=%s\n' "$ref/sass/softmax.sass" \
+  "$tmp/call.csv" "$ref/ncu/details_full_b8.csv" >"$tmp/call.ini"
+timeout 60 "$bin" run --kernel "$tmp/call.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
+  fail "call: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 times per warp" "$tmp/err" &&
+  grep -q "calls are not followed" "$tmp/err" || fail "call warning: $(cat "$tmp/err")"
 passed=$((passed + 1))
 # FP64 issue (results/reference/h200/microbench/mech3.cu): a DFMA holds its
 # SMSP's dispatch for two cycles.  Its loops (4 DFMA chains plus 0, 4 or 8
