@@ -71,7 +71,7 @@ do for [a = 2:ARGC] {
   stats f using (model = strcol("model"), 0) every ::0::0 nooutput
 }
 head = exists("title") ? title : "throughput per SM against theoretical occupancy"
-title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau; legend: change from 50 %% to 100 %%", model, head)
+title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau (flat curves); legend: change, 50 %% to 100 %%", model, head)
 set multiplot title title font ",13"
 # Fixed margins, so every panel's axes line up whatever its legend holds; the
 # legend sits below the axes, outside the data.
@@ -223,6 +223,6 @@ do for [a = 2:ARGC] {
          with labels left offset 0.6, 0.6 font ",8" notitle, \
        for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 1 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
          with labels left offset 0.6, -0.6 font ",8" notitle, \
-       for [j = 1:has_bound] NaN with lines dt 2 lc rgb "gray40" title "Little's-law bound (dashed, the model's numbers)"
+       for [j = 1:has_bound] NaN with lines dt 2 lc rgb colour(word(groups, 1), 1) title (n > 1 ? "Little's-law bound (dashed, each curve's colour)" : "Little's-law bound (dashed)")
 }
 unset multiplot

@@ -28,7 +28,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); blur, mv and the last nine held out; spill_C (register cap C) held out, no profile" font ",13"
+set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); saxpy and gather fitted, the others held out; spill_C (register cap C): no profile" font ",13"
 do for [k in kernels] {
   set title k
   set xlabel "resident warps per SM"
