@@ -35,8 +35,8 @@ case "$case" in
   saxpy_sass|gather_sass|softmax_sass|sgemm_sass|stencil_sass|transpose_sass)
     args=(run --format csv --kernel "$case" --set launch.blocks_per_sm=8 --no-whatif)
     length_key=launch.blocks default_lengths=264,528 ;;
-  *) echo "callgrind_count.sh: --case '$case' (allowed fma, saxpy_sass, gather_sass, softmax_sass, sgemm_sass,
-    stencil_sass, transpose_sass)" >&2; exit 2 ;;
+  *) echo "callgrind_count.sh: --case '$case' (allowed fma, saxpy_sass, gather_sass, softmax_sass," \
+    "sgemm_sass, stencil_sass, transpose_sass)" >&2; exit 2 ;;
 esac
 IFS=, read -r short long <<<"${lengths:-$default_lengths}"
 [[ "$short" =~ ^[1-9][0-9]{0,6}$ && "$long" =~ ^[1-9][0-9]{0,6}$ && $short -lt $long ]] ||

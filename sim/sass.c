@@ -37,13 +37,13 @@ gboolean sass_never(const SassInstr *in) {
 
 /* BRA.DIV (taken when the warp's threads have diverged) and BRA.CONV (when
  * they have converged) test the warp, not a guard: conditional branches. */
-static gboolean tests_convergence(const SassInstr *in) {
+gboolean sass_tests_convergence(const SassInstr *in) {
   return sass_is_branch(in) &&
          (strstr(in->mods, ".DIV") != NULL || strstr(in->mods, ".CONV") != NULL);
 }
 
 gboolean sass_always(const SassInstr *in) {
-  return in->guard < 0 && !in->guard_neg && !tests_convergence(in);
+  return in->guard < 0 && !in->guard_neg && !sass_tests_convergence(in);
 }
 
 gboolean sass_is_back_edge(const SassInstr *in) {

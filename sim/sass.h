@@ -131,13 +131,15 @@ gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
  * sass_never / sass_always: its guard never holds (@!PT) / always holds (no
  * guard, @PT; not BRA.DIV or BRA.CONV, which branch on the warp's divergence
  * and, with warp-uniform control flow, follow the profile's counts or else
- * fall through).  sass_is_back_edge: a loop's back edge, a branch to an
+ * fall through).  sass_tests_convergence: BRA.DIV or BRA.CONV (never a
+ * loop's way out without a profile).  sass_is_back_edge: a loop's back edge, a branch to an
  * earlier instruction that may be taken (a branch to itself is the padding
  * after EXIT, not a loop). */
 gboolean sass_op_is(const SassInstr *in, const gchar *op);
 gboolean sass_is_branch(const SassInstr *in);
 gboolean sass_never(const SassInstr *in);
 gboolean sass_always(const SassInstr *in);
+gboolean sass_tests_convergence(const SassInstr *in);
 gboolean sass_is_back_edge(const SassInstr *in);
 
 void sass_function_free(SassFunction *f);

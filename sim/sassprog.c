@@ -139,9 +139,12 @@ static guint64 gcd64(guint64 a, guint64 b) {
   return a ? a : 1;
 }
 
-/* A conditional branch (or guarded EXIT) that leaves the loop [head, tail]. */
+/* A conditional branch (or guarded EXIT) that leaves the loop [head, tail].
+ * Not BRA.DIV or BRA.CONV: without a profile they fall through (sass.h), so
+ * the loop's trip count belongs to its real exit, not to the jump to the
+ * divergent fallback code. */
 static gboolean leaves(const SassInstr *in, guint head, guint tail) {
-  if (sass_always(in) || sass_never(in))
+  if (sass_always(in) || sass_never(in) || sass_tests_convergence(in))
     return FALSE;
   if (is_guarded_exit(in))
     return TRUE;

@@ -53,8 +53,8 @@ typedef struct SassKernel {
   gdouble load_l1_hit;    /* global loads' L1 hit rate at the profiled launch, 0..1 */
   gdouble load_l2_hit;    /* the L2 hit rate of loads that miss L1, 0..1 */
   gdouble l2_coalesced;   /* load sectors of coalesced (not scattered) requests, profiled */
-  gdouble l2_scattered;   /* load sectors of scattered requests (sassprog: 2x the ideal sectors
-                             or more: a gather), profiled */
+  gdouble l2_scattered;   /* load sectors of scattered requests (sassmem_scattered: 2x the ideal
+                             sectors or more: a gather), profiled */
   gdouble prof_warps;     /* resident warps per SM at the profiled launch; 0 = unknown */
   gdouble prof_smem;      /* shared memory per SM at the profiled launch, bytes */
   gdouble est_l1, est_l2; /* estimated footprints per warp, bytes */
@@ -96,6 +96,9 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
  * anchored so that h(profiled warps) is the profiled hit rate.  When the
  * profiled rate exceeds what the capacity allows (data shared by many warps,
  * e.g. sgemm's tiles), the rate stays as profiled at every occupancy. */
+void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                           gdouble *l1_hit, gdouble *l2_hit);
+
 /* The L2 hit rates of coalesced and of scattered loads (*coalesced,
  * *scattered, 0..1) whose average over the profiled load sectors is `h`: the
  * misses fall on the coalesced loads first.  The profile gives one L2 hit
@@ -105,9 +108,6 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
  * table lookups that stay in L2 (results/reference/h200/real3: gather_l2).
  * With no scattered (or no coalesced) loads both are `h`. */
 void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered);
-
-void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
-                           gdouble *l1_hit, gdouble *l2_hit);
 
 /* Hit rate of a capacity C shared by `warps` warps of `footprint` bytes
  * each: min(1, C / (warps x footprint)); 1 when footprint is 0. */

@@ -56,7 +56,7 @@ typedef struct {
   guint64 ready_all;             /* the union of ready[] */
   guint classes;                 /* bit c set when ready[c] != 0 */
   SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
-  SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts) */
+  SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts, FP64) */
   SimCycle busy_until;           /* the latest of pipe_free[] and dispatch_free */
   gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
   guint64 last_mask;             /* bit of last_slot, 0 when none */

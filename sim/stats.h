@@ -32,7 +32,7 @@ typedef enum {
   STALL_LG_THROTTLE,        /* eligible but the SM's loads-in-flight cap is full */
   STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
   STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
-  STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (operand bank conflict) */
+  STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (bank conflict, FP64) */
   STALL_NOT_SELECTED,       /* eligible, another warp was selected */
   STALL_MAX
 } StallState;

@@ -251,6 +251,26 @@ END_TEST
  * stencil's 5.19-sector stores and loads pay 2 sectors' worth, its aligned
  * loads (4.00 sectors: none here) and saxpy's 4-sector accesses nothing, and
  * blur's 5-sector stores nothing (BAR.SYNC in the loop). */
+/* sass_kernel_l2_split, hand-worked: 3 coalesced and 1 scattered load
+ * sectors.  h = 0.5: 2 sectors miss, all coalesced: 1 - 2/3 and 1.  h = 0.1:
+ * 3.6 miss, the 3 coalesced and 0.6 scattered: 0 and 0.4.  Either kind
+ * alone: both h. */
+START_TEST(test_l2_split) {
+  SassKernel sk = {.l2_coalesced = 3.0, .l2_scattered = 1.0};
+  gdouble c, r;
+  sass_kernel_l2_split(&sk, 0.5, &c, &r);
+  ck_assert_double_eq_tol(c, 1.0 / 3.0, 1e-12);
+  ck_assert_double_eq_tol(r, 1.0, 1e-12);
+  sass_kernel_l2_split(&sk, 0.1, &c, &r);
+  ck_assert_double_eq_tol(c, 0.0, 1e-12);
+  ck_assert_double_eq_tol(r, 0.4, 1e-12);
+  sk.l2_scattered = 0.0;
+  sass_kernel_l2_split(&sk, 0.7, &c, &r);
+  ck_assert_double_eq_tol(c, 0.7, 1e-12);
+  ck_assert_double_eq_tol(r, 0.7, 1e-12);
+}
+END_TEST
+
 START_TEST(test_partial_sectors) {
   g_autoptr(SmModel) m = h200();
   const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
@@ -313,6 +333,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);
   tcase_add_test(tc, test_partial_sectors);
+  tcase_add_test(tc, test_l2_split);
   suite_add_tcase(s, tc);
   return s;
 }

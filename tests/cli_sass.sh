@@ -199,4 +199,26 @@ meas=$(awk -F, '$1 == "dmix0_dfma" && $2 == 16 { print $6 }' "$mb/mech3.csv")
 awk -v s="$free" -v m="$meas" 'BEGIN { exit !((s - m) / m > 0.10) }' ||
   fail "dmix0 with a one-cycle dispatch: $free, not > 10 % above $meas"
 passed=$((passed + 1))
+# BRA.DIV without a profile falls through, also in a loop whose back edge
+# always branches: its trip count goes to the loop's real exit (@P0 BRA),
+# and the divergent fallback code after the first EXIT never runs.  Per
+# warp: MOV, 10 trips of FFMA BRA.DIV ISETP @P0-BRA, 9 of FFMA BRA, EXIT =
+# 1 + 40 + 18 + 1 = 60 warp instructions (61 when BRA.DIV took the exit:
+# 10 x 2 + 9 x 4 + 3 FFMAs + 2).
+{
+  printf '\tcode for sm_90\n\t\tFunction : _Z4k_dvPf\n'
+  o=0
+  for t in "MOV R2, RZ ;" "FFMA R2, R2, R3, R4 ;" "BRA.DIV UR4, 0x80 ;" \
+    "ISETP.NE.AND P0, PT, R2, RZ, PT ;" "@P0 BRA 0x70 ;" "FFMA R5, R5, R3, R4 ;" "BRA 0x10 ;" \
+    "EXIT ;" "FFMA R6, R6, R3, R4 ;" "FFMA R6, R6, R3, R4 ;" "FFMA R6, R6, R3, R4 ;" "EXIT ;"; do
+    printf '        /*%04x*/ %-40s /* 0x0000000000077919 */\n%56s/* 0x000fe20000000800 */\n' "$o" "$t" ""
+    o=$((o + 16))
+  done
+} >"$tmp/dv.sass"
+printf '[sass]\nfile=%s\nfunction=k_dv\ntrip_count=10\n[launch]\nthreads_per_block=32\nblocks_per_sm=1\nblocks=132\n' \
+  "$tmp/dv.sass" >"$tmp/dv.ini"
+n=$(timeout 60 "$bin" run --kernel "$tmp/dv.ini" --format csv --no-whatif 2>"$tmp/err" |
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["warp_insts"] }')
+[ "$n" = 60 ] || fail "BRA.DIV in a loop without a profile: $n warp instructions, want 60 ($(cat "$tmp/err"))"
+passed=$((passed + 1))
 echo "$passed passed, 0 failed"
