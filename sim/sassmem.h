@@ -38,7 +38,9 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i);
 gdouble sassmem_ideal_sectors(const SassInstr *in);
 
 /* Whether instruction i's requests are scattered (a gather): twice the
- * ideal sectors per request or more (sassmem_sectors). */
+ * ideal sectors per request or more (sassmem_sectors).  A coalesced request
+ * that is misaligned touches at most one sector more per line it fills
+ * (stencil's 5 for 4), far below twice; gather's touches 32 for 4. */
 gboolean sassmem_scattered(const SassKernel *sk, guint i);
 
 /* Whether the warps of a CTA run instruction i in lockstep: the innermost

@@ -284,6 +284,7 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   SassAccess a = sassmem_access(in, p);
   gdouble sectors = sassmem_sectors(sk, i);
   gboolean scattered = sassmem_scattered(sk, i);
+  out->scattered = (guint8)scattered;
   out->pipe = PIPE_LSU;
   out->l1tex = a != SASS_ACC_NONE;
   out->lines =
@@ -329,6 +330,7 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
     out->lane_bytes = (guint16)sassmem_width_bytes(in);
     out->sequential = TRUE;
     out->line_cost = 0;
+    out->scattered = 0;
     break;
   case SASS_ACC_NONE:
     out->op = OP_MISC;
@@ -515,7 +517,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     for (guint k = 0; k < INSTR_MAX_SRC; k++)
       out->src[k] = INSTR_NO_SLOT;
     OpClass c = class_of(fn, in, m, warned, warnings);
-    if (warnings && sass_op_is(in, "CALL") && sassmem_executed(sk, i) > 0)
+    if (warnings && sass_op_is(in, "CALL") && sassmem_executed(sk, i) > 0 && sk->warps > 0)
       g_string_append_printf(warnings,
                              "%s:%u: '%s' runs %.2f times per warp in the profile: calls are not "
                              "followed (the subroutine's instructions are not simulated)\n",

@@ -5,12 +5,12 @@
 
 /* The level a global access `in` of a SASS program is served from, drawn
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
- * access, line_cost > 0, has its own L2 rate). */
+ * access has its own L2 rate). */
 static MemLevel draw_level(Sm *sm, const Instr *in) {
   gdouble u = g_rand_double(sm->rng);
   if (u < sm->l.load_l1_hit)
     return MEM_L1;
-  if (u < (in->line_cost > 0 ? sm->l2_hit_below_scattered : sm->l2_hit_below))
+  if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below))
     return MEM_L2;
   return MEM_DRAM;
 }
