@@ -7,7 +7,8 @@
 # below what the listing uses) exits 2 with one
 # line on stderr naming the file and line, nothing on stdout, and no hang;
 # FP64's two-cycle dispatch reproduces the H200's DFMA/FFMA mixes (mech3); a
-# CALL the profile shows executed is warned about.
+# CALL the profile shows executed, and frequent global atomics, are warned
+# about.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -173,6 +174,17 @@ timeout 60 "$bin" run --kernel "$tmp/call.ini" --format csv --no-whatif >/dev/nu
   fail "call: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 times per warp" "$tmp/err" &&
   grep -q "calls are not followed" "$tmp/err" || fail "call warning: $(cat "$tmp/err")"
+passed=$((passed + 1))
+# Global atomics that are 1 % or more of the warp instructions: one warning
+# naming the first (contention is not modelled); none for reduce's one
+# atomic per block.
+timeout 60 "$bin" run --kernel "$root/traces/ghist_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
+  fail "ghist: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "kernels5.sass:675: 'REDG.E.ADD.STRONG.GPU" "$tmp/err" &&
+  grep -q "not modelled" "$tmp/err" || fail "ghist atomics warning: $(cat "$tmp/err")"
+timeout 60 "$bin" run --kernel "$root/traces/reduce_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
+  fail "reduce: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "reduce warned: $(cat "$tmp/err")"
 passed=$((passed + 1))
 # FP64 issue (results/reference/h200/microbench/mech3.cu): a DFMA holds its
 # SMSP's dispatch for two cycles.  Its loops (4 DFMA chains plus 0, 4 or 8
