@@ -73,19 +73,27 @@ n=$(wc -l <"$tmp/jobs")
 echo "validate_real.sh: simulating $n measured points of the real kernels on model $model ..." >&2
 run_point() { # $2 B, $5 work per block, $6 warpsim args; prints "cycles<TAB>work per cycle"
   set -o pipefail
+  local err
+  err=$(mktemp "$WARN_DIR/err.XXXXXX")
   # shellcheck disable=SC2086 # word splitting of the option list is intended
-  "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif ${6} $SETS |
+  "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif ${6} $SETS 2>"$err" |
     awk -F, -v b="$2" -v w="$5" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { printf "%s\t%.6g\n", $c["cycles"], b * w / $c["cycles"] }'
+  local rc=$?
+  # A kernel's warnings are the same at every B: kept for one print at the end.
+  grep -v '^warpsim: warning:' "$err" >&2
+  return $rc
 }
 export -f run_point
-export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets
+mkdir -p "$tmp/warn"
+export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets WARN_DIR=$tmp/warn
 if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' \
   :::: "$tmp/jobs" >"$tmp/sims"; then
   echo "validate_real.sh: a simulation failed (see the message above); nothing written" >&2
   exit 2
 fi
+cat "$tmp"/warn/err.* 2>/dev/null | grep '^warpsim: warning:' | sort -u >&2 || true
 paste "$tmp/jobs" "$tmp/sims" | awk -F'\t' 'BEGIN { print "kernel,blocks_per_sm,warps_per_sm,measured,simulated,rel_error_pct,cycles_simulated" }
   { printf "%s,%s,%s,%s,%s,%.2f,%s\n", $1, $2, $3, $4, $8, 100 * ($8 - $4) / $4, $7 }' >"$tmp/real.csv"
 

@@ -90,10 +90,22 @@ static gdouble inflow(const SassFunction *fn, const gdouble *taken, guint i, gui
   return sum;
 }
 
+/* A divergent if/else: the warp runs both sides, one after the other,
+ * and the unconditional jump that closes the first side (over the second)
+ * falls through into the second as often as the profile says it ran (its
+ * count, less what the conditional branch and others bring to it).  So with
+ * a profile an unconditional forward BRA is timed by the counts, as a
+ * conditional one; in code that does not diverge nothing else reaches its
+ * next instruction and it stays always taken. */
+static gboolean closes_divergent_side(const SassKernel *sk, const SassInstr *in) {
+  return sk->source != NULL && sass_is_branch(in) && sass_always(in) && in->target > in->offset;
+}
+
 /* What falls through from instruction i - 1 into i. */
 static gdouble fall_into(const SassKernel *sk, const gdouble *taken, guint i) {
   const SassInstr *prev = i > 0 ? &sk->fn->ins[i - 1] : NULL;
-  if (prev == NULL || ((sass_is_branch(prev) || sass_op_is(prev, "EXIT")) && sass_always(prev)))
+  if (prev == NULL || ((sass_is_branch(prev) || sass_op_is(prev, "EXIT")) && sass_always(prev) &&
+                       !closes_divergent_side(sk, prev)))
     return 0.0;
   return sassmem_executed(sk, i - 1) - taken[i - 1];
 }
@@ -109,11 +121,12 @@ static gdouble *taken_counts(const SassKernel *sk) {
   gdouble *taken = g_new0(gdouble, fn->n);
   for (guint j = 0; j < fn->n; j++)
     if ((sass_is_branch(&fn->ins[j]) || is_guarded_exit(&fn->ins[j])) && sass_always(&fn->ins[j]))
-      taken[j] = sassmem_executed(sk, j);
+      taken[j] = sassmem_executed(sk, j); /* the passes below revise closes_divergent_side ones */
   for (guint pass = 0; pass < 4; pass++)
     for (guint j = 0; j < fn->n; j++) {
       const SassInstr *in = &fn->ins[j];
-      if (!(sass_is_branch(in) || is_guarded_exit(in)) || sass_always(in) || sass_never(in))
+      if (!(sass_is_branch(in) || is_guarded_exit(in)) ||
+          (sass_always(in) && !closes_divergent_side(sk, in)) || sass_never(in))
         continue;
       gdouble t;
       gboolean next_bsync = j + 1 < fn->n && sass_op_is(&fn->ins[j + 1], "BSYNC");
@@ -210,7 +223,7 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
   *init = 0;
   const SassInstr *in = &sk->fn->ins[j];
   gboolean backward = in->target >= 0 && in->target <= in->offset;
-  if (sass_always(in)) {
+  if (sass_always(in) && !closes_divergent_side(sk, in)) {
     out->fall = 0;
     out->trips = G_MAXUINT32; /* always taken */
     return TRUE;

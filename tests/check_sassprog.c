@@ -1,6 +1,6 @@
 /* check_sassprog.c - tests of sim/sassprog.[ch]: one warp walking each real
  * kernel's program (results/reference/h200/real, and mv and spmv of real2 and
- * real4, through WARPSIM_ROOT) with
+ * real4, and divg of real5, through WARPSIM_ROOT) with
  * its Bresenham branch counters reproduces the profile's per-instruction
  * execution counts (BSYNC aside); a branch falls through `fall` times in every `trips`,
  * taken first; without a profile a loop runs trip_count times and a missing
@@ -22,7 +22,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
 /* name, function, measurement set, listing, details export.  mv and spmv
  * (held out) hold BRA.DIV, a branch on the warp's divergence that the
- * profile shows never taken. */
+ * profile shows never taken; divg diverges in an if/else whose both sides
+ * every warp runs. */
 static const gchar *const kernels[][5] = {
     {"saxpy", "k_saxpy", "real", "saxpy.sass", "details_full_b8.csv"},
     {"softmax", "k_softmax", "real", "softmax.sass", "details_full_b8.csv"},
@@ -32,6 +33,7 @@ static const gchar *const kernels[][5] = {
     {"transpose", "k_transpose<0>", "real", "transpose.sass", "details_full_b8.csv"},
     {"mv", "k_mv(", "real2", "kernels2.sass", "details2_b8.csv"},
     {"spmv", "k_spmv(", "real4", "kernels4.sass", "details4_b8.csv"},
+    {"divg", "k_divg(", "real5", "kernels5.sass", "details5_b8.csv"},
 };
 
 static gchar *ref_in(const gchar *set, const gchar *dir, const gchar *file) {
