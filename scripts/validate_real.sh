@@ -20,7 +20,9 @@
 # (results/reference/h200/real3/: hist, reduce, transpose33, gather_l2, conv,
 # mufu, dpoly) were measured later still and are held out too, and two after
 # those (results/reference/h200/real4/: spmv, dgather), and two mechanisms the
-# model lacks (results/reference/h200/real5/: ghist, divg).
+# model lacks (results/reference/h200/real5/: ghist, divg), and three with
+# barrier loops and boundary tests (results/reference/h200/real6/: treduce,
+# scan, bounds).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
@@ -51,9 +53,9 @@ sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/, real4/, real5/: measured afterwards, held out).
+# real3/ to real6/: measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2 spill_sass real3 real4 real5; do
+for set in real real2 spill_sass real3 real4 real5 real6; do
   [ -f "$ref/../$set/curves.csv" ] || continue
   awk -F, -v sms="$sms" -v root="$root" '
     function trace(k,   base, f) {

@@ -34,6 +34,9 @@ static const gchar *const kernels[][5] = {
     {"mv", "k_mv(", "real2", "kernels2.sass", "details2_b8.csv"},
     {"spmv", "k_spmv(", "real4", "kernels4.sass", "details4_b8.csv"},
     {"divg", "k_divg(", "real5", "kernels5.sass", "details5_b8.csv"},
+    {"treduce", "k_treduce(", "real6", "kernels6.sass", "details6_b8.csv"},
+    {"scan", "k_scan(", "real6", "kernels6.sass", "details6_b8.csv"},
+    {"bounds", "k_bounds(", "real6", "kernels6.sass", "details6_b8.csv"},
 };
 
 static gchar *ref_in(const gchar *set, const gchar *dir, const gchar *file) {

@@ -25,8 +25,10 @@ pass=0 fail=0
 # (17.4 %); of the two of real4/, spmv (15.1 %: 11-17 % slow from 8 warps);
 # both of real5/, mechanisms the model lacks: ghist (contended global
 # atomics, about 110x too fast; warpsim warns) and divg (divergent branches,
-# 21.4 %, too fast on its plateau).
-KNOWN="spill_48;spill_32;hist;transpose33;gather_l2;conv;spmv;ghist;divg"
+# 21.4 %, too fast on its plateau); the three of real6/, barrier-loop kernels
+# whose simulated curves rise too steeply (treduce 27.5 %, scan 28.9 %: too
+# slow at 4-16 warps, too fast from 24-32) and bounds (16.9 %).
+KNOWN="spill_48;spill_32;hist;transpose33;gather_l2;conv;spmv;ghist;divg;treduce;scan;bounds"
 rc=0
 WARPSIM=${WARPSIM_BIN:?} "$root/scripts/validate_real.sh" --check --out "$out/v" >"$out/log" 2>&1 || rc=$?
 failing=$(awk -F, '$NF == "NO" { print $1 }' "$out/v/real_summary.csv" 2>/dev/null | paste -sd';')
@@ -36,7 +38,7 @@ else
   echo "FAIL: validate_real.sh --check: rc $rc, kernels missing the targets '$failing' (known: '$KNOWN')"; cat "$out/log"; fail=$((fail + 1))
 fi
 rows=$(awk -F, 'NR > 1' "$out/v/real_summary.csv" | wc -l)
-[ "$rows" -eq 27 ] && pass=$((pass + 1)) || { echo "FAIL: $rows kernels in real_summary.csv (want 27: 8 kernels, 8 spill caps, 11 more kernels)"; fail=$((fail + 1)); }
+[ "$rows" -eq 30 ] && pass=$((pass + 1)) || { echo "FAIL: $rows kernels in real_summary.csv (want 30: 8 kernels, 8 spill caps, 14 more kernels)"; fail=$((fail + 1)); }
 # Stencil at B = 12 (measured 1,680,092 cycles, curves.csv): within 15 % with
 # the partial-sector store cost, more than 15 % fast without it.
 meas=$(awk -F, '$1 == "stencil" && $2 == 12 { print $5 }' "$root/results/reference/h200/real/curves.csv")
