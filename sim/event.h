@@ -51,8 +51,9 @@ typedef struct {
 } EventQueue;
 
 /* Offset from bucket `start` of the first set bit of a wheel's bitmap `used`
- * (`words` 64-bit words, bucket b = bit b % 64 of word b / 64), going up
- * and wrapping once; G_MAXUINT when no bit is set. */
+ * (`words` 64-bit words, words x 64 a power of 2; bucket b = bit b % 64 of
+ * word b / 64), going up and wrapping once; G_MAXUINT when no bit is set.
+ * The event queue's, the loads-in-flight counts' and the SM's wake wheel. */
 static inline guint event_bitmap_first(const guint64 *used, guint words, guint start) {
   guint w = start / 64;
   for (guint k = 0; k <= words; k++) {

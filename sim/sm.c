@@ -8,20 +8,14 @@
 
 /* ---- sleeping and waking ------------------------------------------------- */
 
+G_STATIC_ASSERT((SM_WAKE_CYCLES & (SM_WAKE_CYCLES - 1)) == 0 && SM_WAKE_CYCLES >= 64);
+
 /* The first non-empty bucket of the wheel from cycle `from` on (all its
  * warps are due in [from, from + SM_WAKE_CYCLES)); SIM_CYCLE_NEVER when
  * the wheel is empty. */
 static SimCycle wheel_first_from(const WakeWheel *h, SimCycle from) {
-  guint start = (guint)(from % SM_WAKE_CYCLES), word = start / 64;
-  for (guint k = 0; k <= SM_WAKE_CYCLES / 64; k++) {
-    guint i = (word + k) % (SM_WAKE_CYCLES / 64);
-    guint64 bits = k == 0 ? h->used[i] & (~0ULL << (start % 64)) : h->used[i];
-    if (bits != 0) {
-      guint b = i * 64 + (guint)__builtin_ctzll(bits);
-      return from + ((b - start) % SM_WAKE_CYCLES);
-    }
-  }
-  return SIM_CYCLE_NEVER;
+  guint offset = event_bitmap_first(h->used, SM_WAKE_CYCLES / 64, (guint)(from % SM_WAKE_CYCLES));
+  return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
 }
 
 /* Warp `w` (not exited) wakes at `at`, within SM_WAKE_CYCLES of now. */
