@@ -46,6 +46,10 @@ gboolean sass_always(const SassInstr *in) {
   return in->guard < 0 && !in->guard_neg && !sass_tests_convergence(in);
 }
 
+gboolean sass_is_cta_barrier(const SassInstr *in) {
+  return sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED");
+}
+
 gboolean sass_is_back_edge(const SassInstr *in) {
   return sass_is_branch(in) && in->target >= 0 && in->target < (gint64)in->offset &&
          !sass_never(in);

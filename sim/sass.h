@@ -134,13 +134,15 @@ gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
  * fall through).  sass_tests_convergence: BRA.DIV or BRA.CONV (never a
  * loop's way out without a profile).  sass_is_back_edge: a loop's back edge, a branch to an
  * earlier instruction that may be taken (a branch to itself is the padding
- * after EXIT, not a loop). */
+ * after EXIT, not a loop).  sass_is_cta_barrier: BAR.SYNC, which every warp
+ * of the CTA waits at (not BAR.ARV or BAR.RED; its guard not compared). */
 gboolean sass_op_is(const SassInstr *in, const gchar *op);
 gboolean sass_is_branch(const SassInstr *in);
 gboolean sass_never(const SassInstr *in);
 gboolean sass_always(const SassInstr *in);
 gboolean sass_tests_convergence(const SassInstr *in);
 gboolean sass_is_back_edge(const SassInstr *in);
+gboolean sass_is_cta_barrier(const SassInstr *in);
 
 void sass_function_free(SassFunction *f);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassFunction, sass_function_free)

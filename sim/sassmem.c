@@ -75,11 +75,6 @@ static GArray *find_loops(const SassFunction *fn) {
   return loops;
 }
 
-static gboolean is_cta_barrier(const SassInstr *in) {
-  return sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED") &&
-         !sass_never(in);
-}
-
 gboolean sassmem_barrier_synced(const SassKernel *sk, guint i) {
   g_autoptr(GArray) loops = find_loops(sk->fn);
   guint head = 0, tail = sk->fn->n - 1;
@@ -91,7 +86,7 @@ gboolean sassmem_barrier_synced(const SassKernel *sk, guint i) {
     }
   }
   for (guint j = head; j <= tail; j++)
-    if (is_cta_barrier(&sk->fn->ins[j]))
+    if (sass_is_cta_barrier(&sk->fn->ins[j]) && !sass_never(&sk->fn->ins[j]))
       return TRUE;
   return FALSE;
 }

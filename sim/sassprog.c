@@ -403,7 +403,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     classify_global(sk, m, i, cm, out);
     break;
   case OPCLASS_CONTROL:
-    if (sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED"))
+    if (sass_is_cta_barrier(in))
       out->op = OP_BAR;
     else if (sass_op_is(in, "EXIT") && sass_always(in))
       out->op = OP_EXIT;
