@@ -33,6 +33,8 @@ SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p) {
     return SASS_ACC_LOAD;
   if (sass_op_is(in, "STG") || sass_op_is(in, "ST") || sass_op_is(in, "SUST"))
     return SASS_ACC_STORE;
+  if (sass_op_is(in, "ATOMS")) /* shared-memory atomics: [class_shared] */
+    return SASS_ACC_NONE;
   if (g_str_has_prefix(in->opcode, "ATOM") || g_str_has_prefix(in->opcode, "RED") ||
       g_str_has_prefix(in->opcode, "SUATOM") || g_str_has_prefix(in->opcode, "SURED"))
     return in->n_dst > 0 ? SASS_ACC_LOAD : SASS_ACC_ATOMIC;

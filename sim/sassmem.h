@@ -23,7 +23,8 @@ typedef enum {
 /* Bytes per thread `in` moves, from its .8/.16/.64/.128 modifier (default 4). */
 guint sassmem_width_bytes(const SassInstr *in);
 
-/* The access kind of `in`, from its opcode and (when non-NULL) profile row p. */
+/* The access kind of `in`, from its opcode and (when non-NULL) profile row p:
+ * global and local memory only (SASS_ACC_NONE for shared-memory ATOMS). */
 SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p);
 
 /* Times instruction i executed in the profiled launch (warp-level

@@ -509,8 +509,7 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
     const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
     gdouble e = sk->source ? sassmem_executed(sk, i) : 1.0;
     all += e;
-    if (sassmem_access(&sk->fn->ins[i], p) == SASS_ACC_ATOMIC &&
-        !sass_op_is(&sk->fn->ins[i], "ATOMS") && e > 0) { /* ATOMS: shared memory */
+    if (sassmem_access(&sk->fn->ins[i], p) == SASS_ACC_ATOMIC && e > 0) {
       atomics += e;
       first = first < 0 ? (gint)i : first;
     }
