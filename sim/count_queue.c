@@ -44,9 +44,7 @@ G_GNUC_NO_INLINE static SimCycle far_move(CountQueue *q, SimCycle now) {
     if (at <= now) {
       q->len -= n;
     } else {
-      guint b = (guint)(at & WHEEL_MASK);
-      q->count[b] += n;
-      q->used[b / 64] |= 1ULL << (b % 64);
+      count_queue_put(q, at, n);
       moved = MIN(moved, at);
     }
   }

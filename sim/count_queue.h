@@ -35,6 +35,13 @@ void count_queue_clear(CountQueue *q);
 /* Beyond the wheel: count_queue_add's rare path (count_queue.c). */
 void count_queue_add_far(CountQueue *q, SimCycle at, guint n);
 
+/* Put `n` items due at `at` (on the wheel's span) in its counter. */
+static inline void count_queue_put(CountQueue *q, SimCycle at, guint n) {
+  guint b = (guint)(at & (COUNT_WHEEL - 1));
+  q->count[b] += n;
+  q->used[b / 64] |= 1ULL << (b % 64);
+}
+
 /* Add `n` items (0 adds none) due at cycle `at`, which must not be before
  * the last cycle passed to count_queue_complete.  Inline: one call per
  * global load. */
@@ -43,9 +50,7 @@ static inline void count_queue_add(CountQueue *q, SimCycle at, guint n) {
     return;
   g_assert(at >= q->base);
   if (G_LIKELY(at - q->base < COUNT_WHEEL)) {
-    guint b = (guint)(at & (COUNT_WHEEL - 1));
-    q->count[b] += n;
-    q->used[b / 64] |= 1ULL << (b % 64);
+    count_queue_put(q, at, n);
     q->len += n;
     q->first = MIN(q->first, at);
   } else {
