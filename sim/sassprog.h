@@ -10,7 +10,9 @@
  * branch is not taken, except the first conditional branch out of a loop
  * whose back edge always branches: it leaves after `trip_count` trips.  Branches are warp-uniform:
  * divergence is approximated by the ratio itself (a branch half of whose threads go each way is
- * taken by half of the warps' executions), never by running both paths.
+ * taken by half of the warps' executions), except a divergent if/else whose both sides the
+ * profile counts: the warp runs them one after the other, as the hardware does (the jump that
+ * closes the first side falls through into the second as often as the counts say).
  *
  * Dependencies follow the control bits: the stall count delays the warp's
  * next issue, a write scoreboard barrier is set until the result is ready (a
