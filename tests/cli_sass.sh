@@ -155,13 +155,22 @@ bad endless_loop "endless.sass:184: loop branch 'BRA 0x3d0' always branches back
 file=$tmp/endless.sass
 function=k_saxpy
 trip_count=4"
+# warns NAME KERNEL-FILE NEEDLE...: the run (with its what-ifs) succeeds with
+# exactly one line on stderr, holding every NEEDLE (fixed strings).
+warns() {
+  local name=$1 ini=$2 n
+  shift 2
+  timeout 60 "$bin" run --kernel "$ini" --format csv >/dev/null 2>"$tmp/err" || fail "$name: $(cat "$tmp/err")"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$name: not one warning line: $(cat "$tmp/err")"
+  for n in "$@"; do
+    grep -qF -- "$n" "$tmp/err" || fail "$name: the warning lacks '$n': $(cat "$tmp/err")"
+  done
+  passed=$((passed + 1))
+}
 # An opcode no class names: one warning naming it and the class assumed; the run goes on.
 sed 's/IMAD.MOV.U32/QQMOV.U32/g' "$ref/sass/saxpy.sass" >"$tmp/odd.sass"
 printf '[sass]\nfile=%s\nfunction=k_saxpy\ntrip_count=4\n' "$tmp/odd.sass" >"$tmp/odd.ini"
-timeout 60 "$bin" run --kernel "$tmp/odd.ini" --format csv >/dev/null 2>"$tmp/err" || fail "odd opcode: $(cat "$tmp/err")"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "opcode 'QQMOV' is in no \[class_\*\] group" "$tmp/err" &&
-  grep -q "assumed class int" "$tmp/err" || fail "odd opcode warning: $(cat "$tmp/err")"
-passed=$((passed + 1))
+warns "odd opcode" "$tmp/odd.ini" "opcode 'QQMOV' is in no [class_*] group" "assumed class int"
 # A CALL the profile shows executed: one warning naming its line (calls are
 # not followed); the run goes on.  (softmax's CALL, never executed, edited to
 # run once per warp.)
@@ -170,18 +179,13 @@ sed 's|^"0x7f5b1f7a3620","      CALL.REL.NOINC 0x7f5b1f7a3970","0","0","0","0"|"
 grep -q '"4224"' "$tmp/call.csv" || fail "call: the edit of softmax_source_b8.csv did not apply"
 printf '[sass]\nfile=%s\nfunction=k_softmax\nsource_csv=%s\ndetails_csv=%s\n' "$ref/sass/softmax.sass" \
   "$tmp/call.csv" "$ref/ncu/details_full_b8.csv" >"$tmp/call.ini"
-timeout 60 "$bin" run --kernel "$tmp/call.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
-  fail "call: $(cat "$tmp/err")"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 times per warp" "$tmp/err" &&
-  grep -q "calls are not followed" "$tmp/err" || fail "call warning: $(cat "$tmp/err")"
-passed=$((passed + 1))
+warns call "$tmp/call.ini" "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 times per warp" \
+  "calls are not followed"
 # Global atomics that are 1 % or more of the warp instructions: one warning
 # naming the first (contention is not modelled); none for reduce's one
 # atomic per block.
-timeout 60 "$bin" run --kernel "$root/traces/ghist_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
-  fail "ghist: $(cat "$tmp/err")"
-[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "kernels5.sass:675: 'REDG.E.ADD.STRONG.GPU" "$tmp/err" &&
-  grep -q "not modelled" "$tmp/err" || fail "ghist atomics warning: $(cat "$tmp/err")"
+warns "ghist atomics" "$root/traces/ghist_sass.ini" "kernels5.sass:675: 'REDG.E.ADD.STRONG.GPU" \
+  "not modelled"
 timeout 60 "$bin" run --kernel "$root/traces/reduce_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
   fail "reduce: $(cat "$tmp/err")"
 [ ! -s "$tmp/err" ] || fail "reduce warned: $(cat "$tmp/err")"
