@@ -71,7 +71,7 @@ do for [a = 2:ARGC] {
   stats f using (model = strcol("model"), 0) every ::0::0 nooutput
 }
 head = exists("title") ? title : "throughput per SM against theoretical occupancy"
-title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau (flat curves); legend: change, 50 %% to 100 %%", model, head)
+title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau if flat; legend: change, 50 to 100 %%", model, head)
 set multiplot title title font ",13"
 # Fixed margins, so every panel's axes line up whatever its legend holds; the
 # legend sits below the axes, outside the data.
