@@ -22,7 +22,7 @@ struct Mem {
   Level level[MEM_LEVELS];
   guint sector_bytes;
   guint line_bytes;
-  GRand *rng;
+  SimRng *rng; /* borrowed */
 };
 
 static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle, guint line_bytes) {
@@ -41,7 +41,7 @@ static void level_init(Level *l, const MemLevelModel *m, guint line_bytes) {
             line_bytes);
 }
 
-Mem *mem_new(const SmModel *model, GRand *rng) {
+Mem *mem_new(const SmModel *model, SimRng *rng) {
   Mem *mem = g_new0(Mem, 1);
   level_init(&mem->level[MEM_L1], &model->l1, model->line_bytes);
   level_init(&mem->level[MEM_L2], &model->l2, model->line_bytes);
@@ -60,7 +60,7 @@ guint mem_request_bytes(const Mem *mem, guint bytes) {
 static gdouble draw_latency(Mem *mem, const Level *l, gboolean sequential) {
   gdouble latency = sequential ? l->fixed_stream : l->fixed;
   if (l->spread > 0)
-    latency -= l->spread * log(1.0 - g_rand_double(mem->rng));
+    latency -= l->spread * log(1.0 - sim_rng_double(mem->rng));
   return latency;
 }
 
@@ -83,7 +83,7 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
    * one channel (adjacent lines of one DRAM row). */
   Pool *p = sequential ? &l->stream : &l->random;
   gboolean scatter = !sequential && p->channels > 1;
-  guint c = p->channels > 1 ? (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels) : 0;
+  guint c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
   gdouble done = (gdouble)now;
   for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
@@ -91,7 +91,7 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
         start + (i < shape.lines ? p->line_cycles : shape.last_bytes * p->cycles_per_byte);
     done = MAX(done, start + latency);
     if (i < shape.lines && scatter)
-      c = (guint)g_rand_int_range(mem->rng, 0, (gint32)p->channels);
+      c = sim_rng_below(mem->rng, p->channels);
   }
   return sim_cycle_ceil(done);
 }

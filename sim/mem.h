@@ -16,6 +16,7 @@
 
 #include "mem_level.h"
 #include "model.h"
+#include "rng.h"
 #include "stats.h"
 
 #include <glib.h>
@@ -23,8 +24,9 @@
 typedef struct Mem Mem;
 
 /* A memory system for `model` (borrowed, must outlive it); `rng` is borrowed
- * and drawn from for channel choice, so runs are deterministic per seed. */
-Mem *mem_new(const SmModel *model, GRand *rng);
+ * (must outlive it) and drawn from for latencies and channel choice, so runs
+ * are deterministic per seed. */
+Mem *mem_new(const SmModel *model, SimRng *rng);
 
 /* A warp-access as the levels' servers see it: its bytes rounded up to whole
  * sectors, cut into lines (mem_shape). */

@@ -426,8 +426,8 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->l = *launch;
   sm->m = m;
   sm->p = launch->program;
-  sm->rng = g_rand_new_with_seed(launch->seed);
-  sm->mem = mem_new(m, sm->rng);
+  sim_rng_init(&sm->rng, launch->seed);
+  sm->mem = mem_new(m, &sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
@@ -479,6 +479,5 @@ void sm_free(Sm *sm) {
   count_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);
   mem_free(sm->mem);
-  g_rand_free(sm->rng);
   g_free(sm);
 }

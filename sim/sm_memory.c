@@ -7,7 +7,7 @@
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
  * access has its own L2 rate). */
 static MemLevel draw_level(Sm *sm, const Instr *in) {
-  gdouble u = g_rand_double(sm->rng);
+  gdouble u = sim_rng_double(&sm->rng);
   if (u < sm->l.load_l1_hit)
     return MEM_L1;
   if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below))
@@ -76,7 +76,7 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
    * Nsight Compute), so a missing STL waits for L2's latency but takes none
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
-  if (g_rand_double(sm->rng) >= sm->l.spill_l1_hit)
+  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit)
     ready = MAX(ready, in->op == OP_LDL ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2],
                                                          in->sequential, begin)
                                         : mem_latency(sm->mem, MEM_L2, in->sequential, begin));

@@ -59,7 +59,7 @@ struct Sm {
   const SmModel *m;               /* l.model */
   const Program *p;               /* l.program */
   Mem *mem;                       /* the memory levels */
-  GRand *rng;                     /* channel choice, spill misses */
+  SimRng rng;                     /* hit levels, latencies, channels, spill misses (rng.h) */
   Smsp *smsp;                     /* m->sm.smsps of them */
   Warp *warp;                     /* warp slots: CTA slot x warps per block */
   Cta *cta;                       /* l.cta_slots of them */

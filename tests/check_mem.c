@@ -31,18 +31,17 @@ static const gchar mem_sets[] = "operand.bank_conflict=true l1.bytes_per_cycle=1
  * after); cases rebuild it with overrides and a seed. */
 static struct {
   SmModel *m;
-  GRand *rng;
+  SimRng rng;
   Mem *mem;
 } fx;
 
 static void fx_clear(void) {
   g_clear_pointer(&fx.mem, mem_free);
-  g_clear_pointer(&fx.rng, g_rand_free);
   g_clear_pointer(&fx.m, model_free);
 }
 
 /* Rebuild the fixture from the model with `sets` (space-separated
- * "group.key=value" overrides, may be NULL) and a GRand seeded `seed`. */
+ * "group.key=value" overrides, may be NULL) and a stream seeded `seed`. */
 static void fx_build(const gchar *sets, guint32 seed) {
   fx_clear();
   /* The case's overrides replace the base ones of the same key (a key may be
@@ -67,8 +66,8 @@ static void fx_build(const gchar *sets, guint32 seed) {
   fx.m = model_load_data(mem_model, "mem.ini", overrides, &err);
   ck_assert_msg(fx.m != NULL, "model with '%s': %s", sets, err ? err->message : "?");
   ck_assert(fx.m->has_timing);
-  fx.rng = g_rand_new_with_seed(seed);
-  fx.mem = mem_new(fx.m, fx.rng);
+  sim_rng_init(&fx.rng, seed);
+  fx.mem = mem_new(fx.m, &fx.rng);
 }
 
 static void fx_setup(void) {
