@@ -93,7 +93,10 @@ typedef gboolean COL_BOOL_t;
   X(regs_ceiling, COL_UINT, c->r->occ.regs_ceiling, 0)                                             \
   X(warpgroup_regs, COL_STR, warpgroup_regs(c->k), 0)                                              \
   X(launch_warning, COL_STR, launch_warning(c->m, c->k, c->r), 0)                                  \
-  X(model_overrides, COL_STR, cli_model_overrides(c->sets), 0)
+  X(model_overrides, COL_STR, cli_model_overrides(c->sets), 0)                                     \
+  X(load_l1_hit, COL_DOUBLE, c->r->load_l1_hit, 4)                                                 \
+  X(load_l2_hit, COL_DOUBLE, c->r->load_l2_hit, 4)                                                 \
+  X(l2_warm, COL_BOOL, c->k->l2_warm, 0)
 
 /* The per-warpgroup registers, ';'-separated (a new string). */
 static gchar *warpgroup_regs(const Kernel *k) {

@@ -28,6 +28,10 @@ static const ConfigEntry kernel_table[] = {
      "dynamic shared memory raised to the opt-in maximum", NULL},
     {"launch", "blocks", CONFIG_UINT, K(blocks), 0, "0", 0, 1e9, NULL, 0, 0, "CTAs",
      "grid size (0 = one full wave on this SM)", NULL},
+    {"launch", "l2_warm", CONFIG_BOOL, K(l2_warm), 0, "true", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels: the launch follows one that touched the same data (a timing loop, its "
+     "producer), so when all it touches fits in L2 its loads hit there",
+     NULL},
     {"launch", "blocks_per_sm", CONFIG_UINT, K(blocks_per_sm), 0, "0", 0, 1024, NULL, 0, 0,
      "CTAs per SM", "resident CTA cap (0 = as many as occupancy allows)", NULL},
     {"launch", "max_regs", CONFIG_UINT, K(max_regs), 0, "0", 0, 255, NULL, 0, 0, "registers",

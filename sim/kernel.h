@@ -26,6 +26,7 @@ typedef struct {
   guint smem_dynamic;      /* bytes per CTA */
   gboolean optin;          /* dynamic shared memory raised to the opt-in maximum */
   guint blocks;            /* grid size in CTAs; 0 = one full wave on this SM */
+  gboolean l2_warm;        /* SASS: the data is in L2 from the launch before, when it fits */
   guint blocks_per_sm;     /* resident CTA cap; 0 = as many as occupancy allows */
   guint max_regs;          /* register cap (-maxrregcount); 0 = none */
   guint bounds_threads;    /* __launch_bounds__ maxThreadsPerBlock; 0 = none */

@@ -164,6 +164,15 @@ static const ConfigEntry model_table[] = {
     {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
      "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
      "assumed: no L2 capacity model"},
+    {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full), 0, "0", 0, 4294967295.0, NULL, 0, 0,
+     "bytes",
+     "data re-read from L2 in whole up to this footprint (SASS kernels' warm launches; 0 = [l2] "
+     "bytes)",
+     "assumed: the whole L2"},
+    {"l2", "reuse_none_bytes", CONFIG_UINT, M(l2_reuse_none), 0, "0", 0, 4294967295.0, NULL, 0, 0,
+     "bytes",
+     "data re-read from DRAM in whole from this footprint on, linear in between (0 = [l2] bytes)",
+     "assumed: the whole L2"},
     CLASS_KEYS(OPCLASS_FP32, "fp32", "FP32"),
     CLASS_KEYS(OPCLASS_INT, "int", "integer/logic"),
     CLASS_KEYS(OPCLASS_FP64, "fp64", "FP64"),
@@ -301,6 +310,15 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
                   at, lv_name[i], lv[i]->latency_spread, lat, lat);
       return FALSE;
     }
+  }
+  guint full = m->l2_reuse_full ? m->l2_reuse_full : m->l2_bytes;
+  guint none = m->l2_reuse_none ? m->l2_reuse_none : m->l2_bytes;
+  if (full > none) {
+    g_autofree gchar *at = config_origin(kf, file, "l2", "reuse_full_bytes");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [l2] reuse_full_bytes: %u exceeds reuse_none_bytes %u (allowed 0..%u bytes)",
+                at, full, none, none);
+    return FALSE;
   }
   if (m->has_timing && sched_lookup(m->policy) == NULL) {
     g_autofree gchar *at = config_origin(kf, file, "sched", "policy");

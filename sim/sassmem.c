@@ -211,6 +211,12 @@ static void derive_hit_rates(SassKernel *sk) {
   gdouble l2_loads = loads * (1.0 - sk->load_l1_hit);
   if (l2_loads > 0)
     sk->load_l2_hit = CLAMP((h2 * (l2_loads + stores) - stores) / l2_loads, 0.0, 1.0);
+  /* Nsight Compute empties the caches before the profiled launch, so what
+   * its loads missed in L2 is the data they read (each line once) and its
+   * stores' sectors are the data written: the bytes the launch leaves in
+   * L2. */
+  if (d->grid_size > 0)
+    sk->cta_l2_bytes = 32.0 * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
   if (!isnan(d->theoretical_warps) && d->block_size > 0) {
     sk->prof_warps = d->theoretical_warps;
     gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
@@ -270,6 +276,19 @@ void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, 
   *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
   *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
                         : sk->load_l2_hit;
+}
+
+gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks) {
+  if (sk->cta_l2_bytes <= 0 || m->l2_bytes == 0)
+    return 0.0;
+  gdouble f = sk->cta_l2_bytes * grid_blocks;
+  gdouble full = m->l2_reuse_full ? m->l2_reuse_full : m->l2_bytes;
+  gdouble none = m->l2_reuse_none ? m->l2_reuse_none : m->l2_bytes;
+  if (f <= full)
+    return 1.0;
+  if (f >= none)
+    return 0.0;
+  return (none - f) / (none - full);
 }
 
 void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {

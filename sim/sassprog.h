@@ -63,6 +63,9 @@ typedef struct SassKernel {
   gdouble reuse_l1;       /* fraction of the innermost loop's load sectors that repeat a sector
                              the same trip already loads (same base register, nearby offsets) */
   guint local_bytes;      /* local memory per thread the listing touches (LDL/STL), bytes */
+  gdouble cta_l2_bytes;   /* bytes one CTA of the profiled launch brought into L2: its load
+                             sectors that missed L2 and its store sectors, x 32 (derived from the
+                             source page and the details' hit rates and Grid Size); 0 = unknown */
 } SassKernel;
 
 #define SASSPROG_ERROR (sassprog_error_quark())
@@ -100,6 +103,22 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
  * e.g. sgemm's tiles), the rate stays as profiled at every occupancy. */
 void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
                            gdouble *l1_hit, gdouble *l2_hit);
+
+/* The fraction (0..1) of what a launch of `grid_blocks` CTAs of the kernel
+ * touches (F = cta_l2_bytes x grid_blocks bytes) that is still in L2 when
+ * the same launch runs again: 1 up to F = [l2] reuse_full_bytes, 0 from
+ * reuse_none_bytes on, linear in between (both 0: [l2] bytes, a step).  A
+ * launch that follows one over the same data (the timed launches of a
+ * benchmark loop, results/reference/h200/real/README.md: "median of 3
+ * launches after a warm-up"; or the kernel that produced the data) finds that
+ * part in L2 where the profiled launch, whose caches Nsight Compute emptied,
+ * missed: sim.c turns that share of the profiled L2 misses into hits.  A
+ * footprint past the L2 is swept in the same order each time, so each line
+ * is evicted before its reuse (LRU).  0 when the profile does not give the
+ * bytes (cta_l2_bytes 0) or the model has no [l2] bytes.  Measured:
+ * treduce (results/reference/h200/real6) runs 37.8-51.1 k cycles at B <= 5
+ * (F <= 41 MiB), 68.6 k at B = 6 (49 MiB). */
+gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks);
 
 /* The L2 hit rates of coalesced and of scattered loads (*coalesced,
  * *scattered, 0..1) whose average over the profiled load sectors is `h`: the

@@ -25,6 +25,8 @@ static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) 
     l1_hit = launch_spill_l1_hit(model, &r);
     out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
     sass_kernel_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
+    if (k->l2_warm) /* the launch before left its data in L2 (as far as it fits) */
+      load_l2 += (1.0 - load_l2) * sass_launch_l2_reuse(k->sass, model, out->grid_blocks);
   } else if (k->footprint > 0) {
     gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
     gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;

@@ -98,6 +98,9 @@ bad "non-numeric in file" "$tmp/nonnum.ini" "[stream] fma" "lots" "0..65536" \
   -- run --kernel "$tmp/nonnum.ini"
 bad "out of range in model" "$tmp/rangemodel.ini" "[sm] smsps" "1..8" \
   -- "${k[@]}" --model "$tmp/rangemodel.ini"
+bad "L2 reuse edges reversed" "h200.ini" "[l2] reuse_full_bytes" "exceeds reuse_none_bytes" \
+  -- "${k[@]}" --set l2.reuse_full_bytes=70000000
+bad "l2_warm not a boolean" "[launch] l2_warm" -- "${k[@]}" --set launch.l2_warm=maybe
 bad "ILP 0" "fma.ini" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
 bad "threads 0" "fma.ini" "[launch] threads_per_block" "1..1024" \
   -- "${k[@]}" --set launch.threads_per_block=0
