@@ -101,19 +101,31 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
 
 /* ---- CTAs ----------------------------------------------------------------- */
 
-/* Every live warp of the CTA arrived at the barrier: release them. */
+/* Every live warp of the CTA arrived at the barrier: release them once the
+ * barrier unit has taken the last arrival and [barrier] latency has passed
+ * (next cycle with the keys 0). */
 static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
   guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
+  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency);
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     if (w->at_barrier) {
       w->at_barrier = 0;
-      warp_charge(w, sm->st.state, now + 1, STALL_BARRIER);
-      warp_charge_causes(w, sm->st.state, 0, STALL_WAIT, MAX(w->dep_at, now + 1));
-      sm_sleep(sm, w, MAX(w->dep_at, now + 1), w->dep_reason, now, FALSE);
+      warp_charge(w, sm->st.state, at, STALL_BARRIER);
+      warp_charge_causes(w, sm->st.state, 0, STALL_WAIT, MAX(w->dep_at, at));
+      sm_sleep(sm, w, MAX(w->dep_at, at), w->dep_reason, now, FALSE);
     }
   }
   c->arrived = 0;
+  c->bar_done = 0;
+}
+
+/* A warp of CTA `c` arrives at its barrier at `now`: the SM's barrier unit
+ * takes arrivals one after another, [barrier] interval cycles each. */
+static inline void barrier_arrive(Sm *sm, Cta *c, SimCycle now) {
+  SimCycle taken = MAX(now, sm->bar_free) + sm->m->bar_interval;
+  sm->bar_free = taken;
+  c->bar_done = MAX(c->bar_done, taken);
 }
 
 /* ---- issue ---------------------------------------------------------------- */
@@ -153,6 +165,7 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     break;
   case OP_BAR:
     w->at_barrier = 1;
+    barrier_arrive(sm, &sm->cta[w->cta], now);
     break;
   case OP_EXIT:
     w->done = 1;

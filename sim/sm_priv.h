@@ -12,9 +12,10 @@
 #include "warp.h"
 
 typedef struct {
-  guint live;     /* warps not exited */
-  guint arrived;  /* warps waiting at the barrier */
-  guint resident; /* warps not yet drained */
+  guint live;        /* warps not exited */
+  guint arrived;     /* warps waiting at the barrier */
+  guint resident;    /* warps not yet drained */
+  SimCycle bar_done; /* cycle the SM's barrier unit has taken the last arrival so far */
 } Cta;
 
 /* An instruction as this SM runs it, decoded once per run: its issue class,
@@ -59,6 +60,7 @@ struct Sm {
   const SmModel *m;               /* l.model */
   const Program *p;               /* l.program */
   Mem *mem;                       /* the memory levels */
+  SimCycle bar_free;              /* cycle the barrier unit takes the next arrival */
   SimRng rng;                     /* hit levels, latencies, channels, spill misses (rng.h) */
   Smsp *smsp;                     /* m->sm.smsps of them */
   Warp *warp;                     /* warp slots: CTA slot x warps per block */

@@ -8,7 +8,7 @@
 # line on stderr naming the file and line, nothing on stdout, and no hang;
 # FP64's two-cycle dispatch reproduces the H200's DFMA/FFMA mixes (mech3); a
 # CALL the profile shows executed, and frequent global atomics, are warned
-# about.
+# about; barrier loops reproduce the H200's barrier unit (bar7).
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -215,6 +215,37 @@ meas=$(awk -F, '$1 == "dmix0_dfma" && $2 == 16 { print $6 }' "$mb/mech3.csv")
 awk -v s="$free" -v m="$meas" 'BEGIN { exit !((s - m) / m > 0.10) }' ||
   fail "dmix0 with a one-cycle dispatch: $free, not > 10 % above $meas"
 passed=$((passed + 1))
+# Barriers (results/reference/h200/microbench/bar7/): a loop of 8
+# __syncthreads() per iteration, from its listing and profile, in CTAs of
+# 128 threads at B = 1, 4 and 16 and of 32 and 8 warps at B = 1 and 2:
+# within 6 % of the measured cycles with [barrier] latency=6 (fitted on the
+# first point) and interval=2 (the measured 2.0-2.1 cycles per warp arrival
+# of the plateaus); with both keys 0 (release the next cycle, no limit) the
+# 128-thread CTAs are more than 2x fast at B = 1 and 16.
+bar_cycles() { # THREADS B [--set...]: simulated cycles of the bar loop
+  local t=$1 b=$2
+  shift 2
+  printf '[sass]\nfile=%s\nfunction=k_bar(\nsource_csv=%s\ndetails_csv=%s\n[launch]\nthreads_per_block=%s\nblocks_per_sm=%s\nblocks=%s\nsmem_dynamic=1024\noptin=true\n' \
+    "$mb/bar7/bar7.sass" "$mb/bar7/bar_source_b8.csv" "$mb/bar7/details7_b8.csv" "$t" "$b" $((b * 132)) >"$tmp/bar.ini"
+  timeout 60 "$bin" run --kernel "$tmp/bar.ini" --format csv --no-whatif "$@" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }'
+}
+for tb in 128:1 128:4 128:16 1024:1 256:2; do
+  t=${tb%:*} b=${tb#*:} k=bar
+  [ "$t" = 128 ] || k=bar_$t
+  meas=$(awk -F, -v k="$k" -v b="$b" '$1 == k && $2 == b { print $5 }' "$mb/bar7/bar7.csv")
+  sim=$(bar_cycles "$t" "$b") || fail "bar $t threads B = $b: run failed"
+  awk -v s="$sim" -v m="$meas" 'BEGIN { e = (s - m) / m; exit !(e < 0.06 && e > -0.06) }' ||
+    fail "bar $t threads B = $b: $sim cycles simulated, $meas measured (allowed 6 %)"
+  passed=$((passed + 1))
+done
+for b in 1 16; do
+  meas=$(awk -F, -v b="$b" '$1 == "bar" && $2 == b { print $5 }' "$mb/bar7/bar7.csv")
+  sim=$(bar_cycles 128 "$b" --set barrier.latency=0 --set barrier.interval=0) || fail "bar B = $b free: run failed"
+  awk -v s="$sim" -v m="$meas" 'BEGIN { exit !(m > 2 * s) }' ||
+    fail "bar B = $b with free barriers: $sim cycles, not under half the measured $meas"
+  passed=$((passed + 1))
+done
 # BRA.DIV without a profile falls through, also in a loop whose back edge
 # always branches: its trip count goes to the loop's real exit (@P0 BRA),
 # and the divergent fallback code after the first EXIT never runs.  Per
