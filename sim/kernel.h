@@ -50,7 +50,7 @@ typedef struct {
   gboolean syncthreads;   /* one __syncthreads() per iteration */
   guint live_values;      /* live values touched per iteration (spill model) */
   guint early_exit;       /* warps per CTA (the last ones) that exit at once */
-  guint seed;             /* seed of the run's GRand */
+  guint seed;             /* seed of the run's random stream (rng.h) */
   guint footprint;        /* bytes per warp the loads reuse at `level`; 0 = no capacity model */
   /* [sass]: a real kernel from its SASS and Nsight Compute exports */
   gchar *sass_file;     /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */

@@ -11,8 +11,9 @@
  * warp-load draws a channel for each of its up to 32 lines: GRand's
  * g_rand_int_range cost 88 host instructions a call (callgrind,
  * traces/gather_sass.ini, GLib 2.74), a quarter of the whole simulation of
- * that kernel; a draw here costs about 10.  Outside the cycle loop (sweeps,
- * options) the project uses GRand.
+ * that kernel; a draw here costs about 10.  Nothing else in the simulator
+ * draws random numbers (tests/check_property.c uses GRand for its random
+ * configurations).
  *
  * Determinism: a stream depends on its seed only, so a run with the same
  * inputs and seed gives byte-identical output on any host.

@@ -167,8 +167,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
                                 StallTally *t, guint *not_selected) {
   guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
-  if (cand ==
-      0) /* no ready warp: nothing to charge or select (memory-bound kernels' common case) */
+  /* No ready warp: nothing to charge or select (memory-bound kernels' common case). */
+  if (cand == 0)
     return NULL;
   if (G_UNLIKELY(now < s->busy_until)) {
     cand = 0;
