@@ -170,13 +170,13 @@ static const ConfigEntry model_table[] = {
     {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
      "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
      "assumed: no L2 capacity model"},
-    {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full), 0, "0", 0, 4294967295.0, NULL, 0, 0,
-     "bytes",
+    {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
      "data re-read from L2 in whole up to this footprint (SASS kernels' warm launches; 0 = [l2] "
      "bytes)",
      "assumed: the whole L2"},
-    {"l2", "reuse_none_bytes", CONFIG_UINT, M(l2_reuse_none), 0, "0", 0, 4294967295.0, NULL, 0, 0,
-     "bytes",
+    {"l2", "reuse_none_bytes", CONFIG_UINT, M(l2_reuse_none_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
      "data re-read from DRAM in whole from this footprint on, linear in between (0 = [l2] bytes)",
      "assumed: the whole L2"},
     CLASS_KEYS(OPCLASS_FP32, "fp32", "FP32"),
@@ -317,8 +317,8 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
       return FALSE;
     }
   }
-  guint full = m->l2_reuse_full ? m->l2_reuse_full : m->l2_bytes;
-  guint none = m->l2_reuse_none ? m->l2_reuse_none : m->l2_bytes;
+  guint full = m->l2_reuse_full_bytes ? m->l2_reuse_full_bytes : m->l2_bytes;
+  guint none = m->l2_reuse_none_bytes ? m->l2_reuse_none_bytes : m->l2_bytes;
   if (full > none) {
     g_autofree gchar *at = config_origin(kf, file, "l2", "reuse_full_bytes");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,

@@ -91,8 +91,8 @@ typedef struct {
   guint sector_bytes;                /* bytes per sector */
   guint line_bytes;                  /* bytes per cache line */
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
-  guint l2_reuse_full;               /* bytes: a footprint up to this is re-read from L2 in whole */
-  guint l2_reuse_none;               /* bytes: from this on it is re-read from DRAM in whole */
+  guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
+  guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
   OpClassModel opclass[OPCLASS_MAX]; /* SASS opcode classes ([class_<name>]) */
 } SmModel;
 

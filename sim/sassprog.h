@@ -107,11 +107,12 @@ void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, 
 /* The fraction (0..1) of what a launch of `grid_blocks` CTAs of the kernel
  * touches (F = cta_l2_bytes x grid_blocks bytes) that is still in L2 when
  * the same launch runs again: 1 up to F = [l2] reuse_full_bytes, 0 from
- * reuse_none_bytes on, linear in between (both 0: [l2] bytes, a step).  A
- * launch that follows one over the same data (the timed launches of a
- * benchmark loop, results/reference/h200/real/README.md: "median of 3
- * launches after a warm-up"; or the kernel that produced the data) finds that
- * part in L2 where the profiled launch, whose caches Nsight Compute emptied,
+ * reuse_none_bytes on, linear in between (a key left 0 stands for [l2]
+ * bytes; both 0: a step there).  A launch that follows one over the same
+ * data (the timed launches of a benchmark loop,
+ * results/reference/h200/real/README.md: "median of 3 launches after a
+ * warm-up"; or the kernel that produced the data) finds that part in L2
+ * where the profiled launch, whose caches Nsight Compute emptied,
  * missed: sim.c turns that share of the profiled L2 misses into hits.  A
  * footprint past the L2 is swept in the same order each time, so each line
  * is evicted before its reuse (LRU).  0 when the profile does not give the

@@ -282,12 +282,13 @@ END_TEST
  * No bytes from the profile: 0. */
 START_TEST(test_l2_reuse) {
   SassKernel sk = {.cta_l2_bytes = 1e6};
-  SmModel m = {.l2_bytes = 50000000, .l2_reuse_full = 40000000, .l2_reuse_none = 60000000};
+  SmModel m = {
+      .l2_bytes = 50000000, .l2_reuse_full_bytes = 40000000, .l2_reuse_none_bytes = 60000000};
   const guint grid[] = {40, 50, 55, 60, 70};
   const gdouble want[] = {1.0, 0.5, 0.25, 0.0, 0.0};
   for (guint i = 0; i < G_N_ELEMENTS(grid); i++)
     ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, grid[i]), want[i], 1e-12);
-  m.l2_reuse_full = m.l2_reuse_none = 0;
+  m.l2_reuse_full_bytes = m.l2_reuse_none_bytes = 0;
   ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, 50), 1.0, 1e-12);
   ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, 51), 0.0, 1e-12);
   sk.cta_l2_bytes = 0;
