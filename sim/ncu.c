@@ -285,7 +285,7 @@ static const DetailMetric detail_metrics[] = {
     {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, TRUE, 0, 16777216, "bytes"},
     {"Shared Memory Configuration Size", D(smem_config), FALSE, TRUE, 0, 16777216, "bytes"},
     {"Block Size", D(block_size), TRUE, FALSE, 1, 1024, "threads"},
-    {"Grid Size", D(grid_size), TRUE, FALSE, 0, G_MAXUINT, "CTAs"},
+    {"Grid Size", D(grid_size), TRUE, FALSE, 1, G_MAXUINT, "CTAs"},
     {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, FALSE, 0, 100, "%"},
     {"L2 Hit Rate", D(l2_hit_pct), FALSE, FALSE, 0, 100, "%"},
     {"Executed Instructions", D(executed_insts), FALSE, FALSE, 0, NCU_COUNT_MAX,
@@ -295,15 +295,21 @@ static const DetailMetric detail_metrics[] = {
 };
 #undef D
 
+/* The entry of detail_metrics for `metric`, or NULL when warpsim does not
+ * read it. */
+static const DetailMetric *detail_metric_find(const gchar *metric) {
+  for (guint i = 0; i < G_N_ELEMENTS(detail_metrics); i++)
+    if (strcmp(metric, detail_metrics[i].metric) == 0)
+      return &detail_metrics[i];
+  return NULL;
+}
+
 /* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
  * NCU_ERROR_PARSE when it is out of the metric's range. */
 static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
                                const gchar *origin, GError **error) {
   const gchar *metric = ncu_csv_field(r, c->metric);
-  const DetailMetric *m = NULL;
-  for (guint i = 0; i < G_N_ELEMENTS(detail_metrics) && m == NULL; i++)
-    if (strcmp(metric, detail_metrics[i].metric) == 0)
-      m = &detail_metrics[i];
+  const DetailMetric *m = detail_metric_find(metric);
   if (m == NULL || isnan(v))
     return TRUE;
   gdouble x = m->bytes ? bytes_of(v, ncu_csv_field(r, c->unit)) : v;
@@ -409,10 +415,11 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
     gdouble v;
     if (!ncu_csv_number(ncu_csv_field(r, c.value), &v)) {
       const gchar *metric = ncu_csv_field(r, c.metric);
-      if (strcmp(metric, "Registers Per Thread") == 0 ||
-          strstr(metric, "Shared Memory Per Block") != NULL || strstr(metric, "Hit Rate") != NULL) {
-        g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: '%s': not a number '%s'", origin,
-                    r->line, metric, ncu_csv_field(r, c.value));
+      const DetailMetric *m = detail_metric_find(metric);
+      if (m != NULL) { /* one warpsim reads: never silently absent */
+        g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                    "%s:%u: '%s': not a number '%s' (allowed %.0f..%.0f %s)", origin, r->line,
+                    metric, ncu_csv_field(r, c.value), m->min, m->max, m->unit);
         ncu_details_free(d);
         return NULL;
       }

@@ -220,6 +220,18 @@ static const BadCase bad_cases[] = {
      NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': out of range '1'"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"L1/TEX Hit Rate\",\"%\",\"500\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'L1/TEX Hit Rate': out of range '500' (allowed 0..100 %)"},
+    /* Grid Size gives the bytes per CTA of the warm-L2 footprint (sassmem.c):
+     * a value that is no number, or no grid, is an error, never a silently
+     * cold launch. */
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"lots\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Grid Size': not a number 'lots' (allowed 1..4294967295 CTAs)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"inf\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Grid Size': not a number 'inf'"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"0\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Grid Size': out of range '0' (allowed 1..4294967295 CTAs, whole)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Block Size\",\"\",\"(128, 1, 1)\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:2: 'Block Size': not a number '(128, 1, 1)' (allowed 1..1024 threads)"},
 };
 
 START_TEST(test_bad_input) {

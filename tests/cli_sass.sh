@@ -94,6 +94,17 @@ bad details_other "$tmp/details.csv:1: no kernel 'k_saxpy' in the details export
 $sass
 function=k_saxpy
 details_csv=$tmp/details.csv"
+# Grid Size sizes the warm-L2 footprint: text or 0 there is an error, not a
+# silently cold launch.
+for g in lots 0; do
+  sed "s/\"Grid Size\",\"\",\"[0-9,]*\"/\"Grid Size\",\"\",\"$g\"/" "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
+  grep -q "\"Grid Size\",\"\",\"$g\"," "$tmp/details.csv" || fail "details_grid_$g: no Grid Size row edited"
+  bad "details_grid_$g" "$tmp/details.csv:" "'Grid Size'" "'$g'" "allowed 1..4294967295 CTAs" -- "[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
+done
 bad no_trips "saxpy.sass:" "trip_count" -- "[sass]
 $sass
 function=k_saxpy"
