@@ -276,6 +276,37 @@ static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *
   return TRUE;
 }
 
+/* A reuse edge as given ("N", or "0 ([l2] bytes N)"; a new string). */
+static gchar *reuse_edge_text(guint raw, guint l2_bytes) {
+  return raw ? g_strdup_printf("%u", raw) : g_strdup_printf("0 ([l2] bytes %u)", l2_bytes);
+}
+
+/* [l2] reuse_full_bytes <= reuse_none_bytes, each 0 standing for [l2] bytes.
+ * The error names the key a --set moved (reuse_full_bytes when both or
+ * neither) and the values of that key that would be accepted. */
+static gboolean reuse_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                    GError **error) {
+  guint full = m->l2_reuse_full_bytes ? m->l2_reuse_full_bytes : m->l2_bytes;
+  guint none = m->l2_reuse_none_bytes ? m->l2_reuse_none_bytes : m->l2_bytes;
+  if (full <= none)
+    return TRUE;
+  g_autofree gchar *at_full = config_origin(kf, file, "l2", "reuse_full_bytes");
+  g_autofree gchar *at_none = config_origin(kf, file, "l2", "reuse_none_bytes");
+  g_autofree gchar *full_text = reuse_edge_text(m->l2_reuse_full_bytes, m->l2_bytes);
+  g_autofree gchar *none_text = reuse_edge_text(m->l2_reuse_none_bytes, m->l2_bytes);
+  if (strcmp(at_none, file) != 0 && strcmp(at_full, file) == 0)
+    g_set_error(
+        error, MODEL_ERROR, MODEL_ERROR_INVALID,
+        "%s: [l2] reuse_none_bytes: %s is below reuse_full_bytes %s (allowed %u..4294967295 "
+        "bytes%s)",
+        at_none, none_text, full_text, full, m->l2_bytes >= full ? ", or 0" : "");
+  else
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [l2] reuse_full_bytes: %s exceeds reuse_none_bytes %s (allowed %u..%u bytes)",
+                at_full, full_text, none_text, m->l2_bytes <= none ? 0u : 1u, none);
+  return FALSE;
+}
+
 /* Checks across keys; a message names "FILE, --set" when the key's value came
  * from an override. */
 static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
@@ -317,15 +348,8 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
       return FALSE;
     }
   }
-  guint full = m->l2_reuse_full_bytes ? m->l2_reuse_full_bytes : m->l2_bytes;
-  guint none = m->l2_reuse_none_bytes ? m->l2_reuse_none_bytes : m->l2_bytes;
-  if (full > none) {
-    g_autofree gchar *at = config_origin(kf, file, "l2", "reuse_full_bytes");
-    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                "%s: [l2] reuse_full_bytes: %u exceeds reuse_none_bytes %u (allowed 0..%u bytes)",
-                at, full, none, none);
+  if (!reuse_edges_ordered(m, kf, file, error))
     return FALSE;
-  }
   if (m->has_timing && sched_lookup(m->policy) == NULL) {
     g_autofree gchar *at = config_origin(kf, file, "sched", "policy");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,

@@ -100,6 +100,14 @@ bad "out of range in model" "$tmp/rangemodel.ini" "[sm] smsps" "1..8" \
   -- "${k[@]}" --model "$tmp/rangemodel.ini"
 bad "L2 reuse edges reversed" "h200.ini" "[l2] reuse_full_bytes" "exceeds reuse_none_bytes" \
   -- "${k[@]}" --set l2.reuse_full_bytes=70000000
+# The key a --set moved is the one named, with a range that holds a value
+# that works; 0 stands for [l2] bytes (52428800 on the H200).
+bad "L2 reuse_none below the file's reuse_full" "h200.ini, --set" "[l2] reuse_none_bytes: 1000" \
+  "below reuse_full_bytes 42991616" "allowed 42991616..4294967295 bytes, or 0" \
+  -- "${k[@]}" --set l2.reuse_none_bytes=1000
+bad "L2 reuse_full 0 is [l2] bytes, past reuse_none" "--set" "[l2] reuse_full_bytes: 0 ([l2] bytes 52428800)" \
+  "allowed 1..30000000 bytes" \
+  -- "${k[@]}" --set l2.reuse_none_bytes=30000000 --set l2.reuse_full_bytes=0
 bad "l2_warm not a boolean" "[launch] l2_warm" -- "${k[@]}" --set launch.l2_warm=maybe
 bad "ILP 0" "fma.ini" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
 bad "threads 0" "fma.ini" "[launch] threads_per_block" "1..1024" \
