@@ -72,11 +72,20 @@ for set in real real2 spill_sass real3 real4 real5 real6; do
     "$ref/../$set/attrs.csv" "$ref/../$set/curves.csv" >>"$tmp/jobs"
 done
 n=$(wc -l <"$tmp/jobs")
-echo "validate_real.sh: simulating $n measured points of the real kernels on model $model ..." >&2
+# Bad input (a --set or --model warpsim rejects) is one line and exit 2: the
+# first point runs here before any job starts.
+IFS=$'\t' read -r -a first <"$tmp/jobs"
+# shellcheck disable=SC2086 # word splitting of the option lists is intended
+if ! "$warpsim" run --model "$model" --format csv --no-whatif ${first[5]} $sets >/dev/null 2>"$tmp/probe.err"; then
+  msg=$(grep -v '^warpsim: warning:' "$tmp/probe.err" | head -n1)
+  echo "validate_real.sh: ${first[0]} at B = ${first[1]}: ${msg:-warpsim failed}; nothing written" >&2
+  exit 2
+fi
+[ ! -t 2 ] || echo "validate_real.sh: simulating $n measured points of the real kernels on model $model ..." >&2
 run_point() { # $2 B, $5 work per block, $6 warpsim args; prints "cycles<TAB>work per cycle"
   set -o pipefail
   local err
-  err=$(mktemp "$WARN_DIR/err.XXXXXX")
+  err=$WARN_DIR/err.$1.$2
   # shellcheck disable=SC2086 # word splitting of the option list is intended
   "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif ${6} $SETS 2>"$err" |
     awk -F, -v b="$2" -v w="$5" '
@@ -90,11 +99,19 @@ run_point() { # $2 B, $5 work per block, $6 warpsim args; prints "cycles<TAB>wor
 export -f run_point
 mkdir -p "$tmp/warn"
 export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets WARN_DIR=$tmp/warn
+# A point that fails later (a --set only some kernels reject): its message on
+# one line, not GNU parallel's report of each job it stopped.
 if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' \
-  :::: "$tmp/jobs" >"$tmp/sims"; then
-  echo "validate_real.sh: a simulation failed (see the message above); nothing written" >&2
+  :::: "$tmp/jobs" >"$tmp/sims" 2>"$tmp/parallel.err"; then
+  job="" msg=""
+  while IFS=$'\t' read -r k b _; do # the first point in order that said why
+    msg=$(grep -v '^warpsim: warning:' "$tmp/warn/err.$k.$b" 2>/dev/null | head -n1 || true)
+    [ -z "$msg" ] || { job="$k at B = $b: "; break; }
+  done <"$tmp/jobs"
+  echo "validate_real.sh: ${job}${msg:-a simulation failed}; nothing written" >&2
   exit 2
 fi
+grep -v '^parallel: ' "$tmp/parallel.err" >&2 || true
 cat "$tmp"/warn/err.* 2>/dev/null | grep '^warpsim: warning:' | sort -u >&2 || true
 paste "$tmp/jobs" "$tmp/sims" | awk -F'\t' 'BEGIN { print "kernel,blocks_per_sm,warps_per_sm,measured,simulated,rel_error_pct,cycles_simulated" }
   { printf "%s,%s,%s,%s,%s,%.2f,%s\n", $1, $2, $3, $4, $8, 100 * ($8 - $4) / $4, $7 }' >"$tmp/real.csv"

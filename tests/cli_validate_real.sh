@@ -68,5 +68,26 @@ for b in 2 4; do
     pass=$((pass + 1)) ||
     { echo "FAIL: treduce B = $b: $warm cycles warm, $cold cold (measured $meas)"; fail=$((fail + 1)); }
 done
+# Bad input: a --set that warpsim rejects (out of range; keys reversed; a key
+# only some kernels reject) exits 2 with one line naming the key and writes
+# nothing.
+rlabad() { # NAME NEEDLE -- ARGS...
+  local name=$1 needle=$2 rc=0 lines
+  shift 3
+  WARPSIM=$WARPSIM_BIN "$root/scripts/validate_real.sh" --out "$out/bad" "$@" >"$out/bad.out" 2>"$out/bad.err" || rc=$?
+  lines=$(wc -l <"$out/bad.err")
+  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$out/bad.err" && [ ! -e "$out/bad" ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL: validate_real.sh $name: rc $rc, $lines lines: $(head -c 600 "$out/bad.err")"; fail=$((fail + 1))
+  fi
+}
+rlabad "barrier latency past its range" "[barrier] latency: out of range '1001' (allowed 0..1000" -- \
+  --set barrier.latency=1001
+rlabad "L2 reuse edges reversed" "reuse_none_bytes" -- --set l2.reuse_none_bytes=1000
+rlabad "unknown model" "nosuchmodel" -- --model nosuchmodel
+# regs_per_thread=40 suits the first kernels (saxpy) but not those whose
+# listing uses more registers: the first point passes, a later one fails.
+rlabad "a later point fails" "allowed" -- --set launch.regs_per_thread=40
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
