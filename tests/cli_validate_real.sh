@@ -86,6 +86,13 @@ rlabad "barrier latency past its range" "[barrier] latency: out of range '1001' 
   --set barrier.latency=1001
 rlabad "L2 reuse edges reversed" "reuse_none_bytes" -- --set l2.reuse_none_bytes=1000
 rlabad "unknown model" "nosuchmodel" -- --model nosuchmodel
+# The --set values travel through a word-split option list: a space (or a
+# glob character) would split or expand one, so it is refused up front.
+rlabad "a --set value with a space" "--set 'model.description=my gpu'" -- \
+  --set 'model.description=my gpu'
+rlabad "a --set value with a glob character" "--set 'sass.function=k_*'" -- \
+  --set 'sass.function=k_*'
+
 # regs_per_thread=40 suits the first kernels (saxpy) but not those whose
 # listing uses more registers: the first point passes, a later one fails.
 rlabad "a later point fails" "allowed" -- --set launch.regs_per_thread=40
