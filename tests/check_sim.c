@@ -1,7 +1,7 @@
 /* check_sim.c - tests of sim/sim.[ch]: the per-cycle invariants over a table
  * of kernels and policies, Little's law on the FFMA plateau, the issue and
  * pipe ceilings, the operand bank-conflict switch, DRAM latency,
- * determinism, and the "Simulator behaviour" cases of
+ * determinism, the barrier unit's cycles per round, and the "Simulator behaviour" cases of
  * ../shared/cases/other.md.  Every run uses the test SM of fixture.h and a kernel built from
  * another, both changed per case with "group.key=value" overrides; expected values are worked out
  * by hand in the comments. */
@@ -381,6 +381,52 @@ START_TEST(test_barrier_exited_warps) {
 }
 END_TEST
 
+/* The SM's barrier unit ([barrier] interval I, latency L; sm.c): CTAs of 4
+ * warps (one per SMSP) whose body is one BAR.  Measured as the cycles one
+ * more iteration costs (runs of 10 and 5 iterations, / 5).  One CTA: its 4
+ * arrivals are taken I cycles apart, the release comes L after the last,
+ * 4I + L a round, at least 1 (I = L = 0: released the next cycle).  Two
+ * CTAs: each SMSP takes two cycles to issue both warps' BAR (I = L = 0),
+ * the CTAs' latencies overlap (I = 0), or the one unit bounds: 8 arrivals x
+ * I a round once 8I >= 4I + L. */
+static const struct {
+  const gchar *interval, *latency, *blocks;
+  guint cycles_per_round;
+} bar_unit[] = {
+    {"barrier.interval=0", "barrier.latency=0", "1", 1},
+    {"barrier.interval=2", "barrier.latency=6", "1", 14}, /* 4 x 2 + 6 (the H200 model) */
+    {"barrier.interval=3", "barrier.latency=0", "1", 12}, /* 4 x 3 */
+    {"barrier.interval=0", "barrier.latency=5", "1", 5},
+    {"barrier.interval=0", "barrier.latency=0", "2", 2},  /* issue: 2 warps per SMSP */
+    {"barrier.interval=2", "barrier.latency=6", "2", 16}, /* unit: 8 x 2 > 14 */
+    {"barrier.interval=0", "barrier.latency=5", "2", 5},  /* latencies overlap */
+    {"barrier.interval=1", "barrier.latency=1", "2", 8},  /* unit: 8 x 1 > 5 */
+};
+
+START_TEST(test_barrier_unit) {
+  g_autofree gchar *bpsm = g_strdup_printf("launch.blocks_per_sm=%s", bar_unit[_i].blocks);
+  g_autofree gchar *blocks = g_strdup_printf("launch.blocks=%s", bar_unit[_i].blocks);
+  SimCycle cycles[2];
+  for (guint n = 0; n < 2; n++) {
+    const gchar *sets[] = {bar_unit[_i].interval,
+                           bar_unit[_i].latency,
+                           bpsm,
+                           blocks,
+                           "stream.fma=0",
+                           "stream.overhead=0",
+                           "stream.syncthreads=true",
+                           n ? "stream.iterations=10" : "stream.iterations=5",
+                           NULL};
+    simulate(sets, NULL);
+    cycles[n] = run.r.st.cycles;
+  }
+  ck_assert_msg(cycles[1] - cycles[0] == 5 * bar_unit[_i].cycles_per_round,
+                "%s %s, %s CTAs: %" G_GUINT64_FORMAT " cycles for 5 more rounds, want 5 x %u",
+                bar_unit[_i].interval, bar_unit[_i].latency, bar_unit[_i].blocks,
+                cycles[1] - cycles[0], bar_unit[_i].cycles_per_round);
+}
+END_TEST
+
 /* Empty and exact-length streams: a warp issues body x iterations + EXIT.
  * Two CTAs of 4 warps each (8 warps). */
 static const struct {
@@ -565,6 +611,7 @@ int main(void) {
 
   tc = tcase_new("behaviour");
   tcase_add_loop_test(tc, test_barrier_exited_warps, 0, G_N_ELEMENTS(barriers));
+  tcase_add_loop_test(tc, test_barrier_unit, 0, G_N_ELEMENTS(bar_unit));
   tcase_add_loop_test(tc, test_stream_length, 0, G_N_ELEMENTS(lengths));
   tcase_add_loop_test(tc, test_meaningless_refused, 0, G_N_ELEMENTS(meaningless));
   tcase_add_test(tc, test_bounds);
