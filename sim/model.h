@@ -77,8 +77,10 @@ typedef struct {
   PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
   guint branch_latency;          /* cycles after a loop branch before the warp issues again */
   guint bar_latency;             /* cycles from the barrier unit taking a CTA's last arrival to
-                                    the release of its warps (0: the next cycle) */
-  guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival */
+                                    the release of its warps (never before the cycle after the
+                                    last BAR issued) */
+  guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
+                                    per SM (0 = no limit) */
   gboolean operand_conflict;     /* model the FFMA register-bank conflict */
   guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
   gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */
