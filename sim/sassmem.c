@@ -258,8 +258,9 @@ static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint wa
   if (w0 <= 0 || f <= 0 || c <= 0)
     return h0;
   gdouble share0 = sass_capacity_share(c0, (guint)lround(w0), f);
-  if (h0 > share0)
-    return h0; /* more hits than the warps' own share holds: shared data */
+  if (h0 > share0 || share0 <= 0)
+    return h0; /* more hits than the warps' own share holds: shared data; or
+                  no room at the profiled point (c0 = 0), nothing to scale */
   /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
   return MIN(MIN(1.0, MAX(cap, h0)), h0 * sass_capacity_share(c, warps, f) / share0);
 }

@@ -250,6 +250,31 @@ START_TEST(test_hit_rates) {
 }
 END_TEST
 
+/* A profile whose shared memory left L1 no room (its carveout >= [l1]
+ * bytes: a details export of a larger shared-memory configuration, or a
+ * smaller --set l1.bytes) and no L1 hits: nothing to scale, the rate stays
+ * 0 at every occupancy (it was 0 x share / 0, NaN, printed as -nan in the
+ * load_l1_hit column); with hits, as profiled. */
+START_TEST(test_hit_rates_no_room) {
+  g_autoptr(SmModel) m = h200();
+  SassKernel sk = {.load_l1_hit = 0.0,
+                   .load_l2_hit = 0.5,
+                   .prof_warps = 32,
+                   .est_l1 = 4096,
+                   .est_l2 = 4096,
+                   .reuse_l1 = 0.5};
+  sk.prof_smem = m->l1_bytes;
+  gdouble l1, l2;
+  for (guint w = 4; w <= 64; w += 20) {
+    sass_kernel_hit_rates(&sk, m, w, 0, &l1, &l2);
+    ck_assert_msg(l1 == 0.0, "%u warps: L1 hit %g, want 0", w, l1);
+  }
+  sk.load_l1_hit = 0.25;
+  sass_kernel_hit_rates(&sk, m, 16, 0, &l1, &l2);
+  ck_assert_double_eq_tol(l1, 0.25, 1e-12);
+}
+END_TEST
+
 /* Misaligned contiguous accesses (sectors per request above the ideal) pay
  * the measured partial-sector DRAM time per part-used sector, at most 2 per
  * request, unless a CTA barrier in their loop keeps the warps in lockstep:
@@ -374,6 +399,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_trip_count);
   tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);
+  tcase_add_test(tc, test_hit_rates_no_room);
   tcase_add_test(tc, test_partial_sectors);
   tcase_add_test(tc, test_l2_split);
   tcase_add_test(tc, test_l2_reuse);
