@@ -182,6 +182,21 @@ for format in text csv json; do
 done
 [[ "$(head -c 1 "$tmp/first")" == "{" ]] || fail "json: does not start with '{'"
 ok
+# The seed's edges (the core's SplitMix64 stream, rng.h): each is
+# byte-identical run to run, and the draws follow it (chase's DRAM latency
+# spread: 0 and 2^32-1 give other cycles).
+for seed in 0 4294967295; do
+  args=(run --kernel chase --set stream.iterations=16 --set stream.seed=$seed --format csv)
+  good "chase seed $seed" "${args[@]}"
+  mv "$tmp/out" "$tmp/seed_$seed"
+  good "chase seed $seed again" "${args[@]}"
+  cmp -s "$tmp/seed_$seed" "$tmp/out" || fail "chase seed $seed: two identical runs differ"
+  ok
+done
+cycles_of() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cycles") c = i } NR == 2 { print $c }' "$1"; }
+[ "$(cycles_of "$tmp/seed_0")" != "$(cycles_of "$tmp/seed_4294967295")" ] ||
+  fail "chase: seeds 0 and 4294967295 give the same cycles ($(cycles_of "$tmp/seed_0"))"
+ok
 
 # ---- inputs that once hung, truncated or passed silently ------------------
 mkfifo "$tmp/fifo.ini"
