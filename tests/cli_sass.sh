@@ -257,6 +257,16 @@ for b in 1 16; do
     fail "bar B = $b with free barriers: $sim cycles, not under half the measured $meas"
   passed=$((passed + 1))
 done
+# At the keys' range maxima (interval 64, latency 1000) the run completes;
+# two CTAs of 32 warps (B = 2), bound by the SM's one barrier unit (64
+# arrivals a round), take 32x the cycles they take at interval 2 (64 x 64
+# against 64 x 2 cycles a round), within 3 %.
+base=$(bar_cycles 1024 2) || fail "bar 1024 threads B = 2: run failed"
+slow=$(bar_cycles 1024 2 --set barrier.interval=64 --set barrier.latency=1000) ||
+  fail "bar 1024 threads B = 2 at interval 64, latency 1000: run failed"
+awk -v s="$slow" -v b="$base" 'BEGIN { r = s / b; exit !(b > 0 && r > 32 * 0.97 && r < 32 * 1.03) }' ||
+  fail "bar 1024 threads B = 2: $slow cycles at interval 64, $base at 2 (want 32x within 3 %)"
+passed=$((passed + 1))
 # BRA.DIV without a profile falls through, also in a loop whose back edge
 # always branches: its trip count goes to the loop's real exit (@P0 BRA),
 # and the divergent fallback code after the first EXIT never runs.  Per
