@@ -185,6 +185,12 @@ interval.source=assumed: one warp-load per cycle per SMSP enters the LSU
 latency=$(awk_calc "printf \"%.0f\", 256 / ($fma8_b1 / 4) - 258")
 latency.source=fitted: $rel/fma.csv[ilp=8,blocks_per_sm=1] (cycles per iteration less 258 issue cycles)
 
+[barrier]
+latency=6
+latency.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to microbench/bar7/bar7.csv[kernel=bar,blocks_per_sm=1]; the kit does not measure barriers)
+interval=2
+interval.source=assumed: @SIM_FIT@ the H200 model's value (measured there, microbench/bar7/bar7.csv plateaus; the kit does not measure barriers)
+
 [operand]
 bank_conflict=$bank_conflict
 bank_conflict.source=measured: $rel/fma.csv[ilp=1,blocks_per_sm=16] ceiling $fma1_b16 warp-FFMA/cycle/SM ($ffma_sass in sass.txt)$uniform_note

@@ -6,7 +6,8 @@
  * splittable pseudorandom number generators", OOPSLA 2014; the constants are
  * those of S. Vigna's public-domain splitmix64.c, also used by Java's
  * SplittableRandom): a 64-bit counter, advanced by the golden-ratio
- * increment, put through a mixing function.  It passes BigCrush.  It is
+ * increment, put through a mixing function (tests/check_rng.c checks its
+ * published first outputs and the spread of its draws).  It is
  * here, inline in the core, instead of GLib's GRand because a gathering
  * warp-load draws a channel for each of its up to 32 lines: GRand's
  * g_rand_int_range cost 88 host instructions a call (callgrind,

@@ -32,6 +32,11 @@ static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) 
     gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
     load_l1 = k->level == MEM_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint) : 0.0;
     load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
+  } else {
+    /* Synthetic loads of one [stream] level: what they hit, as the CSV
+     * reports it (the loads themselves go to that level, synth.c). */
+    load_l1 = k->level == MEM_L1 ? 1.0 : 0.0;
+    load_l2 = k->level == MEM_DRAM ? 0.0 : 1.0;
   }
   out->load_l1_hit = load_l1;
   out->load_l2_hit = load_l2;
