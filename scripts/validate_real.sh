@@ -52,6 +52,14 @@ while [ $# -gt 0 ]; do
     *) echo "validate_real.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+# --out must be (or become) a directory: checked before the simulations.
+[ -n "$out" ] || { echo "validate_real.sh: --out '': empty (allowed a directory, new or existing)" >&2; exit 2; }
+[ ! -e "$out" ] || [ -d "$out" ] ||
+  { echo "validate_real.sh: --out '$out': exists and is not a directory (allowed a directory, new or existing)" >&2; exit 2; }
+up=$out
+while [ ! -e "$up" ]; do up=$(dirname -- "$up"); done
+[ -d "$up" ] && [ -w "$up" ] ||
+  { echo "validate_real.sh: --out '$out': '$up' is not a writable directory (allowed a directory, new or existing)" >&2; exit 2; }
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

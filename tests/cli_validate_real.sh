@@ -86,6 +86,11 @@ rlabad "barrier latency past its range" "[barrier] latency: out of range '1001' 
   --set barrier.latency=1001
 rlabad "L2 reuse edges reversed" "reuse_none_bytes" -- --set l2.reuse_none_bytes=1000
 rlabad "unknown model" "nosuchmodel" -- --model nosuchmodel
+# An --out that cannot be a directory is refused before the simulations
+# (it was mkdir's message and exit 1 after them all).
+: >"$out/file"
+rlabad "--out is a file" "--out '$out/file'" -- --out "$out/file"
+rlabad "--out under a file" "--out '$out/file/v'" -- --out "$out/file/v"
 # The --set values travel through a word-split option list: a space (or a
 # glob character) would split or expand one, so it is refused up front.
 rlabad "a --set value with a space" "--set 'model.description=my gpu'" -- \
