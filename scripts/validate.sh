@@ -36,7 +36,13 @@ while [ $# -gt 0 ]; do
     --model|--set|--out|--ref) [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
     --model) model=$2; shift 2 ;;
     --ref) ref=$2; shift 2 ;;
-    --set) sets+=" --set $2"; shift 2 ;;
+    --set)
+      # The settings reach warpsim through a word-split option list.
+      case "$2" in *[[:space:]*?[]*)
+        echo "validate.sh: --set '$2': a space or glob character in a setting is not supported (allowed group.key=value without space, tab, * ? [)" >&2
+        exit 2 ;;
+      esac
+      sets+=" --set $2"; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1'" >&2; exit 2 ;;
@@ -120,12 +126,21 @@ awk -F'\t' 'NR == FNR { tf[++nt] = $1; tc[nt] = $2; next }
 
 # Run every point (GNU parallel, job order kept) and pick the two columns.
 n=$(wc -l <"$tmp/jobs")
-echo "validate.sh: simulating $n measured points on model $model ..." >&2
-run_point() { # $6 metric, $7 bound column, $8 warpsim args, $11 invert; prints "sim<TAB>bound"
+# Bad input (a --set warpsim rejects) is one line and exit 2: the first point
+# runs here before any job starts.
+IFS=$'\t' read -r -a first <"$tmp/jobs"
+# shellcheck disable=SC2086 # word splitting of the option lists is intended
+if ! "$warpsim" run --model "$model_file" --format csv ${first[7]} $sets >/dev/null 2>"$tmp/probe.err"; then
+  msg=$(grep -v '^warpsim: warning:' "$tmp/probe.err" | head -n1)
+  echo "validate.sh: ${first[1]} at ${first[3]} warps: ${msg:-warpsim failed}; nothing written" >&2
+  exit 2
+fi
+[ ! -t 2 ] || echo "validate.sh: simulating $n measured points on model $model ..." >&2
+run_point() { # $6 metric, $7 bound column, $8 warpsim args, $11 invert, $12 job number; prints "sim<TAB>bound"
   set -o pipefail
   local metric=$6 bound=$7 inv=${11}
   # shellcheck disable=SC2086 # word splitting of the option list is intended
-  "$WARPSIM_BIN" run --model "$MODEL" --format csv ${8} $SETS |
+  "$WARPSIM_BIN" run --model "$MODEL" --format csv ${8} $SETS 2>"$ERR_DIR/err.${12}" |
     awk -F, -v a="$metric" -v b="$bound" -v inv="$inv" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
                 if (!(a in c) || (b != "none" && !(b in c))) { print "no column " a " or " b > "/dev/stderr"; exit 1 }
@@ -133,14 +148,26 @@ run_point() { # $6 metric, $7 bound column, $8 warpsim args, $11 invert; prints 
       { s = $c[a]; t = b == "none" ? "-" : $c[b]
         if (inv) { s = s > 0 ? 1 / s : 0; if (t != "-") t = t > 0 ? 1 / t : 0 }
         printf "%s\t%s\n", s, t }'
+  local rc=$?
+  cat "$ERR_DIR/err.${12}" >&2
+  return $rc
 }
 export -f run_point
-export WARPSIM_BIN=$warpsim MODEL=$model_file SETS=$sets
-if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' \
-  :::: "$tmp/jobs" >"$tmp/sims"; then
-  echo "validate.sh: a simulation failed (see the message above); nothing written" >&2
+mkdir -p "$tmp/err"
+export WARPSIM_BIN=$warpsim MODEL=$model_file SETS=$sets ERR_DIR=$tmp/err
+# A point that fails later (a --set only some kernels reject): its message on
+# one line, not GNU parallel's report of each job it stopped.
+if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' '{8}' '{9}' '{10}' '{11}' '{#}' \
+  :::: "$tmp/jobs" >"$tmp/sims" 2>"$tmp/parallel.err"; then
+  why=""
+  for ((j = 1; j <= n; j++)); do # the first point in order that said why
+    msg=$(grep -v '^warpsim: warning:' "$tmp/err/err.$j" 2>/dev/null | head -n1 || true)
+    [ -z "$msg" ] || { why="$(sed -n "${j}p" "$tmp/jobs" | cut -f2) at $(sed -n "${j}p" "$tmp/jobs" | cut -f4) warps: $msg"; break; }
+  done
+  echo "validate.sh: ${why:-a simulation failed}; nothing written" >&2
   exit 2
 fi
+grep -v '^parallel: ' "$tmp/parallel.err" >&2 || true
 # all: 1 exp, 2 curve, 3 ilp, 4 warps, 5 measured, ..., 11 invert, 12 fit, 13 sim, 14 bound
 paste "$tmp/jobs" "$tmp/fit" "$tmp/sims" >"$tmp/all"
 

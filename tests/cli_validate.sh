@@ -48,5 +48,23 @@ rel=$(awk -F, '$1 ~ /^spill_/ { m[$1 "," $2] = $4; s[$1 "," $2] = $5; if ($2 > m
     printf "%.1f %.1f", n ? 100 * e8 / n : 999, n ? 100 * em / n : 999 }' "$out/v/real.csv")
 awk -v r="$rel" 'BEGIN { split(r, e, " "); exit !(e[1] <= 5 && e[2] <= 8) }' && pass=$((pass + 1)) ||
   { echo "FAIL: spill kernels' throughput relative to uncapped: mean error at B = 8, at max B: $rel % (want <= 5, 8)"; fail=$((fail + 1)); }
+# Bad input: a --set warpsim rejects, at the first point or only at a later
+# one (stream.level passes fma, chase sets it too), or one with a space,
+# exits 2 with one line naming it and writes nothing.
+vbad() { # NAME NEEDLE -- ARGS...
+  local name=$1 needle=$2 rc=0 lines
+  shift 3
+  WARPSIM=$WARPSIM_BIN "$root/scripts/validate.sh" --no-real --out "$out/bad" "$@" >/dev/null 2>"$out/bad.err" || rc=$?
+  lines=$(wc -l <"$out/bad.err")
+  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$out/bad.err" && [ ! -e "$out/bad" ]; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL: validate.sh $name: rc $rc, $lines lines: $(head -c 600 "$out/bad.err")"; fail=$((fail + 1))
+  fi
+}
+vbad "barrier latency past its range" "[barrier] latency: out of range '1001' (allowed 0..1000" -- \
+  --set barrier.latency=1001
+vbad "a later point fails" "chase" -- --set stream.level=l1
+vbad "a --set value with a space" "--set 'model.description=my gpu'" -- --set 'model.description=my gpu'
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
