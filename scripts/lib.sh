@@ -22,6 +22,15 @@ warpsim_die() {
   exit 2
 }
 
+# warpsim_check_set SETTING: a --set the script passes to warpsim through a
+# word-split option list; one with a space or glob character would split or
+# expand, so it is refused (warpsim_die).
+warpsim_check_set() {
+  case "$1" in *[[:space:]*?[]*)
+    warpsim_die "--set '$1': a space or glob character in a setting is not supported (allowed group.key=value without space, tab, * ? [)" ;;
+  esac
+}
+
 # Installed (cmake --install): these scripts live in PREFIX/share/warpsim/scripts
 # with no build tree; unless $WARPSIM says otherwise, run PREFIX/bin/warpsim.
 if [ -z "${WARPSIM:-}" ]; then

@@ -36,13 +36,7 @@ while [ $# -gt 0 ]; do
     --model|--set|--out|--ref) [ $# -ge 2 ] || { echo "validate.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
     --model) model=$2; shift 2 ;;
     --ref) ref=$2; shift 2 ;;
-    --set)
-      # The settings reach warpsim through a word-split option list.
-      case "$2" in *[[:space:]*?[]*)
-        echo "validate.sh: --set '$2': a space or glob character in a setting is not supported (allowed group.key=value without space, tab, * ? [)" >&2
-        exit 2 ;;
-      esac
-      sets+=" --set $2"; shift 2 ;;
+    --set) warpsim_check_set "$2"; sets+=" --set $2"; shift 2 ;;
     --out) out=$2; shift 2 ;;
     -h|--help) warpsim_usage "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "validate.sh: unknown argument '$1'" >&2; exit 2 ;;
