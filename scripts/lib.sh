@@ -31,6 +31,13 @@ warpsim_check_set() {
   esac
 }
 
+# warpsim_error_line FILE: the first line of a warpsim stderr capture that is
+# not a warning (what made the run fail); nothing when there is none or FILE
+# is missing.
+warpsim_error_line() {
+  grep -v '^warpsim: warning:' "$1" 2>/dev/null | head -n1 || true
+}
+
 # Installed (cmake --install): these scripts live in PREFIX/share/warpsim/scripts
 # with no build tree; unless $WARPSIM says otherwise, run PREFIX/bin/warpsim.
 if [ -z "${WARPSIM:-}" ]; then

@@ -125,7 +125,7 @@ n=$(wc -l <"$tmp/jobs")
 IFS=$'\t' read -r -a first <"$tmp/jobs"
 # shellcheck disable=SC2086 # word splitting of the option lists is intended
 if ! "$warpsim" run --model "$model_file" --format csv ${first[7]} $sets >/dev/null 2>"$tmp/probe.err"; then
-  msg=$(grep -v '^warpsim: warning:' "$tmp/probe.err" | head -n1)
+  msg=$(warpsim_error_line "$tmp/probe.err")
   echo "validate.sh: ${first[1]} at ${first[3]} warps: ${msg:-warpsim failed}; nothing written" >&2
   exit 2
 fi
@@ -155,7 +155,7 @@ if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2
   :::: "$tmp/jobs" >"$tmp/sims" 2>"$tmp/parallel.err"; then
   why=""
   for ((j = 1; j <= n; j++)); do # the first point in order that said why
-    msg=$(grep -v '^warpsim: warning:' "$tmp/err/err.$j" 2>/dev/null | head -n1 || true)
+    msg=$(warpsim_error_line "$tmp/err/err.$j")
     [ -z "$msg" ] || { why="$(sed -n "${j}p" "$tmp/jobs" | cut -f2) at $(sed -n "${j}p" "$tmp/jobs" | cut -f4) warps: $msg"; break; }
   done
   echo "validate.sh: ${why:-a simulation failed}; nothing written" >&2

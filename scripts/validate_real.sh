@@ -85,7 +85,7 @@ n=$(wc -l <"$tmp/jobs")
 IFS=$'\t' read -r -a first <"$tmp/jobs"
 # shellcheck disable=SC2086 # word splitting of the option lists is intended
 if ! "$warpsim" run --model "$model" --format csv --no-whatif ${first[5]} $sets >/dev/null 2>"$tmp/probe.err"; then
-  msg=$(grep -v '^warpsim: warning:' "$tmp/probe.err" | head -n1)
+  msg=$(warpsim_error_line "$tmp/probe.err")
   echo "validate_real.sh: ${first[0]} at B = ${first[1]}: ${msg:-warpsim failed}; nothing written" >&2
   exit 2
 fi
@@ -113,7 +113,7 @@ if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2
   :::: "$tmp/jobs" >"$tmp/sims" 2>"$tmp/parallel.err"; then
   job="" msg=""
   while IFS=$'\t' read -r k b _; do # the first point in order that said why
-    msg=$(grep -v '^warpsim: warning:' "$tmp/warn/err.$k.$b" 2>/dev/null | head -n1 || true)
+    msg=$(warpsim_error_line "$tmp/warn/err.$k.$b")
     [ -z "$msg" ] || { job="$k at B = $b: "; break; }
   done <"$tmp/jobs"
   echo "validate_real.sh: ${job}${msg:-a simulation failed}; nothing written" >&2
