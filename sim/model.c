@@ -286,8 +286,8 @@ static gchar *reuse_edge_text(guint raw, guint l2_bytes) {
  * neither) and the values of that key that would be accepted. */
 static gboolean reuse_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar *file,
                                     GError **error) {
-  guint full = m->l2_reuse_full_bytes ? m->l2_reuse_full_bytes : m->l2_bytes;
-  guint none = m->l2_reuse_none_bytes ? m->l2_reuse_none_bytes : m->l2_bytes;
+  guint full, none;
+  model_l2_reuse_edges(m, &full, &none);
   if (full <= none)
     return TRUE;
   g_autofree gchar *at_full = config_origin(kf, file, "l2", "reuse_full_bytes");
@@ -423,6 +423,11 @@ const MemLevelModel *model_mem_level(const SmModel *model, guint level) {
   const MemLevelModel *lv[] = {&model->l1, &model->l2, &model->dram};
   g_return_val_if_fail(level < G_N_ELEMENTS(lv), &model->dram);
   return lv[level];
+}
+
+void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none) {
+  *full = model->l2_reuse_full_bytes ? model->l2_reuse_full_bytes : model->l2_bytes;
+  *none = model->l2_reuse_none_bytes ? model->l2_reuse_none_bytes : model->l2_bytes;
 }
 
 guint model_level_latency(const MemLevelModel *level, gboolean sequential) {

@@ -131,6 +131,10 @@ const MemLevelModel *model_mem_level(const SmModel *model, guint level);
  * random-line loads: stream_latency when set and `sequential`, else latency. */
 guint model_level_latency(const MemLevelModel *level, gboolean sequential);
 
+/* The warm-L2 reuse edges in bytes: *full = [l2] reuse_full_bytes and
+ * *none = reuse_none_bytes, each 0 standing for [l2] bytes. */
+void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none);
+
 /* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
 gboolean model_check_timing(const SmModel *model, GError **error);
 

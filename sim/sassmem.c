@@ -283,13 +283,13 @@ gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_
   if (sk->cta_l2_bytes <= 0 || m->l2_bytes == 0)
     return 0.0;
   gdouble f = sk->cta_l2_bytes * grid_blocks;
-  gdouble full = m->l2_reuse_full_bytes ? m->l2_reuse_full_bytes : m->l2_bytes;
-  gdouble none = m->l2_reuse_none_bytes ? m->l2_reuse_none_bytes : m->l2_bytes;
+  guint full, none;
+  model_l2_reuse_edges(m, &full, &none);
   if (f <= full)
     return 1.0;
   if (f >= none)
     return 0.0;
-  return (none - f) / (none - full);
+  return ((gdouble)none - f) / ((gdouble)none - full);
 }
 
 void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
