@@ -49,8 +49,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
       sm->n_active_smsps++;
     warp_operands_at(w, now, STALL_WAIT);
     w->cls = w->d->cls;
-    smsp_ready(s, w);
-    sm->n_ready++;
+    sm_ready(sm, s, w);
   }
   sm->blocks_launched++;
 }

@@ -49,8 +49,7 @@ static inline void sm_wake(Sm *sm, Warp *w, SimCycle now) {
     sm_retire(sm, w, now);
     return;
   }
-  smsp_ready(&sm->smsp[w->smsp], w);
-  sm->n_ready++;
+  sm_ready(sm, &sm->smsp[w->smsp], w);
 }
 
 /* The warp waits until `at` (charged to `reason` at once: nothing can change
@@ -220,8 +219,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
   w->dep_at = at;
   w->dep_reason = reason;
-  smsp_unready(s, w);
-  sm->n_ready--;
+  sm_unready(sm, s, w);
   w->cls = cls;
   if (at > w->charged)
     warp_charge_causes(w, sm->st.state, not_before, STALL_WAIT, at);
@@ -243,8 +241,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   if (in->dispatch > 1) /* FP64: its operand reads hold the dispatch (no other warp issues) */
     smsp_busy(s, &s->dispatch_free, now + in->dispatch);
-  sm->n_ready--;
-  smsp_unready(s, w);
+  sm_unready(sm, s, w);
   guint8 reason;
   SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
   warp_scoreboard_write(w, in, ready, reason);
@@ -335,6 +332,26 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
   return issued;
 }
 
+/* The issue stage when every ready warp (`ready` of them) waits for an
+ * SM-wide unit, the loads-in-flight cap (lg_throttle) or the shared-memory
+ * unit (mio_throttle), so no SMSP can issue at `now`: charges them and
+ * lowers *next to the cycle a unit frees up, as smsp_select would on each
+ * SMSP, without visiting them (memory-bound kernels spend a third of their
+ * loop steps here).  FALSE, with nothing charged, when some ready warp may
+ * issue. */
+static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, SimCycle *next) {
+  const SmUnits *u = &sm->units;
+  guint lg = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
+  guint mio = u->smem_free > now ? sm->n_ready_of[CLS_SMEM] : 0;
+  if (lg + mio < ready)
+    return FALSE;
+  stall_tally_add(&sm->tally, STALL_LG_THROTTLE, lg);
+  stall_tally_add(&sm->tally, STALL_MIO_THROTTLE, mio);
+  *next = MIN(*next, lg ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
+  *next = MIN(*next, mio ? u->smem_free : SIM_CYCLE_NEVER);
+  return TRUE;
+}
+
 /* FALSE with SIM_ERROR_BOUND once `now` passes the launch's cycle bound or,
  * checked every 4096 loop steps (a clock read costs more than a step), its
  * deadline. */
@@ -373,8 +390,10 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   SimCycle next = SIM_CYCLE_NEVER; /* lowered to the cycle a throttle frees up */
   guint active = sm->n_active;     /* a warp that exits this cycle drains later */
   guint ready = sm->n_ready;
-  /* issue: each SMSP's scheduler (none without a ready warp) */
-  guint issued = ready > 0 ? sm_issue_stage(sm, now, &next) : 0;
+  /* issue: each SMSP's scheduler (none without a ready warp, or when all wait
+   * for an SM-wide unit) */
+  guint issued =
+      ready > 0 && !sm_units_throttle_all(sm, ready, now, &next) ? sm_issue_stage(sm, now, &next) : 0;
   if (check && !check_cycle(sm, now, issued, ready, active, error))
     return FALSE;
   SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */

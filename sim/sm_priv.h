@@ -83,6 +83,7 @@ struct Sm {
   guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
   StallTally tally;               /* this cycle's throttled warps, by state */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
+  guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
@@ -91,6 +92,20 @@ struct Sm {
   SimStats st;                    /* counters */
   SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
+
+/* Warp `w` of SMSP `s` joins the candidates of its class (w->cls). */
+static inline void sm_ready(Sm *sm, Smsp *s, const Warp *w) {
+  smsp_ready(s, w);
+  sm->n_ready++;
+  sm->n_ready_of[w->cls]++;
+}
+
+/* Warp `w` of SMSP `s` leaves the candidates of its class (w->cls). */
+static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
+  smsp_unready(s, w);
+  sm->n_ready--;
+  sm->n_ready_of[w->cls]--;
+}
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
  * warps can issue at once. */
