@@ -317,10 +317,13 @@ static gboolean check_totals(const SimStats *st, GError **error) {
  * and issues it.  Returns the warps issued; lowers *next to the cycle a
  * throttled class frees up. */
 static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
-  guint issued = 0, not_selected = 0, smsps = sm->m->sm.smsps, group = sm->m->sched_group;
+  guint issued = 0, not_selected = 0, group = sm->m->sched_group;
   const SchedPolicy *policy = sm->l.policy;
   gboolean greedy = policy->greedy;
-  for (Smsp *s = sm->smsp, *end = sm->smsp + smsps; s < end; s++) {
+  /* The SMSPs with a ready warp, in order: an issue changes only its own
+   * SMSP's ready sets this cycle (a warp woken by it waits for the next). */
+  for (guint64 m = sm->ready_smsps; m != 0; m &= m - 1) {
+    Smsp *s = &sm->smsp[__builtin_ctzll(m)];
     Warp *w =
         smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
     if (w != NULL) {

@@ -84,6 +84,7 @@ struct Sm {
   StallTally tally;               /* this cycle's throttled warps, by state */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
   guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
+  guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets */
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
@@ -98,6 +99,7 @@ static inline void sm_ready(Sm *sm, Smsp *s, const Warp *w) {
   smsp_ready(s, w);
   sm->n_ready++;
   sm->n_ready_of[w->cls]++;
+  sm->ready_smsps |= 1ULL << w->smsp;
 }
 
 /* Warp `w` of SMSP `s` leaves the candidates of its class (w->cls). */
@@ -105,6 +107,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
   smsp_unready(s, w);
   sm->n_ready--;
   sm->n_ready_of[w->cls]--;
+  sm->ready_smsps &= ~((guint64)(s->ready_all == 0) << w->smsp);
 }
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
