@@ -46,9 +46,9 @@ static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const
                   origin, h->line, need[i]);
       return FALSE;
     }
-  if (r->fields->len != h->fields->len) {
+  if (r->n_fields != h->n_fields) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
-                r->line, r->fields->len, h->fields->len);
+                r->line, r->n_fields, h->n_fields);
     return FALSE;
   }
   const gchar *addr = ncu_csv_field(r, ncu_csv_column(h, "Address"));
@@ -151,9 +151,10 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
 
 NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
                                 GError **error) {
-  GArray *rows = ncu_csv_read_rows(text, len, origin, error);
-  if (rows == NULL)
+  NcuTable *table = ncu_csv_read(text, len, origin, error);
+  if (table == NULL)
     return NULL;
+  GArray *rows = table->rows;
   NcuSource *out = NULL;
   GArray *secs = source_sections(rows, origin, error);
   const Section *s = secs ? pick_section(rows, secs, key, origin, error) : NULL;
@@ -183,7 +184,7 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
   }
   if (secs)
     g_array_free(secs, TRUE);
-  ncu_csv_rows_free(rows);
+  ncu_csv_table_free(table);
   return out;
 }
 
@@ -389,9 +390,9 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 1; i < rows->len; i++) {
     const NcuRow *r = &g_array_index(rows, NcuRow, i);
-    if ((guint)c.value >= r->fields->len) {
+    if ((guint)c.value >= r->n_fields) {
       g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
-                  r->line, r->fields->len, h->fields->len);
+                  r->line, r->n_fields, h->n_fields);
       ncu_details_free(d);
       return NULL;
     }
@@ -447,11 +448,12 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
 
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
                                   const gchar *key, GError **error) {
-  GArray *rows = ncu_csv_read_rows(text, len, origin, error);
-  if (rows == NULL)
+  NcuTable *table = ncu_csv_read(text, len, origin, error);
+  if (table == NULL)
     return NULL;
+  GArray *rows = table->rows;
   NcuDetails *d = details_from_rows(rows, origin, key, error);
-  ncu_csv_rows_free(rows);
+  ncu_csv_table_free(table);
   return d;
 }
 

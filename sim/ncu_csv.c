@@ -11,46 +11,53 @@
 /* ---- rows ------------------------------------------------------------------ */
 
 typedef struct {
-  GArray *rows; /* NcuRow */
-  GPtrArray *cur;
-  guint line;     /* line being fed */
-  guint cur_line; /* line the current row started on */
+  NcuTable *t;
+  gboolean in_row; /* a field of the current row was seen */
+  NcuRow cur;      /* the current row: first, line */
+  guint line;      /* line being fed */
 } Reader;
 
 static void on_field(void *s, size_t len, void *data) {
   Reader *r = data;
-  if (r->cur == NULL) {
-    r->cur = g_ptr_array_new_with_free_func(g_free);
-    r->cur_line = r->line;
+  if (!r->in_row) {
+    r->in_row = TRUE;
+    r->cur.first = r->t->fields->len;
+    r->cur.line = r->line;
   }
-  g_ptr_array_add(r->cur, g_strndup(s ? s : "", len));
+  g_ptr_array_add(r->t->fields, g_string_chunk_insert_len(r->t->strings, s ? s : "", (gssize)len));
 }
 
 static void on_row(int c, void *data) {
   (void)c;
   Reader *r = data;
-  if (r->cur == NULL)
+  if (!r->in_row)
     return;
-  NcuRow row = {r->cur, r->cur_line};
-  g_array_append_val(r->rows, row);
-  r->cur = NULL;
+  r->cur.n_fields = r->t->fields->len - r->cur.first;
+  g_array_append_val(r->t->rows, r->cur);
+  r->in_row = FALSE;
 }
 
-void ncu_csv_rows_free(GArray *rows) {
-  for (guint i = 0; i < rows->len; i++)
-    g_ptr_array_free(g_array_index(rows, NcuRow, i).fields, TRUE);
-  g_array_free(rows, TRUE);
+void ncu_csv_table_free(NcuTable *t) {
+  if (t == NULL)
+    return;
+  g_array_free(t->rows, TRUE);
+  g_ptr_array_free(t->fields, TRUE);
+  g_string_chunk_free(t->strings);
+  g_free(t);
 }
 
-/* Every row of the CSV text, each with the line it starts on. */
-GArray *ncu_csv_read_rows(const gchar *text, gsize len, const gchar *origin, GError **error) {
+NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError **error) {
   if (memchr(text, '\0', len) != NULL) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:1: not a CSV file (binary data)", origin);
     return NULL;
   }
   struct csv_parser p;
   csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
-  Reader r = {.rows = g_array_new(FALSE, FALSE, sizeof(NcuRow)), .line = 1};
+  NcuTable *t = g_new0(NcuTable, 1);
+  t->rows = g_array_new(FALSE, FALSE, sizeof(NcuRow));
+  t->fields = g_ptr_array_new();
+  t->strings = g_string_chunk_new(MAX(len, 64));
+  Reader r = {.t = t, .line = 1};
   const gchar *pos = text, *end = text + len;
   gboolean ok = TRUE;
   while (pos < end && ok) {
@@ -65,14 +72,18 @@ GArray *ncu_csv_read_rows(const gchar *text, gsize len, const gchar *origin, GEr
     ok = csv_fini(&p, on_field, on_row, &r) == 0;
   if (!ok) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: malformed CSV (%s)", origin,
-                r.cur ? r.cur_line : r.line, csv_strerror(csv_error(&p)));
-    if (r.cur)
-      g_ptr_array_free(r.cur, TRUE);
-    ncu_csv_rows_free(r.rows);
-    r.rows = NULL;
+                r.in_row ? r.cur.line : r.line, csv_strerror(csv_error(&p)));
+    ncu_csv_table_free(t);
+    t = NULL;
+  } else {
+    /* the array of fields has its final address now */
+    for (guint i = 0; i < t->rows->len; i++) {
+      NcuRow *row = &g_array_index(t->rows, NcuRow, i);
+      row->fields = (gchar **)t->fields->pdata + row->first;
+    }
   }
   csv_free(&p);
-  return r.rows;
+  return t;
 }
 
 gboolean ncu_csv_read_file(const gchar *path, gchar **text, gsize *len, GError **error) {
@@ -90,12 +101,12 @@ gboolean ncu_csv_read_file(const gchar *path, gchar **text, gsize *len, GError *
 }
 
 const gchar *ncu_csv_field(const NcuRow *r, gint col) {
-  return col >= 0 && (guint)col < r->fields->len ? g_ptr_array_index(r->fields, col) : "";
+  return col >= 0 && (guint)col < r->n_fields ? r->fields[col] : "";
 }
 
 gint ncu_csv_column(const NcuRow *header, const gchar *name) {
-  for (guint i = 0; i < header->fields->len; i++)
-    if (strcmp(g_ptr_array_index(header->fields, i), name) == 0)
+  for (guint i = 0; i < header->n_fields; i++)
+    if (strcmp(header->fields[i], name) == 0)
       return (gint)i;
   return -1;
 }
