@@ -412,6 +412,14 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   sm->st.ready_warp_cycles += (guint64)ready * span;
   sm->selected += issued;
   stall_tally_flush(&sm->tally, sm->st.state, span);
+  /* After an issue that left no warp ready, none due next cycle: the cycles
+   * before the next wake are empty (nothing to charge: no ready warp),
+   * so the next step is that wake's (a third of a memory-bound kernel's
+   * steps were these empty ones). */
+  SimCycle wake;
+  if (issued > 0 && sm->n_ready == 0 && sm->n_soon == 0 &&
+      (wake = sm_next_wake(sm)) != SIM_CYCLE_NEVER)
+    span = wake - now;
   *now_p = now + span;
   return TRUE;
 }
