@@ -159,28 +159,28 @@ static inline void warp_advance(Warp *w, const Program *p) {
 /* Ready warps whose class is throttled, counted by state in the current
  * cycle, and charged once the span of cycles in which nothing changes is
  * known (stall_tally_flush): the cycle itself and, when no warp issues,
- * every further cycle of the span.  Only the four throttle states,
- * STALL_LG_THROTTLE to STALL_DISPATCH_STALL, are counted. */
-#define STALL_TALLY_FIRST STALL_LG_THROTTLE
-#define STALL_TALLY_STATES (STALL_DISPATCH_STALL - STALL_LG_THROTTLE + 1)
+ * every further cycle of the span. */
 typedef struct {
-  guint64 blocked[STALL_TALLY_STATES]; /* warps this cycle, by throttle state */
+  guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
+  guint any;                  /* non-zero when some entry is */
 } StallTally;
 
-/* `n` warps (possibly none) are throttled in `state` (a throttle state) this
- * cycle. */
+/* `n` warps (possibly none) are throttled in `state` this cycle. */
 static inline void stall_tally_add(StallTally *t, StallState state, guint n) {
-  t->blocked[state - STALL_TALLY_FIRST] += n;
+  t->blocked[state] += n;
+  t->any |= n;
 }
 
 /* The cycle's tally holds for `span` cycles in all: charge it to `states`
- * and reset it (without a branch: most cycles of a memory-bound kernel
- * have throttled warps, the others none). */
+ * and reset it. */
 static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
-  for (guint i = 0; i < STALL_TALLY_STATES; i++) {
-    states[STALL_TALLY_FIRST + i] += t->blocked[i] * span;
+  if (!t->any)
+    return;
+  for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
+    states[i] += t->blocked[i] * span;
     t->blocked[i] = 0;
   }
+  t->any = 0;
 }
 
 #endif
