@@ -344,6 +344,8 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
  * issue. */
 static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, SimCycle *next) {
   const SmUnits *u = &sm->units;
+  if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
+    return FALSE;
   guint lg = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
   guint mio = u->smem_free > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
