@@ -450,11 +450,24 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->latency = in->latency ? in->latency : sm->latency[in->pipe];
   d->interval = (guint16)(in->interval ? in->interval : sm->interval[in->pipe]);
   d->cls = smsp_op_class[in->op];
-  d->conflict = in->conflict && sm->m->operand_conflict;
+  /* issue_effects models the bank conflict of an FFMA; the plain path of an
+   * integer op too (none is flagged), of no other op */
+  d->conflict =
+      in->conflict && sm->m->operand_conflict && (in->op == OP_FFMA || in->op == OP_IALU);
   d->stall = MAX(in->stall, 1);
-  d->slow = (in->op != OP_FFMA && in->op != OP_IALU) || in->has_branch ||
-            in->sb_write != INSTR_NO_SB || in->sb_read != INSTR_NO_SB ||
-            (in->pipe != PIPE_FMA && in->pipe != PIPE_ALU && in->pipe != PIPE_SFU);
+  /* The plain path does what issue_effects and sm_fetch do for an op whose
+   * only effects are its pipe and its result register: a fixed-latency math
+   * op (FFMA, integer, other FP32, FP64, tensor, conversion, uniform: their
+   * issue_effects cases differ only in the state of waiting on a scoreboard
+   * barrier, which the plain path does not set) on a per-SMSP pipe, without a
+   * branch, scoreboard barrier or held dispatch (a third of stencil's and
+   * over half of softmax's instructions are FP32 ops: FADD, FMUL, FMNMX). */
+  gboolean math = in->op == OP_FFMA || in->op == OP_IALU || in->op == OP_FP32 ||
+                  in->op == OP_FP64 || in->op == OP_TENSOR || in->op == OP_CONV ||
+                  in->op == OP_UNIFORM;
+  gboolean smsp_pipe = in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM && in->pipe != PIPE_LSU;
+  d->slow = !math || !smsp_pipe || in->has_branch || in->sb_write != INSTR_NO_SB ||
+            in->sb_read != INSTR_NO_SB || in->dispatch > 1;
 }
 
 Sm *sm_new(const SmLaunch *launch, GError **error) {
