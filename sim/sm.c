@@ -241,7 +241,9 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     smsp_busy(s, &s->pipe_free[in->pipe], now + d->interval);
   if (in->dispatch > 1) /* FP64: its operand reads hold the dispatch (no other warp issues) */
     smsp_busy(s, &s->dispatch_free, now + in->dispatch);
-  sm_unready(sm, s, w);
+  /* The warp stays in its SMSP's ready sets while its effects are worked out
+   * (nothing there reads them); it leaves them below unless it can issue
+   * next cycle. */
   guint8 reason;
   SimCycle ready = issue_effects(sm, s, w, in, now, &reason);
   warp_scoreboard_write(w, in, ready, reason);
@@ -251,6 +253,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
+    sm_unready(sm, s, w);
     sm_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now, FALSE);
     c->live--;
     if (c->arrived > 0 && c->arrived == c->live)
@@ -259,11 +262,29 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   }
   warp_advance(w, sm->p);
   w->d = &sm->dec[w->pc];
-  SimCycle stall = now + d->stall;
-  if (in->op == OP_BRA)
-    sm_fetch(sm, w, MAX(stall, now + sm->m->branch_latency), STALL_BRANCH_RESOLVING, now, TRUE);
-  else
-    sm_fetch(sm, w, stall, STALL_WAIT, now, TRUE);
+  SimCycle not_before = now + d->stall;
+  guint8 nb_reason = STALL_WAIT;
+  if (in->op == OP_BRA) {
+    not_before = MAX(not_before, now + sm->m->branch_latency);
+    nb_reason = STALL_BRANCH_RESOLVING;
+  }
+  if (!w->at_barrier) {
+    /* The common case of a load or store: the next instruction does not
+     * wait for it and can issue next cycle.  What sm_fetch would do then
+     * (charge nothing, wake at once) less leaving and rejoining the ready
+     * sets. */
+    guint8 r = nb_reason;
+    if (warp_operands_ready(w, not_before, &r) == now + 1) {
+      if (w->d->cls != w->cls) {
+        sm_unready(sm, s, w);
+        w->cls = w->d->cls;
+        sm_ready(sm, s, w);
+      }
+      return;
+    }
+  }
+  sm_unready(sm, s, w);
+  sm_fetch(sm, w, not_before, nb_reason, now, TRUE);
   if (w->at_barrier && ++c->arrived == c->live)
     barrier_release(sm, c, now);
 }
