@@ -7,10 +7,10 @@
 #include <glib.h>
 
 typedef struct {
-  gchar **fields;  /* the row's n_fields fields, owned by the table */
-  guint n_fields;  /* fields in the row */
-  guint first;     /* index of its first field in the table's fields */
-  guint line;      /* line of the file the row starts on (1-based) */
+  gchar **fields; /* the row's n_fields fields, owned by the table */
+  guint n_fields; /* fields in the row */
+  guint first;    /* index of its first field in the table's fields */
+  guint line;     /* line of the file the row starts on (1-based) */
 } NcuRow;
 
 /* The rows of one CSV text.  The fields' text lives in one GStringChunk

@@ -418,8 +418,9 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   guint ready = sm->n_ready;
   /* issue: each SMSP's scheduler (none without a ready warp, or when all wait
    * for an SM-wide unit) */
-  guint issued =
-      ready > 0 && !sm_units_throttle_all(sm, ready, now, &next) ? sm_issue_stage(sm, now, &next) : 0;
+  guint issued = ready > 0 && !sm_units_throttle_all(sm, ready, now, &next)
+                     ? sm_issue_stage(sm, now, &next)
+                     : 0;
   if (check && !check_cycle(sm, now, issued, ready, active, error))
     return FALSE;
   SimCycle span = 1; /* skip: with no issue, nothing changes before `next` */
@@ -438,10 +439,11 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   /* After an issue that left no warp ready, none due next cycle: the cycles
    * before the next wake are empty (nothing to charge: no ready warp),
    * so the next step is that wake's (a third of a memory-bound kernel's
-   * steps were these empty ones). */
+   * steps were these empty ones), unless that is past the launch's cycle
+   * bound: the step after the bound reports it. */
   SimCycle wake;
   if (issued > 0 && sm->n_ready == 0 && sm->n_soon == 0 &&
-      (wake = sm_next_wake(sm)) != SIM_CYCLE_NEVER)
+      (wake = sm_next_wake(sm)) != SIM_CYCLE_NEVER && wake <= sm->cycle_bound)
     span = wake - now;
   *now_p = now + span;
   return TRUE;
@@ -473,8 +475,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->cls = smsp_op_class[in->op];
   /* issue_effects models the bank conflict of an FFMA; the plain path of an
    * integer op too (none is flagged), of no other op */
-  d->conflict =
-      in->conflict && sm->m->operand_conflict && (in->op == OP_FFMA || in->op == OP_IALU);
+  d->conflict = in->conflict && sm->m->operand_conflict && (in->op == OP_FFMA || in->op == OP_IALU);
   d->stall = MAX(in->stall, 1);
   /* The plain path does what issue_effects and sm_fetch do for an op whose
    * only effects are its pipe and its result register: a fixed-latency math
