@@ -163,6 +163,14 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     *reason = STALL_LONG_SCOREBOARD;
     break;
   case OP_BAR:
+    /* A warp arrival passes the MIO like an LDS: it takes the shared-memory
+     * unit for one [smem] interval after what it has queued, which delays
+     * the next LDS/STS (a barrier-and-shared-memory tree runs one LDS, STS
+     * or BAR per cycle on the H200, results/reference/h200/microbench/bar7
+     * tree, tree8), though the BAR itself does not wait for the unit (a
+     * loop of barriers alone runs at the barrier unit's rate). */
+    sm->units.smem_free = MAX(sm->units.smem_free, now) + sm->m->smem.interval;
+    smsp_units_update(&sm->units);
     w->at_barrier = 1;
     barrier_arrive(sm, &sm->cta[w->cta], now);
     break;
@@ -313,6 +321,8 @@ static void sm_collect(const Sm *sm, SimStats *st) {
       st->pipe_busy[in->pipe] += n * sm->dec[pc].interval;
     if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_SHFL)
       st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval * in->ways;
+    if (in->op == OP_BAR) /* an arrival takes the unit one interval (issue_effects) */
+      st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval;
   }
   st->issue_cycles = st->issued; /* at most one issue per SMSP per cycle */
   st->ffma = st->ops[OP_FFMA];
