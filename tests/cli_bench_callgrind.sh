@@ -2,10 +2,12 @@
 # cli_bench_callgrind.sh - guards the simulator's speed with a count that does
 # not depend on the host: host instructions per simulated warp-instruction
 # (scripts/callgrind_count.sh) must stay at or below a limit on three of
-# its cases: fma ILP 4 at 64 warps (measured 98 in a Release build, README
-# "Speed"; limit 120), sgemm simulated from its SASS and profile at 8 blocks
-# per SM (measured 307; limit 370) and gather the same way, the memory path's
-# case: 11 L1-missing lines per load (measured 1026 with the core's
+# its cases: fma ILP 4 at 64 warps (measured 98-104 in a Release build, 112
+# since the issue stage keeps SM-wide ready counts and visits only the SMSPs
+# with a ready warp, which made the SASS kernels 1-19 % faster, README
+# "Speed"; limit 135), sgemm simulated from its SASS and profile at 8 blocks
+# per SM (measured 307, now 326; limit 370) and gather the same way, the memory path's
+# case: 11 L1-missing lines per load (measured 941, 1026 before, with the core's
 # SplitMix64 draws, 1527 with GLib's generator, 2046 with one event per line
 # in flight; limit 1230).  The limits leave 20 % for compilers and build
 # types.  Skipped (77) without valgrind; not run under
@@ -28,7 +30,7 @@ check() {
     status=1
   }
 }
-check fma "${WARPSIM_CALLGRIND_LIMIT:-120}"
+check fma "${WARPSIM_CALLGRIND_LIMIT:-135}"
 check sgemm_sass "${WARPSIM_CALLGRIND_SASS_LIMIT:-370}"
 check gather_sass "${WARPSIM_CALLGRIND_GATHER_LIMIT:-1230}"
 exit $status
