@@ -74,6 +74,8 @@ typedef struct {
   PipeModel alu;                 /* INT32 pipe, per SMSP */
   PipeModel sfu;                 /* MUFU pipe, per SMSP */
   PipeModel smem;                /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  guint smem_queue;              /* cycles of work the shared-memory unit may have queued when an
+                                    LDS/STS/SHFL issues (0 = it issues only to an idle unit) */
   PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
   guint branch_latency;          /* cycles after a loop branch before the warp issues again */
   guint bar_latency;             /* cycles from the barrier unit taking a CTA's last arrival to

@@ -378,13 +378,13 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
   guint lg = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
-  guint mio = u->smem_free > now ? sm->n_ready_of[CLS_SMEM] : 0;
+  guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
     return FALSE;
   stall_tally_add(&sm->tally, STALL_LG_THROTTLE, lg);
   stall_tally_add(&sm->tally, STALL_MIO_THROTTLE, mio);
   *next = MIN(*next, lg ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
-  *next = MIN(*next, mio ? u->smem_free : SIM_CYCLE_NEVER);
+  *next = MIN(*next, mio ? u->smem_block : SIM_CYCLE_NEVER);
   return TRUE;
 }
 
@@ -519,6 +519,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
+  sm->units.smem_queue = m->smem_queue;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;

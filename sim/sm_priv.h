@@ -131,14 +131,17 @@ void sm_active_changes(Sm *sm, SimCycle now);
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
 
 /* Shared-memory effects of issuing `in`: the SM-wide shared-memory unit
- * takes it for `ways` intervals; returns the cycle its result is ready.
- * Inline: a quarter of a GEMM's instructions are LDS. */
+ * takes it for `ways` intervals once it has done what it has queued (at most
+ * [smem] queue cycles of work, or the LDS would not have issued); returns the
+ * cycle its result is ready.  Inline: a quarter of a GEMM's instructions are
+ * LDS. */
 static inline SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
   SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
-  sm->units.smem_free = now + busy;
+  SimCycle start = MAX(now, sm->units.smem_free);
+  sm->units.smem_free = start + busy;
   smsp_units_update(&sm->units);
   guint latency = in->latency ? in->latency : sm->m->smem.latency;
-  return now + latency + busy - sm->m->smem.interval;
+  return start + latency + busy - sm->m->smem.interval;
 }
 
 #endif

@@ -34,7 +34,10 @@ extern const guint8 smsp_op_class[OP_MAX];
 
 /* SM-wide units every SMSP's throttles read. */
 typedef struct {
-  SimCycle smem_free;  /* cycle the shared-memory unit accepts the next LDS */
+  SimCycle smem_free;  /* cycle the shared-memory unit has done all it has queued */
+  SimCycle smem_block; /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
+                          smem_free less the queue (smsp_units_update) */
+  guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
   CountQueue inflight; /* loads in flight, by the cycle they complete */
   guint max_inflight;  /* loads in flight per SM before lg_throttle; 0 = no cap */
   gboolean lg_full;    /* the cap is reached (smsp_units_update) */
@@ -42,11 +45,12 @@ typedef struct {
                           lg_full (smsp_units_update) */
 } SmUnits;
 
-/* The shared-memory unit or the loads in flight changed: update lg_full
- * and busy_until. */
+/* The shared-memory unit or the loads in flight changed: update lg_full,
+ * smem_block and busy_until. */
 static inline void smsp_units_update(SmUnits *u) {
   u->lg_full = u->max_inflight > 0 && u->inflight.len >= u->max_inflight;
-  u->busy_until = u->lg_full ? SIM_CYCLE_NEVER : u->smem_free;
+  u->smem_block = u->smem_free - MIN(u->smem_free, (SimCycle)u->smem_queue);
+  u->busy_until = u->lg_full ? SIM_CYCLE_NEVER : u->smem_block;
 }
 
 typedef struct {
@@ -118,8 +122,8 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MATH_PIPE_THROTTLE;
     }
   } else if (cls == CLS_SMEM) {
-    if (u->smem_free > now) {
-      *free_at = u->smem_free;
+    if (u->smem_block > now) {
+      *free_at = u->smem_block;
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
@@ -147,14 +151,14 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
                                     StallTally *t, guint64 *cand) {
-  gboolean smem_busy = u->smem_free > now, lg_full = u->lg_full;
+  gboolean smem_busy = u->smem_block > now, lg_full = u->lg_full;
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
   guint n_load = lg_full ? smsp_count(s->ready[CLS_LOAD]) : 0;
   *cand =
       s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_full ? s->ready[CLS_LOAD] : 0);
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
   stall_tally_add(t, STALL_LG_THROTTLE, n_load);
-  *next = MIN(*next, n_smem ? u->smem_free : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_smem ? u->smem_block : SIM_CYCLE_NEVER);
   *next = MIN(*next, n_load ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 

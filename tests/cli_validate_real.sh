@@ -20,17 +20,16 @@ pass=0 fail=0
 # kernel with no profile"); the check fails if any other kernel misses, or if
 # one of these stops missing (then drop it from KNOWN).  Of the held-out
 # kernels of results/reference/h200/real3/ to real6/ (README "Seven more
-# held-out kernels" and after): transpose33 (13.7 %: its rise to 40 warps and
-# the fall after are not reproduced, so its knee comes 12 warps early), conv
-# (15.2 %: 13-19 % slow at every B, long-scoreboard bound; 14.9 % and passing
-# before BAR arrivals took a slot of the shared-memory unit); both of real5/,
-# mechanisms the model lacks: ghist (contended global atomics, about 110x too
-# fast; warpsim warns) and divg (divergent branches, 18.8 %, too fast on its
-# plateau); of real6/, treduce (9.9 %, its knee 40 warps against 20: 7-18 %
-# slow up to 44 warps, within 10 % after) and bounds (15.6 %).  scan (4.6 %)
-# passes since the barrier unit, spmv (14.9 %) since BAR arrivals take a slot
-# of the shared-memory unit.
-KNOWN="spill_48;spill_32;transpose33;conv;ghist;divg;treduce;bounds"
+# held-out kernels" and after): transpose33 (13.6 %: its rise to 40 warps and
+# the fall after are not reproduced, so its knee comes 12 warps early), spmv
+# (15.1 %: 12-22 % slow; 14.9 % and passing before the shared-memory unit's
+# queue); both of real5/, mechanisms the model lacks: ghist (contended global
+# atomics, about 110x too fast; warpsim warns) and divg (divergent branches,
+# 18.8 %, too fast on its plateau); of real6/, bounds (15.6 %).  scan (4.7 %)
+# passes since the barrier unit, treduce (7.7 %) and conv (14.5 %) since BAR
+# arrivals take a slot of the shared-memory unit and it has a queue
+# ([smem] queue).
+KNOWN="spill_48;spill_32;transpose33;spmv;ghist;divg;bounds"
 rc=0
 WARPSIM=${WARPSIM_BIN:?} "$root/scripts/validate_real.sh" --check --out "$out/v" >"$out/log" 2>&1 || rc=$?
 failing=$(awk -F, '$NF == "NO" { print $1 }' "$out/v/real_summary.csv" 2>/dev/null | paste -sd';')
@@ -58,18 +57,18 @@ awk -v a="$(err "$with")" -v b="$(err "$without")" 'BEGIN { exit !(a <= 0.15 && 
   { echo "FAIL: stencil B = 12: $with cycles with, $without without the partial-sector cost (measured $meas)"; fail=$((fail + 1)); }
 # Warm L2 across launches: treduce at B = 2 and 4 (real6/curves.csv: 39,040
 # and 44,755 cycles, median of 3 launches after a warm-up) touches 16 and 33
-# MiB, which the timed launches find in L2; simulated within 15 % (the
-# validation's MAPE target) with l2_warm (the default), more than 40 % slow
-# without it (every load then misses L2 as in the cold profiled launch).
-# The warm error has grown with the barrier model, not with the L2 rule:
-# within 1 % before the barrier unit, 7 % slow with it, 11 % and 13 % slow
-# since a BAR arrival also takes a slot of the shared-memory unit (README
-# "Barriers"), which brought treduce from 13.7 to 9.9 % MAPE overall.
+# MiB, which the timed launches find in L2; simulated within 10 % with
+# l2_warm (the default), more than 40 % slow without it (every load then
+# misses L2 as in the cold profiled launch).  The warm error moves with the
+# barrier and shared-memory model, not with the L2 rule: within 1 % before
+# the barrier unit, 7 % slow with it, 11 and 13 % slow once BAR arrivals
+# took a slot of the shared-memory unit, 7 and 5 % slow with its queue
+# ([smem] queue).
 for b in 2 4; do
   read -r meas dyn < <(awk -F, -v b="$b" '$1 == "treduce" && $2 == b { print $5, $4 }' \
     "$root/results/reference/h200/real6/curves.csv")
   warm=$(cycles treduce "$b" "$dyn") cold=$(cycles treduce "$b" "$dyn" --set launch.l2_warm=false)
-  awk -v a="$(err "$warm")" -v c="$cold" -v m="$meas" 'BEGIN { exit !(a <= 0.15 && (c - m) / m > 0.40) }' &&
+  awk -v a="$(err "$warm")" -v c="$cold" -v m="$meas" 'BEGIN { exit !(a <= 0.10 && (c - m) / m > 0.40) }' &&
     pass=$((pass + 1)) ||
     { echo "FAIL: treduce B = $b: $warm cycles warm, $cold cold (measured $meas)"; fail=$((fail + 1)); }
 done
