@@ -176,6 +176,8 @@ latency=$(lat smem_load_dependent)
 latency.source=measured: $rel/latency.csv[what=smem_load_dependent]
 interval=$(awk_calc "printf \"%.0f\", 1 / $lds_peak")
 interval.source=measured: $rel/lds.csv[stride=1,blocks_per_sm=5] $lds_peak warp-LDS/cycle/SM
+queue=32
+queue.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to microbench/bar7/bar7.csv[kernel=tree,tree8]; the kit does not measure it)
 
 [lsu]
 interval=1
@@ -190,6 +192,8 @@ latency=6
 latency.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to microbench/bar7/bar7.csv[kernel=bar,blocks_per_sm=1]; the kit does not measure barriers)
 interval=2
 interval.source=assumed: @SIM_FIT@ the H200 model's value (measured there, microbench/bar7/bar7.csv plateaus; the kit does not measure barriers)
+smem_slot=true
+smem_slot.source=assumed: @SIM_FIT@ the H200 model's behaviour (measured there, microbench/bar7/bar7.csv[kernel=tree,tree8]; the kit does not measure barriers)
 
 [operand]
 bank_conflict=$bank_conflict

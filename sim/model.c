@@ -140,6 +140,10 @@ static const ConfigEntry model_table[] = {
     {"barrier", "interval", CONFIG_UINT, M(bar_interval), 0, "0", 0, 64, NULL, 0, 0,
      "cycles per warp arrival per SM",
      "BAR.SYNC: the SM's barrier unit takes one arrival per interval", "assumed: no limit"},
+    {"barrier", "smem_slot", CONFIG_BOOL, M(bar_smem_slot), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "BAR.SYNC: each arrival also takes one [smem] interval of the shared-memory unit (delaying "
+     "the next LDS/STS, not itself)",
+     "assumed: barriers and shared memory do not share a unit"},
     {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T, NULL,
      "FFMA register-bank conflict unless operands come from the reuse cache", NULL},
     {"operand", "penalty", CONFIG_UINT, M(operand_penalty), 0, "1", 0, 64, NULL, 0, 0, "cycles",

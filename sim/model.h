@@ -83,6 +83,8 @@ typedef struct {
                                     last BAR issued) */
   guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
                                     per SM (0 = no limit) */
+  gboolean bar_smem_slot;        /* each arrival also takes one [smem] interval of the
+                                    shared-memory unit (without waiting for it) */
   gboolean operand_conflict;     /* model the FFMA register-bank conflict */
   guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
   gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */

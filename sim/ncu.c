@@ -151,7 +151,7 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
 
 NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
                                 GError **error) {
-  NcuTable *table = ncu_csv_read(text, len, origin, error);
+  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
   if (table == NULL)
     return NULL;
   GArray *rows = table->rows;
@@ -184,7 +184,6 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
   }
   if (secs)
     g_array_free(secs, TRUE);
-  ncu_csv_table_free(table);
   return out;
 }
 
@@ -448,12 +447,11 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
 
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
                                   const gchar *key, GError **error) {
-  NcuTable *table = ncu_csv_read(text, len, origin, error);
+  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
   if (table == NULL)
     return NULL;
   GArray *rows = table->rows;
   NcuDetails *d = details_from_rows(rows, origin, key, error);
-  ncu_csv_table_free(table);
   return d;
 }
 

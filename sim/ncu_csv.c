@@ -12,19 +12,20 @@
 
 typedef struct {
   NcuTable *t;
-  gboolean in_row; /* a field of the current row was seen */
-  NcuRow cur;      /* the current row: first, line */
-  guint line;      /* line being fed */
+  GPtrArray *fields; /* gchar* in t->strings: every field so far */
+  gboolean in_row;   /* a field of the current row was seen */
+  NcuRow cur;        /* the current row: first, line */
+  guint line;        /* line being fed */
 } Reader;
 
 static void on_field(void *s, size_t len, void *data) {
   Reader *r = data;
   if (!r->in_row) {
     r->in_row = TRUE;
-    r->cur.first = r->t->fields->len;
+    r->cur.first = r->fields->len;
     r->cur.line = r->line;
   }
-  g_ptr_array_add(r->t->fields, g_string_chunk_insert_len(r->t->strings, s ? s : "", (gssize)len));
+  g_ptr_array_add(r->fields, g_string_chunk_insert_len(r->t->strings, s ? s : "", (gssize)len));
 }
 
 static void on_row(int c, void *data) {
@@ -32,7 +33,7 @@ static void on_row(int c, void *data) {
   Reader *r = data;
   if (!r->in_row)
     return;
-  r->cur.n_fields = r->t->fields->len - r->cur.first;
+  r->cur.n_fields = r->fields->len - r->cur.first;
   g_array_append_val(r->t->rows, r->cur);
   r->in_row = FALSE;
 }
@@ -41,7 +42,7 @@ void ncu_csv_table_free(NcuTable *t) {
   if (t == NULL)
     return;
   g_array_free(t->rows, TRUE);
-  g_ptr_array_free(t->fields, TRUE);
+  g_free(t->fields);
   g_string_chunk_free(t->strings);
   g_free(t);
 }
@@ -55,9 +56,8 @@ NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError
   csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
   NcuTable *t = g_new0(NcuTable, 1);
   t->rows = g_array_new(FALSE, FALSE, sizeof(NcuRow));
-  t->fields = g_ptr_array_new();
   t->strings = g_string_chunk_new(MAX(len, 64));
-  Reader r = {.t = t, .line = 1};
+  Reader r = {.t = t, .fields = g_ptr_array_new(), .line = 1};
   const gchar *pos = text, *end = text + len;
   gboolean ok = TRUE;
   while (pos < end && ok) {
@@ -70,17 +70,18 @@ NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError
   }
   if (ok)
     ok = csv_fini(&p, on_field, on_row, &r) == 0;
+  /* the fields' array, now complete, becomes the table's and the rows point
+   * into it */
+  t->fields = (gchar **)g_ptr_array_free(r.fields, FALSE);
+  for (guint i = 0; i < t->rows->len; i++) {
+    NcuRow *row = &g_array_index(t->rows, NcuRow, i);
+    row->fields = t->fields + row->first;
+  }
   if (!ok) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: malformed CSV (%s)", origin,
                 r.in_row ? r.cur.line : r.line, csv_strerror(csv_error(&p)));
     ncu_csv_table_free(t);
     t = NULL;
-  } else {
-    /* the array of fields has its final address now */
-    for (guint i = 0; i < t->rows->len; i++) {
-      NcuRow *row = &g_array_index(t->rows, NcuRow, i);
-      row->fields = (gchar **)t->fields->pdata + row->first;
-    }
   }
   csv_free(&p);
   return t;

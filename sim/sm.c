@@ -169,8 +169,10 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
      * or BAR per cycle on the H200, results/reference/h200/microbench/bar7
      * tree, tree8), though the BAR itself does not wait for the unit (a
      * loop of barriers alone runs at the barrier unit's rate). */
-    sm->units.smem_free = MAX(sm->units.smem_free, now) + sm->m->smem.interval;
-    smsp_units_update(&sm->units);
+    if (sm->m->bar_smem_slot) {
+      sm->units.smem_free = MAX(sm->units.smem_free, now) + sm->m->smem.interval;
+      smsp_units_update(&sm->units);
+    }
     w->at_barrier = 1;
     barrier_arrive(sm, &sm->cta[w->cta], now);
     break;
@@ -183,7 +185,9 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   case OP_CONV:
   case OP_UNIFORM:
   case OP_MISC:
-    /* SASS: a variable-latency producer (it sets a write scoreboard) makes
+    /* (sm_decode sends the ones that set no scoreboard barrier to the plain
+     * path, sm_issue_plain: an effect added here must be added there too.)
+     * SASS: a variable-latency producer (it sets a write scoreboard) makes
      * its consumers wait on the short scoreboard. */
     if (in->sb_write != INSTR_NO_SB)
       *reason = STALL_SHORT_SCOREBOARD;
@@ -196,8 +200,9 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   return ready;
 }
 
-/* Issue a plain FFMA or integer op (no memory, branch, barrier or
- * scoreboard barrier to set): what issue_effects and sm_fetch do for it,
+/* Issue a plain math op (sm_decode: a fixed-latency op on a per-SMSP pipe,
+ * no memory, branch, barrier, scoreboard barrier to set or held dispatch):
+ * what issue_effects and sm_fetch do for it,
  * with the common case first: the warp's next instruction, of the same
  * issue class, can issue next cycle, so it stays among its SMSP's
  * candidates. */
@@ -299,12 +304,38 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
 
 /* ---- the cycle ------------------------------------------------------------ */
 
+/* The SM-wide ready counts and mask agree with the SMSPs' ready sets, and
+ * every ready warp sits in the set of its cls (sm_ready, sm_unready). */
+static gboolean sm_check_ready(const Sm *sm) {
+  guint n_of[CLS_MAX] = {0}, n = 0;
+  guint64 mask = 0;
+  for (guint i = 0; i < sm->m->sm.smsps; i++) {
+    const Smsp *s = &sm->smsp[i];
+    guint64 all = 0;
+    for (guint c = 0; c < CLS_MAX; c++) {
+      n_of[c] += smsp_count(s->ready[c]);
+      all |= s->ready[c];
+      for (guint64 m = s->ready[c]; m != 0; m &= m - 1)
+        if (s->slot[__builtin_ctzll(m)] == NULL || s->slot[__builtin_ctzll(m)]->cls != c)
+          return FALSE;
+    }
+    if (all != s->ready_all)
+      return FALSE;
+    n += smsp_count(all);
+    mask |= (guint64)(all != 0) << i;
+  }
+  return n == sm->n_ready && mask == sm->ready_smsps &&
+         memcmp(n_of, sm->n_ready_of, sizeof n_of) == 0;
+}
+
 static gboolean check_cycle(const Sm *sm, SimCycle now, guint issued, guint ready, guint active,
                             GError **error) {
-  if (issued <= sm->m->sm.smsps && ready >= issued && active <= sm->m->sm.max_warps)
+  if (issued <= sm->m->sm.smsps && ready >= issued && active <= sm->m->sm.max_warps &&
+      sm_check_ready(sm))
     return TRUE;
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
-              "invariant failed at cycle %" G_GUINT64_FORMAT ": issued %u, ready %u, active %u",
+              "invariant failed at cycle %" G_GUINT64_FORMAT
+              ": issued %u, ready %u, active %u (or the ready counts disagree with the SMSPs)",
               now, issued, ready, active);
   return FALSE;
 }
@@ -321,7 +352,7 @@ static void sm_collect(const Sm *sm, SimStats *st) {
       st->pipe_busy[in->pipe] += n * sm->dec[pc].interval;
     if (in->op == OP_LDS || in->op == OP_STS || in->op == OP_SHFL)
       st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval * in->ways;
-    if (in->op == OP_BAR) /* an arrival takes the unit one interval (issue_effects) */
+    if (in->op == OP_BAR && sm->m->bar_smem_slot) /* an arrival's slot (issue_effects) */
       st->pipe_busy[PIPE_SMEM] += n * sm->m->smem.interval;
   }
   st->issue_cycles = st->issued; /* at most one issue per SMSP per cycle */
@@ -370,8 +401,8 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
  * SM-wide unit, the loads-in-flight cap (lg_throttle) or the shared-memory
  * unit (mio_throttle), so no SMSP can issue at `now`: charges them and
  * lowers *next to the cycle a unit frees up, as smsp_select would on each
- * SMSP, without visiting them (memory-bound kernels spend a third of their
- * loop steps here).  FALSE, with nothing charged, when some ready warp may
+ * SMSP, without visiting them (a third of stencil's loop steps at 8 blocks
+ * per SM, README "Speed").  FALSE, with nothing charged, when some ready warp may
  * issue. */
 static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, SimCycle *next) {
   const SmUnits *u = &sm->units;
@@ -483,9 +514,8 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->latency = in->latency ? in->latency : sm->latency[in->pipe];
   d->interval = (guint16)(in->interval ? in->interval : sm->interval[in->pipe]);
   d->cls = smsp_op_class[in->op];
-  /* issue_effects models the bank conflict of an FFMA; the plain path of an
-   * integer op too (none is flagged), of no other op */
-  d->conflict = in->conflict && sm->m->operand_conflict && (in->op == OP_FFMA || in->op == OP_IALU);
+  /* only FFMAs are flagged (sassprog.c, synth.c) and modelled (issue_effects) */
+  d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
   /* The plain path does what issue_effects and sm_fetch do for an op whose
    * only effects are its pipe and its result register: a fixed-latency math

@@ -20,14 +20,14 @@ typedef struct {
 
 /* An instruction as this SM runs it, decoded once per run: its issue class,
  * the model's latency and interval of its pipe, and whether it needs the
- * general issue path (anything but a plain FFMA or integer op). */
+ * general issue path (anything but a plain math op, sm_decode). */
 typedef struct SmDecoded {
   guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
   guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
   guint8 cls;       /* IssueClass */
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
-  guint8 conflict;  /* an FFMA bank conflict is modelled for it */
+  guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
@@ -84,7 +84,8 @@ struct Sm {
   StallTally tally;               /* this cycle's throttled warps, by state */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
   guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
-  guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets */
+  guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets
+                                     ([sm] smsps is at most 8, model.c) */
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
@@ -94,7 +95,13 @@ struct Sm {
   SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
 
-/* Warp `w` of SMSP `s` joins the candidates of its class (w->cls). */
+/* The SMSPs' ready sets and the SM-wide counts and mask kept with them
+ * (n_ready, n_ready_of, ready_smsps) change together: the SM core calls
+ * these two, never smsp_ready/smsp_unready directly, and changes a warp's
+ * cls only while it is out of the ready sets (sm_check_ready checks both
+ * every cycle under --check).
+ *
+ * Warp `w` of SMSP `s` joins the candidates of its class (w->cls). */
 static inline void sm_ready(Sm *sm, Smsp *s, const Warp *w) {
   smsp_ready(s, w);
   sm->n_ready++;

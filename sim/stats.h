@@ -60,7 +60,8 @@ typedef struct {
   guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */
   guint64 ops[24];            /* warp instructions issued per InstrOp (program.h) */
   guint64 pipe_busy[12];      /* cycles x SMSPs each InstrPipe was occupied (interval
-                                 per instruction; PIPE_SMEM counts SM-wide cycles) */
+                                 per instruction; PIPE_SMEM counts SM-wide cycles: LDS,
+                                 STS, SHFL, global loads' L1TEX data, BAR slots) */
 } SimStats;
 
 #endif

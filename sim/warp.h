@@ -23,27 +23,29 @@ typedef struct {
 } Scoreboard;
 
 typedef struct Warp {
-  SimCycle dep_at;                        /* when its operands are ready (kept across a barrier) */
-  SimCycle last_mem;                      /* cycle its last memory access completes */
-  SimCycle charged;                       /* warp states are charged for every cycle before this */
-  guint64 age;                            /* launch order: lower is older */
-  guint64 issued;                         /* warp instructions issued since it started */
-  guint32 pc;                             /* index into the program */
+  SimCycle dep_at;   /* when its operands are ready: set when it goes to sleep or waits at a
+                        barrier (kept across it), stale while it stays ready */
+  SimCycle last_mem; /* cycle its last memory access completes */
+  SimCycle charged;  /* warp states are charged for every cycle before this */
+  guint64 age;       /* launch order: lower is older */
+  guint64 issued;    /* warp instructions issued since it started */
+  guint32 pc;        /* index into the program */
   guint32 counters[PROGRAM_MAX_COUNTERS]; /* branch counters (program.h) */
   guint8 dep_reason;                      /* StallState of dep_at */
   guint8 done;                            /* EXIT issued */
   guint8 at_barrier;                      /* waiting at __syncthreads */
-  guint8 cls;                             /* IssueClass of the next instruction (smsp.h) */
-  const Instr *in;                        /* the next instruction: code[pc] */
-  struct SmDecoded *d;                    /* the SM's decoded form of `in` (sm.c) */
-  guint cta;                              /* CTA slot */
-  guint smsp;                             /* SMSP index */
-  guint slot;                             /* slot within the SMSP (< 64) */
-  guint64 bit;                            /* 1 << slot */
-  guint lanes;                            /* active threads of this warp */
-  guint sb_base;                          /* index of scoreboard barrier 0 in the scoreboard */
-  Scoreboard sb;                          /* owned */
-  struct Warp *wake_next;                 /* next warp of its wake-wheel bucket (sm.c) */
+  guint8 cls; /* IssueClass of the next instruction (smsp.h): the ready set that holds the warp,
+                 changed only while it is out of them (sm_ready, sm_unready) */
+  const Instr *in;        /* the next instruction: code[pc] */
+  struct SmDecoded *d;    /* the SM's decoded form of `in` (sm.c) */
+  guint cta;              /* CTA slot */
+  guint smsp;             /* SMSP index */
+  guint slot;             /* slot within the SMSP (< 64) */
+  guint64 bit;            /* 1 << slot */
+  guint lanes;            /* active threads of this warp */
+  guint sb_base;          /* index of scoreboard barrier 0 in the scoreboard */
+  Scoreboard sb;          /* owned */
+  struct Warp *wake_next; /* next warp of its wake-wheel bucket (sm.c) */
 } Warp;
 
 /* Allocate the scoreboard for `n_slots` value slots plus the barriers. */

@@ -2,16 +2,12 @@
 # cli_bench_callgrind.sh - guards the simulator's speed with a count that does
 # not depend on the host: host instructions per simulated warp-instruction
 # (scripts/callgrind_count.sh) must stay at or below a limit on three of
-# its cases: fma ILP 4 at 64 warps (measured 98-104 in a Release build, 112
-# since the issue stage keeps SM-wide ready counts and visits only the SMSPs
-# with a ready warp, which made the SASS kernels 1-19 % faster, README
+# its cases: fma ILP 4 at 64 warps (measured 112 in a Release build, README
 # "Speed"; limit 135), sgemm simulated from its SASS and profile at 8 blocks
-# per SM (measured 307, now 326; limit 370) and gather the same way, the memory path's
-# case: 11 L1-missing lines per load (measured 941, 1026 before, with the core's
-# SplitMix64 draws, 1527 with GLib's generator, 2046 with one event per line
-# in flight; limit 1230).  The limits leave 20 % for compilers and build
-# types.  Skipped (77) without valgrind; not run under
-# the sanitizers (test.sh excludes 'bench').  Needs WARPSIM_BIN.
+# per SM (measured 330; limit 370) and gather the same way, the memory path's
+# case: 11 L1-missing lines per load (measured 927; limit 1230).  The limits
+# leave 20 % for compilers and build types.  Skipped (77) without valgrind;
+# not run under the sanitizers (test.sh excludes 'bench').  Needs WARPSIM_BIN.
 set -euo pipefail
 root=${WARPSIM_ROOT:?}
 if ! command -v valgrind >/dev/null 2>&1; then
