@@ -85,16 +85,39 @@ gchar *cli_model_overrides(const gchar *const *sets) {
   return g_string_free(ov, FALSE);
 }
 
+void cli_print_error(const gchar *prefix, const gchar *message) {
+  enum { MAX_BYTES = 1000 };
+  gsize len = strlen(message);
+  GString *out = g_string_sized_new(MIN(len, MAX_BYTES) + 64);
+  for (gsize i = 0; i < len && i < MAX_BYTES; i++) {
+    guchar c = (guchar)message[i];
+    if (c == '\n')
+      g_string_append(out, "\\n");
+    else if (c == '\r')
+      g_string_append(out, "\\r");
+    else if (c == '\t')
+      g_string_append(out, "\\t");
+    else if (c < 0x20 || c == 0x7f)
+      g_string_append_printf(out, "\\x%02x", c);
+    else
+      g_string_append_c(out, (gchar)c);
+  }
+  if (len > MAX_BYTES)
+    g_string_append_printf(out, " ... (%" G_GSIZE_FORMAT " more bytes)", len - MAX_BYTES);
+  fprintf(stderr, "%s: %s\n", prefix, out->str);
+  g_string_free(out, TRUE);
+}
+
 int cli_exit(GError *error) {
   int rc = g_error_matches(error, SIM_ERROR, SIM_ERROR_INVARIANT) ? CLI_EXIT_INTERNAL
            : g_error_matches(error, SIM_ERROR, SIM_ERROR_BOUND)   ? CLI_EXIT_BOUND
                                                                   : CLI_EXIT_USAGE;
-  fprintf(stderr, "warpsim: %s\n", error->message);
+  cli_print_error("warpsim", error->message);
   g_error_free(error);
   return rc;
 }
 
 int cli_fail(const gchar *message) {
-  fprintf(stderr, "warpsim: %s\n", message);
+  cli_print_error("warpsim", message);
   return CLI_EXIT_USAGE;
 }

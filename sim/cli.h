@@ -50,6 +50,12 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
  * options does not change a row.  Returns a new string. */
 gchar *cli_model_overrides(const gchar *const *sets);
 
+/* Print "PREFIX: MESSAGE" on stderr on one line: control characters in
+ * MESSAGE (a field of a user's file may hold a newline) are written as \n,
+ * \r, \t or \xHH, and a message over 1,000 bytes is cut there and says how
+ * much was left out. */
+void cli_print_error(const gchar *prefix, const gchar *message);
+
 /* Print "warpsim: MESSAGE" for `error` on stderr, free it and return its
  * exit status: CLI_EXIT_INTERNAL for SIM_ERROR_INVARIANT, CLI_EXIT_BOUND for
  * SIM_ERROR_BOUND, else CLI_EXIT_USAGE. */

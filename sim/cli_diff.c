@@ -2,6 +2,8 @@
  * side, section by section, with the change from A (the baseline) to B. */
 #include "cli_diff.h"
 
+#include "cli.h"
+
 #include "json_text.h"
 #include "report.h"
 
@@ -277,7 +279,7 @@ int cli_diff_main(int argc, char **argv) {
            "  warpsim diff a.json b.json\n");
   GError *err = NULL;
   if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
-    fprintf(stderr, "warpsim: diff: %s\n", err->message);
+    cli_print_error("warpsim: diff", err->message);
     g_error_free(err);
     return 2;
   }
@@ -295,7 +297,7 @@ int cli_diff_main(int argc, char **argv) {
   g_autoptr(JsonParser) a = load(argv[1], &ra, &pa, &message);
   g_autoptr(JsonParser) b = a != NULL ? load(argv[2], &rb, &pb, &message) : NULL;
   if (b == NULL) {
-    fprintf(stderr, "warpsim: %s\n", message);
+    cli_print_error("warpsim", message);
     return 2;
   }
   g_autoptr(GArray) lines = g_array_new(FALSE, TRUE, sizeof(Line));

@@ -2,10 +2,12 @@
  * rows and text live in cli_occupancy_*.c (cli_occupancy_priv.h). */
 #include "cli_occupancy.h"
 
+#include "cli.h"
+
 #include "cli_occupancy_priv.h"
 
 static int fail(GError *error) {
-  fprintf(stderr, "warpsim occupancy: %s\n", error->message);
+  cli_print_error("warpsim occupancy", error->message);
   g_error_free(error);
   return 2;
 }

@@ -2,6 +2,7 @@
  * file, checked for repeated groups and keys, into a GKeyFile (see
  * config_file.h). */
 #include "config.h"
+#include "readfile.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -27,11 +28,12 @@ gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found,
                 path, (guint64)st.st_size, max_bytes);
     return NULL;
   }
-  gchar *text = NULL;
   gsize len = 0;
   GError *err = NULL;
-  if (!g_file_get_contents(path, &text, &len, &err)) {
-    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: %s", path, err->message);
+  /* (st_size is 0 for /proc files, which may never end: read with the cap) */
+  gchar *text = readfile_capped(path, max_bytes, &len, &err);
+  if (text == NULL) {
+    g_set_error_literal(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, err->message);
     g_error_free(err);
     return NULL;
   }

@@ -357,6 +357,11 @@ static const NcuRow *details_header(GArray *rows, const gchar *origin, DetailCol
   return h;
 }
 
+/* g_ptr_array_sort order of C strings (it passes pointers to the elements). */
+static gint compare_strings(gconstpointer a, gconstpointer b) {
+  return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);
+}
+
 /* NCU_ERROR_KERNEL naming the kernels `seen` (sorted) when none matches key. */
 static void no_kernel_error(GHashTable *seen, const gchar *origin, guint line, const gchar *key,
                             GError **error) {
@@ -367,7 +372,7 @@ static void no_kernel_error(GHashTable *seen, const gchar *origin, guint line, c
   g_autoptr(GPtrArray) sorted = g_ptr_array_new();
   while (g_hash_table_iter_next(&it, &k, NULL))
     g_ptr_array_add(sorted, k);
-  g_ptr_array_sort(sorted, (GCompareFunc)g_strcmp0);
+  g_ptr_array_sort(sorted, compare_strings);
   for (guint i = 0; i < sorted->len; i++) {
     const gchar *const *s = (const gchar *const *)&g_ptr_array_index(sorted, i);
     g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", *s);
@@ -386,10 +391,12 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
     return NULL;
   NcuDetails *d = NULL;
   g_autofree gchar *id = NULL;
+  gboolean passed = FALSE; /* the rows of the launch used have ended */
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 1; i < rows->len; i++) {
     const NcuRow *r = &g_array_index(rows, NcuRow, i);
-    if ((guint)c.value >= r->n_fields) {
+    /* Nsight Compute leaves a rule's trailing fields out, never adds any */
+    if ((guint)c.value >= r->n_fields || r->n_fields > h->n_fields) {
       g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
                   r->line, r->n_fields, h->n_fields);
       ncu_details_free(d);
@@ -410,8 +417,18 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
       id = g_strdup(ncu_csv_field(r, c.id));
     }
-    if (strcmp(ncu_csv_field(r, c.id), id) != 0)
+    if (strcmp(ncu_csv_field(r, c.id), id) != 0) {
+      passed = TRUE;
       continue; /* another launch */
+    }
+    if (passed) { /* the first launch's rows are one block: a second is another export's */
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                  "%s:%u: launch ID %s of kernel '%s' again, after other launches (first at line "
+                  "%u; allowed: each launch's rows once, together)",
+                  origin, r->line, id, d->kernel, d->line);
+      ncu_details_free(d);
+      return NULL;
+    }
     gdouble v;
     if (!ncu_csv_number(ncu_csv_field(r, c.value), &v)) {
       const gchar *metric = ncu_csv_field(r, c.metric);

@@ -3,6 +3,7 @@
 #include "ncu_csv.h"
 
 #include "ncu.h"
+#include "readfile.h"
 
 #include <csv.h>
 #include <math.h>
@@ -89,12 +90,9 @@ NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError
 
 gboolean ncu_csv_read_file(const gchar *path, gchar **text, gsize *len, GError **error) {
   GError *err = NULL;
-  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    g_set_error(error, NCU_ERROR, NCU_ERROR_NOT_FOUND, "%s: not a regular file", path);
-    return FALSE;
-  }
-  if (!g_file_get_contents(path, text, len, &err)) {
-    g_set_error(error, NCU_ERROR, NCU_ERROR_NOT_FOUND, "%s: %s", path, err->message);
+  *text = readfile_capped(path, READFILE_MAX_BYTES, len, &err);
+  if (*text == NULL) {
+    g_set_error_literal(error, NCU_ERROR, NCU_ERROR_NOT_FOUND, err->message);
     g_error_free(err);
     return FALSE;
   }

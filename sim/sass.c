@@ -1,5 +1,6 @@
 /* sass.c - reading cuobjdump/nvdisasm SASS listings (see sass.h). */
 #include "sass.h"
+#include "readfile.h"
 #include "sass_operand.h"
 
 #include <libiberty/demangle.h>
@@ -523,15 +524,11 @@ SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
 }
 
 SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
-  gchar *text = NULL;
   gsize len = 0;
   GError *err = NULL;
-  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    g_set_error(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, "%s: not a regular file", path);
-    return NULL;
-  }
-  if (!g_file_get_contents(path, &text, &len, &err)) {
-    g_set_error(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, "%s: %s", path, err->message);
+  gchar *text = readfile_capped(path, READFILE_MAX_BYTES, &len, &err);
+  if (text == NULL) {
+    g_set_error_literal(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, err->message);
     g_error_free(err);
     return NULL;
   }

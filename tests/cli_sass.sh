@@ -94,6 +94,43 @@ bad details_other "$tmp/details.csv:1: no kernel 'k_saxpy' in the details export
 $sass
 function=k_saxpy
 details_csv=$tmp/details.csv"
+# Details exports: a field's newline is echoed escaped (one line); the kernels
+# of a 'no kernel' error are sorted by name; rows with more fields than the
+# header, and a launch ID whose rows come back after other launches, are
+# refused (the first launch's values are never silently replaced).
+sed 's/"register\/thread","32"/"register\/thread","3\n2"/' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
+bad details_newline "$tmp/details.csv:58: 'Registers Per Thread': not a number '3\\n2'" -- "[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
+grep -v 'k_saxpy(' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
+bad details_sorted "kernels: 'k_gather(" "', 'k_sgemm(" "', 'k_softmax(" "', 'k_stencil(" -- "[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
+sed '58s/$/,"x","y","z","w","v"/' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
+bad details_more_fields "$tmp/details.csv:58: 21 fields, the header has 20" -- "[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
+{ cat "$ref/ncu/details_full_b8.csv"; grep 'k_saxpy(' "$ref/ncu/details_full_b8.csv"; } >"$tmp/details.csv"
+bad details_repeated "$tmp/details.csv:686: launch ID 0 of kernel 'k_saxpy(" "again" -- "[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
+# Inputs are read with a cap (256 MiB), not to their end: a sparse file of
+# 257 MiB is refused after reading it (/proc files claim size 0 and some never
+# end).
+truncate -s 257M "$tmp/big.csv"
+bad big_file "$tmp/big.csv: more than 268435456 bytes (allowed 0..268435456)" -- "[sass]
+$sass
+function=k_saxpy
+source_csv=$tmp/big.csv"
+rm -f "$tmp/big.csv"
 # Grid Size sizes the warm-L2 footprint: text or 0 there is an error, not a
 # silently cold launch.
 for g in lots 0; do
@@ -110,7 +147,7 @@ $sass
 function=k_saxpy"
 bad no_function_key "[sass] function: required" -- "[sass]
 $sass"
-bad missing_file "nonexistent.sass: not a regular file" -- "[sass]
+bad missing_file "nonexistent.sass: no such file" -- "[sass]
 file=/nonexistent.sass
 function=k"
 # A branch target between two instructions or past the end: refused (0x8 went

@@ -1,0 +1,26 @@
+/* readfile.h - a whole regular file read into memory with a size cap.
+ *
+ * g_file_get_contents reads until end of file, however far: a file that
+ * claims no size and never ends (/proc/self/pagemap) or one of gigabytes
+ * would take the process's memory before any check on its size ran.
+ */
+#ifndef WARPSIM_READFILE_H
+#define WARPSIM_READFILE_H
+
+#include <glib.h>
+
+/* Files the SASS listing and Nsight Compute export readers accept: a
+ * listing or export of a large kernel is a few tens of MB (the shipped
+ * ones are 40-190 KB). */
+#define READFILE_MAX_BYTES (256u * 1024 * 1024)
+
+/* The contents of the regular file at `path`, NUL-terminated (g_free), its
+ * length in *len (without the NUL), read in chunks and never more than
+ * `max_bytes` + 1 bytes.  NULL with G_FILE_ERROR and a message naming
+ * the file: "PATH: not a regular file" (G_FILE_ERROR_NOENT when it does not
+ * exist, G_FILE_ERROR_INVAL otherwise), "PATH: more than N bytes (allowed
+ * 0..N)" (G_FILE_ERROR_FAILED), or "PATH: <strerror>" (the open or read
+ * failed). */
+gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error);
+
+#endif
