@@ -184,6 +184,38 @@ static gboolean spans_ok(const SassInstr *in, const SassReg *r, guint n, const P
   return TRUE;
 }
 
+/* The branch or call target `t` (the last operand of a BRA, JMP, BSSY,
+ * CALL or SSY) into in->target, or a label fixup into f.  A register or
+ * constant there (an indirect CALL) leaves in->target -1, as the model does
+ * not follow calls; no target, or one that is neither an address nor a
+ * label, is SASS_ERROR_PARSE: a branch without one would fall through. */
+static gboolean read_target(SassInstr *in, const gchar *t, RawFunction *f, const Parser *ps,
+                            GError **error) {
+  gchar *end = NULL;
+  if (g_str_has_prefix(t, "`(") && strchr(t, ')') != NULL) {
+    g_ptr_array_add(f->fixups, g_strdup_printf("%u %s", f->ins->len, t + 2));
+    gchar *fx = g_ptr_array_index(f->fixups, f->fixups->len - 1);
+    *strchr(fx, ')') = '\0';
+    return TRUE;
+  }
+  if (g_str_has_prefix(t, "0x") && g_ascii_isxdigit(t[2])) {
+    guint64 v = g_ascii_strtoull(t, &end, 16);
+    while (*end == ' ')
+      end++;
+    if (*end == '\0') {
+      in->target = (gint64)MIN(v, (guint64)G_MAXINT64); /* past any function: refused */
+      return TRUE;
+    }
+  }
+  if (sass_op_is(in, "CALL") && (g_ascii_isupper(*t) || g_str_has_prefix(t, "c[")))
+    return TRUE; /* indirect call */
+  g_autofree gchar *what = *t ? g_strdup_printf("bad target '%s'", t) : g_strdup("no target");
+  g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+              "%s:%u: %s in '%s' (a %s needs a target address 0x... or a label `(.L_...))",
+              ps->origin, in->line, what, in->text, in->opcode);
+  return FALSE;
+}
+
 /* Decode the text of one instruction (after the offset, before ';'). */
 static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, const Parser *ps,
                             GError **error) {
@@ -225,23 +257,16 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
   const gchar *ops = end;
   while (*ops == ' ')
     ops++;
-  /* Branch and call targets: a hex offset, or `(.L_x_3) in nvdisasm output. */
-  static const gchar *const branches[] = {"BRA", "CALL", "BSSY", "BREAK", "JMP", "SSY", NULL};
+  /* Branch and call targets: a hex offset, or `(.L_x_3) in nvdisasm output
+   * (BREAK B1 names a convergence barrier, not a target). */
+  static const gchar *const branches[] = {"BRA", "CALL", "BSSY", "JMP", "SSY", NULL};
   if (sass_opcode_in(in->opcode, branches)) {
     const gchar *t = strrchr(ops, ',');
     t = t ? t + 1 : ops;
     while (*t == ' ')
       t++;
-    if (g_str_has_prefix(t, "`(")) {
-      g_ptr_array_add(f->fixups, g_strdup_printf("%u %s", f->ins->len, t + 2));
-      gchar *fx = g_ptr_array_index(f->fixups, f->fixups->len - 1);
-      gchar *close = strchr(fx, ')');
-      if (close)
-        *close = '\0';
-    } else if (g_str_has_prefix(t, "0x")) {
-      guint64 v = g_ascii_strtoull(t, NULL, 16);
-      in->target = (gint64)MIN(v, (guint64)G_MAXINT64); /* past any function: refused */
-    }
+    if (!read_target(in, t, f, ps, error))
+      return FALSE;
   }
   g_autofree gchar *bad = NULL;
   if (!sass_operands_check(ops, &bad)) {

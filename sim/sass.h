@@ -87,7 +87,8 @@ typedef struct {
 GQuark sass_error_quark(void);
 typedef enum {
   SASS_ERROR_NOT_FOUND, /* unreadable file */
-  SASS_ERROR_PARSE,     /* not a SASS listing, or a malformed instruction (message: FILE:LINE) */
+  SASS_ERROR_PARSE,     /* not a SASS listing, or a malformed instruction, e.g. a BRA, JMP,
+                           BSSY or CALL without a target (message: FILE:LINE) */
   SASS_ERROR_ARCH,      /* an architecture other than sm_80, 86, 87, 89, 90 */
   SASS_ERROR_FUNCTION,  /* no function matches, or several do (message lists them) */
 } SassError;

@@ -435,6 +435,28 @@ static const BadCase bad_cases[] = {
      "t.sass:3: not a SASS listing (byte 0xf8 is not UTF-8 text"},
 };
 
+/* A branch, reconvergence point or call without a target (BRA with none
+ * fell through as if not taken): {instruction, message}. */
+static const gchar *const target_cases[][2] = {
+    {"@P0 BRA", "t.sass:3: no target in '@P0 BRA' (a BRA needs a target address 0x... or a label"},
+    {"BRA 0xzz", "t.sass:3: bad target '0xzz' in 'BRA 0xzz'"},
+    {"BRA.DIV UR4", "t.sass:3: bad target 'UR4' in 'BRA.DIV UR4' (a BRA needs"},
+    {"BSSY B0", "t.sass:3: bad target 'B0' in 'BSSY B0' (a BSSY needs"},
+    {"JMP", "t.sass:3: no target in 'JMP'"},
+    {"CALL.REL.NOINC", "t.sass:3: no target in 'CALL.REL.NOINC' (a CALL needs"},
+};
+
+START_TEST(test_no_target) {
+  g_autofree gchar *text = g_strdup_printf(
+      "\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "%s") HI INS("0010", "EXIT") HI,
+      target_cases[_i][0]);
+  GError *err = NULL;
+  ck_assert(sass_load_data(text, strlen(text), "t.sass", "a", &err) == NULL);
+  ck_assert_user_error(err, SASS_ERROR_PARSE, target_cases[_i][1]);
+  g_error_free(err);
+}
+END_TEST
+
 START_TEST(test_bad_input) {
   const BadCase *c = &bad_cases[_i];
   GError *err = NULL;
@@ -442,6 +464,21 @@ START_TEST(test_bad_input) {
   ck_assert(f == NULL);
   ck_assert_user_error(err, c->code, c->msg);
   g_error_free(err);
+}
+END_TEST
+
+/* Instructions with no target to read stay accepted: BREAK names a
+ * convergence barrier, an indirect CALL a register (calls are not followed). */
+START_TEST(test_targetless_kept) {
+  const gchar *text = "\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "@P0 BREAK B1")
+      HI INS("0010", "CALL.ABS.NOINC R4") HI INS("0020", "RET.REL.NODEC R20 0x0")
+          HI INS("0030", "EXIT") HI;
+  GError *err = NULL;
+  g_autoptr(SassFunction) f = sass_load_data(text, strlen(text), "t.sass", "a", &err);
+  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(f->n, 4);
+  for (guint i = 0; i < 3; i++)
+    ck_assert_int_eq(f->ins[i].target, -1);
 }
 END_TEST
 
@@ -474,6 +511,8 @@ static Suite *sass_suite(void) {
   TCase *bad = tcase_create("bad_input");
   tcase_add_loop_test(bad, test_bad_input, 0, G_N_ELEMENTS(bad_cases));
   tcase_add_test(bad, test_missing_file);
+  tcase_add_loop_test(bad, test_no_target, 0, G_N_ELEMENTS(target_cases));
+  tcase_add_test(bad, test_targetless_kept);
   suite_add_tcase(s, bad);
   return s;
 }
