@@ -205,6 +205,105 @@ static gboolean check_endless(const SassKernel *sk, GError **error) {
   return TRUE;
 }
 
+/* The successors of instruction i in the control-flow graph the program
+ * walks (succ[], at most 2; fn->n stands for falling off the end, which
+ * reaches no EXIT); *exits: it is an EXIT some warps may leave at.  An
+ * unconditional branch has only its target edge (with a profile an
+ * unconditional forward BRA that closes a divergent side also falls
+ * through); a conditional one, BRA.DIV/BRA.CONV and a guarded EXIT both; an
+ * unconditional EXIT none; @!PT never branches or exits.  Targets are
+ * instructions of fn (check_targets). */
+static guint successors(const SassKernel *sk, guint i, guint succ[2], gboolean *exits) {
+  const SassInstr *in = &sk->fn->ins[i];
+  *exits = sass_op_is(in, "EXIT") && !sass_never(in);
+  if (sass_op_is(in, "EXIT") && sass_always(in))
+    return 0;
+  guint k = 0;
+  if (sass_is_branch(in) && in->target >= 0 && !sass_never(in)) {
+    succ[k++] = (guint)(in->target / SASS_INSTR_BYTES);
+    if (sass_always(in) && !closes_divergent_side(sk, in))
+      return k;
+  }
+  succ[k++] = i + 1;
+  return k;
+}
+
+/* From every instruction reachable from the entry some EXIT is reachable:
+ * else its warps would never end (a missing EXIT, or a loop that always
+ * branches back to itself, ran until --timeout).  Linear in the listing:
+ * one walk forward from the entry, one backward from the EXITs. */
+static gboolean check_exit_reachable(const SassKernel *sk, GError **error) {
+  const SassFunction *fn = sk->fn;
+  guint n = fn->n, succ[2], m = 0;
+  gboolean exits;
+  g_autofree guint *first = g_new0(guint, n + 3); /* predecessors of j: pred[first[j]..] */
+  g_autofree guint *pred = g_new(guint, 2 * n);
+  g_autofree guint *stack = g_new(guint, n + 1);
+  g_autofree guint8 *seen = g_new0(guint8, n + 1); /* bit 0: from the entry; bit 1: to an EXIT */
+  gboolean any_exit = FALSE;
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0, c = successors(sk, i, succ, &exits); k < c; k++)
+      first[succ[k] + 2]++;
+  for (guint j = 0; j <= n; j++)
+    first[j + 2] += first[j + 1];
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0, c = successors(sk, i, succ, &exits); k < c; k++)
+      pred[first[succ[k] + 1]++] = i;
+  stack[m++] = 0;
+  seen[0] = 1;
+  while (m > 0) {
+    guint i = stack[--m];
+    for (guint k = 0, c = i < n ? successors(sk, i, succ, &exits) : 0; k < c; k++)
+      if (!(seen[succ[k]] & 1)) {
+        seen[succ[k]] |= 1;
+        stack[m++] = succ[k];
+      }
+  }
+  for (guint i = 0; i < n; i++) {
+    successors(sk, i, succ, &exits);
+    any_exit |= exits;
+    if (exits) {
+      seen[i] |= 2;
+      stack[m++] = i;
+    }
+  }
+  while (m > 0) {
+    guint j = stack[--m];
+    for (guint k = first[j]; k < first[j + 1]; k++)
+      if (!(seen[pred[k]] & 2)) {
+        seen[pred[k]] |= 2;
+        stack[m++] = pred[k];
+      }
+  }
+  guint i = 0;
+  while (i < n && seen[i] != 1)
+    i++;
+  if (i == n)
+    return TRUE;
+  /* Name the trap: from i on, falling through where it can, the instruction
+   * that leads back to one already met (a loop without a way out), or the
+   * last instruction when the walk runs past it.  What an instruction that
+   * reaches no EXIT leads to reaches none either (and it is no
+   * unconditional EXIT: it has a successor). */
+  guint next;
+  for (seen[i] |= 4;; seen[i] |= 4, i = next) {
+    next = succ[successors(sk, i, succ, &exits) - 1];
+    if (next == n || (seen[next] & 4))
+      break;
+  }
+  const SassInstr *at = &fn->ins[i];
+  g_autofree gchar *what =
+      !any_exit ? g_strdup_printf("%s: function '%s' has no EXIT", fn->file, fn->name)
+                : g_strdup_printf(
+                      "%s:%u: no EXIT is reachable from '%s' (%s)", fn->file, at->line, at->text,
+                      next == n ? "it runs past the last instruction" : "a loop without a way out");
+  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+              "%s: its warps would never end (every instruction reachable from the entry needs a "
+              "path to an EXIT)",
+              what);
+  return FALSE;
+}
+
 /* The missing-trip-count error for the loop whose back edge is instruction t. */
 static gboolean no_trips(const SassKernel *sk, guint t, GError **error) {
   const SassInstr *in = &sk->fn->ins[t];
@@ -546,7 +645,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
                            .ways = 1,
                            .sb_write = INSTR_NO_SB,
                            .sb_read = INSTR_NO_SB};
-  if (!check_endless(sk, error))
+  if (!check_endless(sk, error) || !check_exit_reachable(sk, error))
     return NULL;
   g_autofree gdouble *taken = taken_counts(sk);
   g_autoptr(GHashTable) warned = g_hash_table_new(g_str_hash, g_str_equal);

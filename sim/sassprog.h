@@ -89,8 +89,10 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
  * class names are appended (one line each, naming the class assumed) to
  * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a loop has
  * neither a profile nor a trip_count, a loop that always branches back has no
- * branch out of it and no profile, or the listing has more conditional
- * branches than PROGRAM_MAX_COUNTERS. */
+ * branch out of it and no profile, an instruction reachable from the entry
+ * reaches no EXIT (the function has none, a loop has no way out, or the code
+ * runs past its last instruction: its warps would never end), or the listing
+ * has more conditional branches than PROGRAM_MAX_COUNTERS. */
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error);
 

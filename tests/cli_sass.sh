@@ -3,7 +3,8 @@
 # and are deterministic; every bad input (not a SASS listing, no such
 # function, an unsupported architecture, a profile of another kernel, a
 # malformed CSV, a loop with neither profile nor trip_count, a trip_count list
-# of the wrong length, a loop that never ends without a profile, registers
+# of the wrong length, a loop that never ends without a profile, a branch
+# without a target, an instruction from which no EXIT is reachable, registers
 # below what the listing uses) exits 2 with one
 # line on stderr naming the file and line, nothing on stdout, and no hang;
 # FP64's two-cycle dispatch reproduces the H200's DFMA/FFMA mixes (mech3); a
@@ -203,6 +204,38 @@ bad endless_loop "endless.sass:184: loop branch 'BRA 0x3d0' always branches back
 file=$tmp/endless.sass
 function=k_saxpy
 trip_count=4"
+# A branch without a target (it fell through: exit 0 with other cycles) is
+# refused at its line.
+prof="source_csv=$ref/ncu/saxpy_source_b8.csv
+details_csv=$ref/ncu/details_full_b8.csv"
+sed 's|@P0 BRA 0x560 ;|@P0 BRA ;|' "$ref/sass/saxpy.sass" >"$tmp/notarget.sass"
+bad no_target "notarget.sass:36: no target in '@P0 BRA'" "a BRA needs a target address" -- "[sass]
+file=$tmp/notarget.sass
+function=k_saxpy
+$prof"
+# Kernels that can never end ran until --timeout: refused up front when some
+# instruction reachable from the entry reaches no EXIT.  Every EXIT made a
+# NOP (no profile); the first branch made an unconditional branch to itself
+# (with the profile); the loop above with the profile; a guarded EXIT
+# followed by what runs past the function's end.
+sed 's|EXIT ;|NOP ; |' "$ref/sass/saxpy.sass" >"$tmp/noexit.sass"
+bad no_exit "noexit.sass: function '_Z7k_saxpyPfPKffiP3RecS_' has no EXIT: its warps would never end" -- "[sass]
+file=$tmp/noexit.sass
+function=k_saxpy
+trip_count=16"
+sed 's|               @P0 BRA 0x560 ;|                   BRA 0xb0  ;|' "$ref/sass/saxpy.sass" >"$tmp/self.sass"
+bad self_loop "self.sass:36: no EXIT is reachable from 'BRA 0xb0' (a loop without a way out)" "never end" -- "[sass]
+file=$tmp/self.sass
+function=k_saxpy
+$prof"
+bad endless_profiled "endless.sass:184: no EXIT is reachable from 'BRA 0x3d0'" -- "[sass]
+file=$tmp/endless.sass
+function=k_saxpy
+$prof"
+printf '\tcode for sm_90\n\t\tFunction : _Z1kv\n        /*0000*/ @P0 EXIT ; /* 0x000000000000794d */\n                  /* 0x000fe20000000800 */\n        /*0010*/ NOP ; /* 0x0000000000007918 */\n                  /* 0x000fe20000000800 */\n' >"$tmp/past.sass"
+bad past_end "past.sass:5: no EXIT is reachable from 'NOP' (it runs past the last instruction)" -- "[sass]
+file=$tmp/past.sass
+function=k"
 # warns NAME KERNEL-FILE NEEDLE...: the run (with its what-ifs) succeeds with
 # exactly one line on stderr, holding every NEEDLE (fixed strings).
 warns() {
