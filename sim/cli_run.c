@@ -51,7 +51,7 @@ static const gchar run_description[] =
     "a what-if\nsimulation of their advice), one CSV row (with header unless --no-header) "
     "or a JSON object\n(the row plus a \"profile\" member holding the report).\n"
     "Rates are per SM per cycle: ipc = warp instructions, fma_per_cycle = warp FFMAs,\n"
-    "bytes_per_cycle = global-memory bytes. stall_<state> columns are "
+    "bytes_per_cycle = global-load bytes (stores not counted). stall_<state> columns are "
     "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
     "Bounds: --max-cycles and --timeout stop a run a typo made hours long (their defaults are\n"
     "far above any sweep's runs); a run over one exits 3 with one line naming it.\n"
