@@ -276,7 +276,8 @@ passed=$((passed + 1))
 # FFMA chains), from their listing with no profile at 64 warps, reproduce the
 # measured warp-DFMA per cycle per SM within 3 % (dmix0 was the measured
 # point the key comes from; dmix4 and dmix8 are judged); with the dispatch
-# free after one cycle, dmix0 is more than 10 % fast.
+# free after one cycle, dmix0 is more than 5 % fast (7.3 %, and dmix4 4.8 %,
+# dmix8 4.3 %; dmix0 was over 10 % fast while IMAD ran on the ALU pipe).
 mb=$root/results/reference/h200/microbench
 dfma_rate() { # K DISPATCH: simulated warp-DFMA per cycle per SM of dmix<K> at B = 16
   printf '[sass]\nfile=%s\nfunction=k_dmix<%s>(\ntrip_count=512,1\n[launch]\nthreads_per_block=128\nblocks_per_sm=16\nblocks=2112\n' \
@@ -293,8 +294,8 @@ for k in 0 4 8; do
 done
 free=$(dfma_rate 0 1) || fail "dmix0 with dispatch=1: run failed"
 meas=$(awk -F, '$1 == "dmix0_dfma" && $2 == 16 { print $6 }' "$mb/mech3.csv")
-awk -v s="$free" -v m="$meas" 'BEGIN { exit !((s - m) / m > 0.10) }' ||
-  fail "dmix0 with a one-cycle dispatch: $free, not > 10 % above $meas"
+awk -v s="$free" -v m="$meas" 'BEGIN { exit !((s - m) / m > 0.05) }' ||
+  fail "dmix0 with a one-cycle dispatch: $free, not > 5 % above $meas"
 passed=$((passed + 1))
 # Barriers (results/reference/h200/microbench/bar7/): a loop of 8
 # __syncthreads() per iteration, from its listing and profile, at every
