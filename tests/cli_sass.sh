@@ -99,30 +99,19 @@ details_csv=$tmp/details.csv"
 # of a 'no kernel' error are sorted by name; rows with more fields than the
 # header, and a launch ID whose rows come back after other launches, are
 # refused (the first launch's values are never silently replaced).
+details_kernel="[sass]
+$sass
+function=k_saxpy
+$src
+details_csv=$tmp/details.csv"
 sed 's/"register\/thread","32"/"register\/thread","3\n2"/' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
-bad details_newline "$tmp/details.csv:58: 'Registers Per Thread': not a number '3\\n2'" -- "[sass]
-$sass
-function=k_saxpy
-$src
-details_csv=$tmp/details.csv"
+bad details_newline "$tmp/details.csv:58: 'Registers Per Thread': not a number '3\\n2'" -- "$details_kernel"
 grep -v 'k_saxpy(' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
-bad details_sorted "kernels: 'k_gather(" "', 'k_sgemm(" "', 'k_softmax(" "', 'k_stencil(" -- "[sass]
-$sass
-function=k_saxpy
-$src
-details_csv=$tmp/details.csv"
+bad details_sorted "kernels: 'k_gather(" "', 'k_sgemm(" "', 'k_softmax(" "', 'k_stencil(" -- "$details_kernel"
 sed '58s/$/,"x","y","z","w","v"/' "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
-bad details_more_fields "$tmp/details.csv:58: 21 fields, the header has 20" -- "[sass]
-$sass
-function=k_saxpy
-$src
-details_csv=$tmp/details.csv"
+bad details_more_fields "$tmp/details.csv:58: 21 fields, the header has 20" -- "$details_kernel"
 { cat "$ref/ncu/details_full_b8.csv"; grep 'k_saxpy(' "$ref/ncu/details_full_b8.csv"; } >"$tmp/details.csv"
-bad details_repeated "$tmp/details.csv:686: launch ID 0 of kernel 'k_saxpy(" "again" -- "[sass]
-$sass
-function=k_saxpy
-$src
-details_csv=$tmp/details.csv"
+bad details_repeated "$tmp/details.csv:686: launch ID 0 of kernel 'k_saxpy(" "again" -- "$details_kernel"
 # Inputs are read with a cap (256 MiB), not to their end: a sparse file of
 # 257 MiB is refused after reading it (/proc files claim size 0 and some never
 # end).
@@ -137,11 +126,7 @@ rm -f "$tmp/big.csv"
 for g in lots 0; do
   sed "s/\"Grid Size\",\"\",\"[0-9,]*\"/\"Grid Size\",\"\",\"$g\"/" "$ref/ncu/details_full_b8.csv" >"$tmp/details.csv"
   grep -q "\"Grid Size\",\"\",\"$g\"," "$tmp/details.csv" || fail "details_grid_$g: no Grid Size row edited"
-  bad "details_grid_$g" "$tmp/details.csv:" "'Grid Size'" "'$g'" "allowed 1..4294967295 CTAs" -- "[sass]
-$sass
-function=k_saxpy
-$src
-details_csv=$tmp/details.csv"
+  bad "details_grid_$g" "$tmp/details.csv:" "'Grid Size'" "'$g'" "allowed 1..4294967295 CTAs" -- "$details_kernel"
 done
 bad no_trips "saxpy.sass:" "trip_count" -- "[sass]
 $sass
