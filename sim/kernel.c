@@ -207,6 +207,24 @@ static gboolean no_sass_keys(const Kernel *k, GKeyFile *kf, GError **error) {
   return TRUE;
 }
 
+/* A SASS kernel takes no [stream] key but seed: its instructions, loads and
+ * loops come from the listing and profile, so a [stream] key would show in
+ * the CSV and change nothing. */
+static gboolean no_stream_keys(const Kernel *k, GKeyFile *kf, GError **error) {
+  g_auto(GStrv) keys = g_key_file_get_keys(kf, "stream", NULL, NULL);
+  for (guint i = 0; keys != NULL && keys[i] != NULL; i++) {
+    if (strcmp(keys[i], "seed") == 0)
+      continue;
+    g_autofree gchar *where = config_origin(kf, k->file, "stream", keys[i]);
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [stream] %s: set on a SASS kernel (allowed in [stream]: seed; the listing and "
+                "profile give its instructions, loads and loops)",
+                where, keys[i]);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
                             const gchar *const *overrides, GError **error) {
   g_autoptr(Kernel) k = g_new0(Kernel, 1);
@@ -220,7 +238,7 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     return NULL;
   }
   if (k->sass_file != NULL && *k->sass_file != '\0')
-    return load_sass(k, kf, error) ? g_steal_pointer(&k) : NULL;
+    return no_stream_keys(k, kf, error) && load_sass(k, kf, error) ? g_steal_pointer(&k) : NULL;
   return no_sass_keys(k, kf, error) ? g_steal_pointer(&k) : NULL;
 }
 

@@ -110,20 +110,59 @@ gint ncu_csv_column(const NcuRow *header, const gchar *name) {
   return -1;
 }
 
-/* A number as Nsight Compute prints it ("135,168", "28.16", "-" or "" =
- * absent -> *v = NaN).  FALSE when it is no number. */
+/* Whether `t` is a decimal number as Nsight Compute prints it: an optional
+ * sign, digits with an optional fraction, an optional exponent; commas only
+ * as thousands separators (a digit before, exactly three digits after, none
+ * in the fraction).  No hex, inner spaces or comma decimals ("3,2"). */
+static gboolean decimal_text(const gchar *t) {
+  const gchar *p = t;
+  if (*p == '+' || *p == '-')
+    p++;
+  guint digits = 0, run = 0;
+  gboolean grouped = FALSE;
+  for (; g_ascii_isdigit(*p) || *p == ','; p++) {
+    if (*p == ',') {
+      if (run == 0 || (grouped && run != 3) || (!grouped && run > 3))
+        return FALSE;
+      grouped = TRUE;
+      run = 0;
+    } else {
+      run++;
+      digits++;
+    }
+  }
+  if (grouped && run != 3)
+    return FALSE;
+  if (*p == '.')
+    for (p++; g_ascii_isdigit(*p); p++)
+      digits++;
+  if (digits == 0)
+    return FALSE;
+  if (*p == 'e' || *p == 'E') {
+    p++;
+    if (*p == '+' || *p == '-')
+      p++;
+    if (!g_ascii_isdigit(*p))
+      return FALSE;
+    while (g_ascii_isdigit(*p))
+      p++;
+  }
+  return *p == '\0';
+}
+
 gboolean ncu_csv_number(const gchar *s, gdouble *v) {
-  g_autofree gchar *t = g_strdup(s);
-  gchar *w = t;
-  for (const gchar *p = s; *p; p++)
-    if (*p != ',' && *p != ' ')
-      *w++ = *p;
-  *w = '\0';
+  g_autofree gchar *t = g_strstrip(g_strdup(s));
   if (*t == '\0' || strcmp(t, "-") == 0 || strcmp(t, "n/a") == 0) {
     *v = NAN;
     return TRUE;
   }
-  gchar *end = NULL;
-  *v = g_ascii_strtod(t, &end);
-  return end != t && *end == '\0' && isfinite(*v);
+  if (!decimal_text(t))
+    return FALSE;
+  gchar *w = t; /* the thousands separators out */
+  for (const gchar *p = t; *p; p++)
+    if (*p != ',')
+      *w++ = *p;
+  *w = '\0';
+  *v = g_ascii_strtod(t, NULL);
+  return isfinite(*v);
 }

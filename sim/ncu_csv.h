@@ -42,8 +42,10 @@ const gchar *ncu_csv_field(const NcuRow *r, gint col);
 /* Index of the column called `name` in the header row; -1 when absent. */
 gint ncu_csv_column(const NcuRow *header, const gchar *name);
 
-/* A number as Nsight Compute prints it ("135,168", "28.16"; "-", "n/a" or ""
- * = absent: *v = NaN).  FALSE when it is no number. */
+/* A number as Nsight Compute prints it ("135,168", "28.16", "1.5e+06"; "-",
+ * "n/a" or "" = absent: *v = NaN), spaces around it ignored.  FALSE when it
+ * is no number: hex, inner spaces, misplaced commas ("3,2": a comma-decimal
+ * export), or not finite. */
 gboolean ncu_csv_number(const gchar *s, gdouble *v);
 
 #endif

@@ -6,6 +6,7 @@
  * columns, non-numeric values). */
 #include "check_error.h"
 #include "ncu.h"
+#include "ncu_csv.h"
 
 #include <check.h>
 #include <math.h>
@@ -246,6 +247,32 @@ START_TEST(test_bad_input) {
 }
 END_TEST
 
+/* Numbers as Nsight Compute prints them, by hand: thousands separators,
+ * fractions, exponents, spaces around; and what is no number. */
+START_TEST(test_numbers) {
+  static const struct {
+    const gchar *text;
+    gdouble value;
+  } good[] = {{"135,168", 135168}, {"1,234,567.5", 1234567.5}, {"28.16", 28.16}, {" 32 ", 32},
+              {"-5", -5},          {"1.5e+06", 1.5e6},         {".5", 0.5},      {"7.", 7}};
+  for (guint i = 0; i < G_N_ELEMENTS(good); i++) {
+    gdouble v = 0;
+    ck_assert_msg(ncu_csv_number(good[i].text, &v), "'%s' refused", good[i].text);
+    ck_assert_double_eq_tol(v, good[i].value, 1e-9);
+  }
+  static const gchar *const bad[] = {"0x20", "3 2", "3,2", "1,23", ",123",  "12,3456", "1.2,345",
+                                     "1e",   "e5",  "inf", "nan",  "1e400", "+",       "--1"};
+  for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+    gdouble v = 0;
+    ck_assert_msg(!ncu_csv_number(bad[i], &v), "'%s' read as %g", bad[i], v);
+  }
+  gdouble v = 0;
+  ck_assert(ncu_csv_number("-", &v) && isnan(v));
+  ck_assert(ncu_csv_number("", &v) && isnan(v));
+  ck_assert(ncu_csv_number("n/a", &v) && isnan(v));
+}
+END_TEST
+
 START_TEST(test_missing_file) {
   GError *err = NULL;
   ck_assert(ncu_source_load("/nonexistent.csv", "k", &err) == NULL);
@@ -273,6 +300,7 @@ static Suite *ncu_suite(void) {
   TCase *bad = tcase_create("bad_input");
   tcase_add_loop_test(bad, test_bad_input, 0, G_N_ELEMENTS(bad_cases));
   tcase_add_test(bad, test_missing_file);
+  tcase_add_test(bad, test_numbers);
   suite_add_tcase(s, bad);
   return s;
 }

@@ -150,6 +150,14 @@ done
 bad no_file_key "[sass] function: set without [sass] file" -- "[sass]
 function=k_saxpy
 $src"
+# [stream] keys on a SASS kernel: an error (they showed in the CSV and changed
+# nothing), but seed, which its draws use.
+bad stream_key "[stream] ilp: set on a SASS kernel (allowed in [stream]: seed" -- "[sass]
+$sass
+function=k_saxpy
+$src
+[stream]
+ilp=8"
 # Without a profile, trip_count drives the loops.
 printf '[sass]\n%s\nfunction=k_saxpy\ntrip_count=8\n' "$sass" >"$tmp/t.ini"
 timeout 60 "$bin" run --kernel "$tmp/t.ini" --format csv >/dev/null 2>"$tmp/err" || fail "trip_count: $(cat "$tmp/err")"
