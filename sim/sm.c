@@ -169,10 +169,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
      * or BAR per cycle on the H200, results/reference/h200/microbench/bar7
      * tree, tree8), though the BAR itself does not wait for the unit (a
      * loop of barriers alone runs at the barrier unit's rate). */
-    if (sm->m->bar_smem_slot) {
-      sm->units.smem_free = MAX(sm->units.smem_free, now) + sm->m->smem.interval;
-      smsp_units_update(&sm->units);
-    }
+    if (sm->m->bar_smem_slot)
+      sm_smem_take(sm, sm->m->smem.interval, now);
     w->at_barrier = 1;
     barrier_arrive(sm, &sm->cta[w->cta], now);
     break;
@@ -315,9 +313,11 @@ static gboolean sm_check_ready(const Sm *sm) {
     for (guint c = 0; c < CLS_MAX; c++) {
       n_of[c] += smsp_count(s->ready[c]);
       all |= s->ready[c];
-      for (guint64 m = s->ready[c]; m != 0; m &= m - 1)
-        if (s->slot[__builtin_ctzll(m)] == NULL || s->slot[__builtin_ctzll(m)]->cls != c)
+      for (guint64 m = s->ready[c]; m != 0; m &= m - 1) {
+        const Warp *w = s->slot[__builtin_ctzll(m)];
+        if (w == NULL || w->cls != c)
           return FALSE;
+      }
     }
     if (all != s->ready_all)
       return FALSE;

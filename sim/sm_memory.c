@@ -95,7 +95,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   if (in->l1tex) {
     /* SASS: global data passes the L1TEX data stage that shared memory
      * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
-    sm->units.smem_free = MAX(sm->units.smem_free, now) + a->busy;
+    sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
   SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, in, a, now, &missed)

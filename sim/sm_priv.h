@@ -137,6 +137,16 @@ void sm_active_changes(Sm *sm, SimCycle now);
  * the cycle its data is back (sm_memory.c). */
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
 
+/* The SM-wide shared-memory unit takes `busy` cycles of work handed to it at
+ * `now` (an LDS/STS/SHFL, a BAR arrival's slot, a global load's L1TEX data),
+ * once it has done what it has queued; returns the cycle it starts on it. */
+static inline SimCycle sm_smem_take(Sm *sm, SimCycle busy, SimCycle now) {
+  SimCycle start = MAX(now, sm->units.smem_free);
+  sm->units.smem_free = start + busy;
+  smsp_units_update(&sm->units);
+  return start;
+}
+
 /* Shared-memory effects of issuing `in`: the SM-wide shared-memory unit
  * takes it for `ways` intervals once it has done what it has queued (at most
  * [smem] queue cycles of work, or the LDS would not have issued); returns the
@@ -144,9 +154,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
  * LDS. */
 static inline SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
   SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
-  SimCycle start = MAX(now, sm->units.smem_free);
-  sm->units.smem_free = start + busy;
-  smsp_units_update(&sm->units);
+  SimCycle start = sm_smem_take(sm, busy, now);
   guint latency = in->latency ? in->latency : sm->m->smem.latency;
   return start + latency + busy - sm->m->smem.interval;
 }
