@@ -10,18 +10,11 @@
 
 gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found, GError **error) {
   *not_found = FALSE;
-  /* Only regular files: a FIFO would block in open(), a device never end. */
-  if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-    *not_found = TRUE;
-    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: no such file", path);
-    return NULL;
-  }
+  /* A regular file that says it is too large is refused unread, with its
+   * size; readfile_capped refuses the rest (no such file, not a regular
+   * file: a FIFO would block in open(), a device never end). */
   GStatBuf st;
-  if (g_stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-    g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, "%s: not a regular file", path);
-    return NULL;
-  }
-  if ((guint64)st.st_size > max_bytes) {
+  if (g_stat(path, &st) == 0 && S_ISREG(st.st_mode) && (guint64)st.st_size > max_bytes) {
     g_set_error(error, CONFIG_ERROR, CONFIG_ERROR_PARSE,
                 "%s: %" G_GUINT64_FORMAT " bytes is too large (allowed 0..%" G_GSIZE_FORMAT
                 " bytes)",
@@ -33,6 +26,7 @@ gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found,
   /* (st_size is 0 for /proc files, which may never end: read with the cap) */
   gchar *text = readfile_capped(path, max_bytes, &len, &err);
   if (text == NULL) {
+    *not_found = g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT);
     g_set_error_literal(error, CONFIG_ERROR, CONFIG_ERROR_PARSE, err->message);
     g_error_free(err);
     return NULL;
