@@ -51,16 +51,11 @@ awk -v r="$rel" 'BEGIN { split(r, e, " "); exit !(e[1] <= 5 && e[2] <= 8) }' && 
 # Bad input: a --set warpsim rejects, at the first point or only at a later
 # one (stream.level passes fma, chase sets it too), or one with a space,
 # exits 2 with one line naming it and writes nothing.
-vbad() { # NAME NEEDLE -- ARGS...
-  local name=$1 needle=$2 rc=0 lines
+. "$root/tests/refused.sh"
+vbad() { # NAME NEEDLE -- ARGS...: refused, with the real kernels left out
+  local name=$1 needle=$2
   shift 3
-  WARPSIM=$WARPSIM_BIN "$root/scripts/validate.sh" --no-real --out "$out/bad" "$@" >/dev/null 2>"$out/bad.err" || rc=$?
-  lines=$(wc -l <"$out/bad.err")
-  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$out/bad.err" && [ ! -e "$out/bad" ]; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: validate.sh $name: rc $rc, $lines lines: $(head -c 600 "$out/bad.err")"; fail=$((fail + 1))
-  fi
+  refused validate.sh "$name" "$needle" -- --no-real "$@"
 }
 vbad "barrier latency past its range" "[barrier] latency: out of range '1001' (allowed 0..1000" -- \
   --set barrier.latency=1001

@@ -74,16 +74,11 @@ done
 # Bad input: a --set that warpsim rejects (out of range; keys reversed; a key
 # only some kernels reject) exits 2 with one line naming the key and writes
 # nothing.
+. "$root/tests/refused.sh"
 rlabad() { # NAME NEEDLE -- ARGS...
-  local name=$1 needle=$2 rc=0 lines
+  local name=$1 needle=$2
   shift 3
-  WARPSIM=$WARPSIM_BIN "$root/scripts/validate_real.sh" --out "$out/bad" "$@" >"$out/bad.out" 2>"$out/bad.err" || rc=$?
-  lines=$(wc -l <"$out/bad.err")
-  if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$needle" "$out/bad.err" && [ ! -e "$out/bad" ]; then
-    pass=$((pass + 1))
-  else
-    echo "FAIL: validate_real.sh $name: rc $rc, $lines lines: $(head -c 600 "$out/bad.err")"; fail=$((fail + 1))
-  fi
+  refused validate_real.sh "$name" "$needle" -- "$@"
 }
 rlabad "barrier latency past its range" "[barrier] latency: out of range '1001' (allowed 0..1000" -- \
   --set barrier.latency=1001
