@@ -67,6 +67,25 @@ for bad in "launch.launch_bounds_threads=2048" "launch.launch_bounds_min_blocks=
   grep -q "launch" "$TMP/err" || fail "$bad: the message does not name [launch]: $(cat "$TMP/err")"
 done
 
+# A block that cannot launch: the refusal gives what it asks for and the
+# allowed range (CUDA Programming Guide, compute capability 9.0: 48 KiB of
+# shared memory per block by default, 227 KiB = 232448 bytes with the
+# opt-in; 65536 registers per block, allocated per warp in units of 256).
+refusal() { # NEEDLE ARGS...: exit 2, one line holding NEEDLE, nothing on stdout
+  local needle=$1 rc=0
+  shift
+  checks=$((checks + 1))
+  "$BIN" run --kernel fma --format csv "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+  [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+    grep -qF -- "$needle" "$TMP/err" || fail "$*: exit $rc: $(cat "$TMP/err")"
+}
+refusal "60000 bytes; allowed 0..49152 bytes per block, 0..232448 with optin=true" \
+  --set launch.smem_static=60000
+refusal "240000 bytes; allowed 0..232448 bytes per block)" \
+  --set launch.smem_dynamic=240000 --set launch.optin=true
+refusal "(262144 registers per block: 1024 threads at 255 registers per thread" \
+  --set launch.threads_per_block=1024 --set launch.regs_per_thread=255
+
 checks=$((checks + 1))
 "$BIN" run --kernel fma --set launch.launch_bounds_min_blocks=2 2>&1 >/dev/null |
   grep -q "\[launch\] launch_bounds_threads" || fail "the MIN_BLOCKS error does not name the keys"
