@@ -40,15 +40,46 @@ do for [a = 2:ARGC] {
   }
 }
 
-svg = (out[strlen(out)-3:] eq ".svg")
-if (svg) {
-  set terminal svg size (panels > 1 ? 560 * panels : 900),720 dynamic font "Sans,12"
-} else {
-  set terminal pngcairo size (panels > 1 ? 560 * panels : 900),720 font "Sans,10.5"
-}
-set output out
+# Group column of file f and its values, in file order (gcol, groups): the
+# first of `candidates` that takes several values, else ilp.
+candidates = "ilp loads_in_flight loads"
+has(f, c) = int(system(sprintf("head -1 '%s' | tr -d '\\r' | tr ',' '\\n' | grep -cx '%s'", f, c)))
+find_groups = 'gcol = ""; '. \
+  'do for [c in candidates] { if (gcol eq "" && has(f, c)) { vals = " "; '. \
+  'stats f using (v = sprintf("%g", column(c)), strstrt(vals, " ".v." ") == 0 ? (vals = vals.v." ") : "", 0) nooutput; '. \
+  'if (words(vals) > 1) { gcol = c; groups = vals } } }; '. \
+  'if (gcol eq "") { gcol = "ilp"; groups = " "; '. \
+  'stats f using (v = sprintf("%g", column("ilp")), strstrt(groups, " ".v." ") == 0 ? (groups = groups.v." ") : "", 0) nooutput }'
+
+# The legend below the axes has a line per curve, a line per measured
+# curve and one for the bound: the figure is as tall as the longest legend
+# needs, so a short one leaves no blank band.
 set datafile separator ","
 set datafile columnheaders
+legend_lines = 1
+do for [a = 2:ARGC] {
+  f = sim_of(ARGV[a]); mf = meas_of(ARGV[a])
+  eval find_groups
+  lines = words(groups) + 1
+  if (mf ne "") {
+    mvals = " "
+    stats mf using (v = sprintf("%g", column(gcol)), strstrt(mvals, " ".v." ") == 0 ? (mvals = mvals.v." ") : "", 0) nooutput
+    lines = lines + words(mvals)
+  }
+  legend_lines = (lines > legend_lines) ? lines : legend_lines
+}
+# Pixels: titles above the axes, the axes, tic labels and x label below
+# them, then the legend (line_px a line).
+line_px = 18.0; top_px = 110.0; axes_px = 400.0; xlabel_px = 60.0
+legend_px = line_px * legend_lines + 30
+height = int(top_px + axes_px + xlabel_px + legend_px)
+svg = (out[strlen(out)-3:] eq ".svg")
+if (svg) {
+  set terminal svg size (panels > 1 ? 560 * panels : 900),height dynamic font "Sans,12"
+} else {
+  set terminal pngcairo size (panels > 1 ? 560 * panels : 900),height font "Sans,10.5"
+}
+set output out
 set termoption noenhanced
 set grid
 set xrange [0:105]
@@ -60,11 +91,7 @@ canon = " 1 2 4 8 3 6 5 7 16 32 12 24 64 "
 palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #882255 #44aa99 #332288 #888888"
 colour(v, idx) = word(palette, ((strstrt(canon, " ".v." ") ? words(canon[1:strstrt(canon, " ".v." ")]) + 1 : 12 + idx) - 1) % 12 + 1)
 
-# The swept group column: the first of these that takes several values.
-candidates = "ilp loads_in_flight loads"
 glabel(g) = (g eq "ilp") ? "ILP" : (g eq "loads_in_flight" || g eq "loads") ? "loads in flight/warp" : g
-has(f, c) = int(system(sprintf("head -1 '%s' | tr -d '\\r' | tr ',' '\\n' | grep -cx '%s'", f, c)))
-
 model = ""
 do for [a = 2:ARGC] {
   f = sim_of(ARGV[a])
@@ -75,15 +102,15 @@ title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of th
 set multiplot title title font ",13"
 # Fixed margins, so every panel's axes line up whatever its legend holds; the
 # legend sits below the axes, outside the data.
-set tmargin at screen 0.85
-set bmargin at screen 0.31
+set tmargin at screen 1.0 - top_px / height
+set bmargin at screen (xlabel_px + legend_px) / height
 
 do for [a = 2:ARGC] {
   f = sim_of(ARGV[a]); mf = meas_of(ARGV[a])
   x0 = (a - 2.0) / panels
   set lmargin at screen x0 + (panels > 1 ? 0.075 : 0.08)
   set rmargin at screen x0 + 1.0 / panels - 0.02
-  set key at screen x0 + 0.01, screen 0.215 left top Left reverse vertical samplen 2 width 0 spacing 1.1
+  set key at screen x0 + 0.01, screen (legend_px - 10.0) / height left top Left reverse vertical samplen 2 width 0 spacing 1.1
   # The first row describes the kernel.
   kernel = ""; level = ""; pattern = ""; lbytes = 0; maxloads = 0; maxfma = 0; maxsfu = 0; maxlds = 0
   stats f using (kernel = strcol("kernel"), level = strcol("level"), pattern = strcol("load_pattern"), \
@@ -117,19 +144,7 @@ do for [a = 2:ARGC] {
     ptitle = kernel
   } } } }
 
-  # Group column and its values, in file order.
-  gcol = ""
-  do for [c in candidates] {
-    if (gcol eq "" && has(f, c)) {
-      vals = " "
-      stats f using (v = sprintf("%g", column(c)), strstrt(vals, " ".v." ") == 0 ? (vals = vals.v." ") : "", 0) nooutput
-      if (words(vals) > 1) { gcol = c; groups = vals }
-    }
-  }
-  if (gcol eq "") {
-    gcol = "ilp"; groups = " "
-    stats f using (v = sprintf("%g", column("ilp")), strstrt(groups, " ".v." ") == 0 ? (groups = groups.v." ") : "", 0) nooutput
-  }
+  eval find_groups
   n = words(groups)
   sel(v) = (sprintf("%g", column(gcol)) eq v)
   # A register-cap sweep (max_regs varies): each point labelled with its cap.
@@ -163,8 +178,9 @@ do for [a = 2:ARGC] {
   gain(i) = (x50[i] > 0 && xmax[i] > x50[i] && v50[i] > 0) ? \
             sprintf("%.0f→%.0f %%: %+.1f %%", x50[i], xmax[i], 100.0 * (vmax[i] / v50[i] - 1)) : \
             "no point at or below 50 %"
-  # One curve of a register-cap sweep: named by its kernel, not its group.
-  cname(i) = (labelled && n == 1) ? kernel." (register cap swept)" : glabel(gcol)." ".word(groups, i)
+  # One curve of a register-cap sweep: named by its kernel, not its group
+  # (the panel's title says the cap is swept).
+  cname(i) = (labelled && n == 1) ? kernel : glabel(gcol)." ".word(groups, i)
   entry(i) = sprintf("%s: %s (%s)", cname(i), gain(i), \
                    rising[i] ? sprintf("still rising at %.0f %%, no knee", xmax[i]) : \
                    falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], knee[i]) : \

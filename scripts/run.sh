@@ -104,10 +104,9 @@ done
 echo "== register-cap sweep (scripts/spill_sweep.sh)" >&2
 scripts/spill_sweep.sh --model "$model" "$out"
 wrote+=("$out/spill.csv" "$out/spill.png")
-# More warps, slower: the spill sweep against occupancy.  Hook: a kernel in
-# traces/ named in `slower` (e.g. a cache-thrashing kernel whose [stream]
-# footprint outgrows the cache as warps are added) is swept over resident
-# warps and gets its own panel.
+# More warps, slower: the spill sweep against occupancy, and each kernel
+# named in `slower` swept over resident warps in its own panel: thrash, whose
+# [stream] footprint outgrows L1 as warps are added (traces/thrash.ini).
 slower=(thrash)
 slower_panels=("$out/spill.csv")
 for kernel in "${slower[@]}"; do
