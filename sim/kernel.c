@@ -90,10 +90,11 @@ static const ConfigEntry kernel_table[] = {
      "ncu --page source --print-source sass --csv export (empty = none)", "assumed: no profile"},
     {"sass", "details_csv", CONFIG_STRING, K(sass_details), 0, "", 0, 0, NULL, 0, 0, NULL,
      "ncu --page details --csv export (empty = none)", "assumed: no profile"},
-    {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 0, 1e8, NULL,
+    {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 1, 1e8, NULL,
      KERNEL_MAX_TRIP_COUNTS, 0, "trips",
      "loop trips when no profile gives counts: one value for every loop, or one per loop "
-     "(backward branch) in address order, e.g. 512;3 (0 = not given)",
+     "(backward branch) in address order, e.g. 512;3 (each at least 1: a loop body runs once "
+     "before its back edge; empty = not given)",
      "assumed: none"},
     {"sass", "footprint_l1", CONFIG_UINT, K(footprint_l1), 0, "0", 0, 4294967295.0, NULL, 0, 0,
      "bytes per warp", "data each warp reuses through L1 (0 = estimated from the profile)",

@@ -131,6 +131,11 @@ done
 bad no_trips "saxpy.sass:" "trip_count" -- "[sass]
 $sass
 function=k_saxpy"
+# A count of 0 is out of range (a loop body runs at least once), not "unset".
+bad zero_trips "[sass] trip_count: out of range '0' (allowed 1..100000000 trips)" -- "[sass]
+$sass
+function=k_saxpy
+trip_count=8;0"
 bad no_function_key "[sass] function: required" -- "[sass]
 $sass"
 bad missing_file "nonexistent.sass: no such file" -- "[sass]
