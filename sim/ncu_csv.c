@@ -62,8 +62,14 @@ NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError
   const gchar *pos = text, *end = text + len;
   gboolean ok = TRUE;
   while (pos < end && ok) {
-    const gchar *nl = memchr(pos, '\n', (gsize)(end - pos));
-    gsize n = nl ? (gsize)(nl - pos) + 1 : (gsize)(end - pos);
+    /* One physical line at a time, for the line numbers of errors: it ends
+     * at LF, CR LF or a lone CR (classic Mac text). */
+    const gchar *e = pos;
+    while (e < end && *e != '\n' && *e != '\r')
+      e++;
+    if (e < end)
+      e += (*e == '\r' && e + 1 < end && e[1] == '\n') ? 2 : 1;
+    gsize n = (gsize)(e - pos);
     ok = csv_parse(&p, pos, n, on_field, on_row, &r) == n;
     pos += n;
     if (ok)

@@ -182,6 +182,15 @@ static const BadCase bad_cases[] = {
      "c.csv:3: column 'Instructions Executed': not a count 'four'"},
     {FALSE, KN HDR "\"0x10\",\"EXIT\",\"-3\"\n", NCU_ERROR_PARSE, "c.csv:3: column"},
     {FALSE, KN HDR "\"0x10\",\"EXIT\"\n", NCU_ERROR_PARSE, "c.csv:3: 2 fields, the header has 3"},
+    /* Line numbers count CR LF and lone CR (classic Mac) line ends too. */
+    {FALSE,
+     "\"Kernel Name\",\"k(int)\",\r\n\"Address\",\"Source\",\"Instructions Executed\"\r\n"
+     "\"0x10\",\"EXIT\"\r\n",
+     NCU_ERROR_PARSE, "c.csv:3: 2 fields, the header has 3"},
+    {FALSE,
+     "\"Kernel Name\",\"k(int)\",\r\"Address\",\"Source\",\"Instructions Executed\"\r"
+     "\"0x0\",\"NOP\",\"4\"\r\"0x10\",\"EXIT\"\r",
+     NCU_ERROR_PARSE, "c.csv:4: 2 fields, the header has 3"},
     {FALSE, KN HDR "\"zz\",\"EXIT\",\"4\"\n", NCU_ERROR_PARSE, "c.csv:3: column 'Address'"},
     {FALSE, KN "\"Addr\",\"Source\"\n\"0x10\",\"EXIT\"\n", NCU_ERROR_PARSE,
      "c.csv:2: no column 'Address'"},
