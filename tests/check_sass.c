@@ -162,6 +162,16 @@ START_TEST(test_nvdisasm_labels) {
   ck_assert_uint_eq(g->n, 4);
   ck_assert_int_eq(g->ins[2].target, 0x10);
   ck_assert_str_eq(g->demangled, "k()");
+  /* The same listing with CR LF or lone CR (classic Mac) line ends. */
+  for (guint crlf = 0; crlf < 2; crlf++) {
+    g_auto(GStrv) lines = g_strsplit(good, "\n", -1);
+    g_autofree gchar *text = g_strjoinv(crlf ? "\r\n" : "\r", lines);
+    g_autoptr(SassFunction) h = sass_load_data(text, strlen(text), "n.sass", "k", &err);
+    ck_assert_msg(h != NULL, "%s", err ? err->message : "?");
+    ck_assert_uint_eq(h->n, 4);
+    ck_assert_int_eq(h->ins[2].target, 0x10);
+    ck_assert_str_eq(h->ins[3].opcode, "EXIT");
+  }
 }
 END_TEST
 
