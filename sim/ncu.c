@@ -269,37 +269,80 @@ typedef struct {
  * Programming Guide, "Compute Capabilities" table), shared memory as
  * [launch] smem_static, 64 warps per SM (every compute capability there), a
  * grid of at most G_MAXUINT CTAs, counts exact in a double (2^53). */
+typedef enum {
+  SCALE_NONE,  /* the value as printed */
+  SCALE_BYTES, /* bytes of a size in its unit (bytes_of) */
+  SCALE_RATE,  /* bytes per second of a rate in "byte/s", "Kbyte/s" ... "Tbyte/s"
+                  (rate_of); only rows in such a unit are this metric ("Memory
+                  Throughput" is also a % of peak in another section) */
+  SCALE_TIME,  /* seconds of a time in "ns", "us", "ms", "s" or "nsecond" ...
+                  (seconds_of) */
+} DetailScale;
+
 typedef struct {
   const gchar *metric;
-  gsize offset;   /* of the field in NcuDetails */
-  gboolean whole; /* a guint field holding a whole number (else a gdouble) */
-  gboolean bytes; /* scaled by its unit (bytes_of) */
+  gsize offset;      /* of the field in NcuDetails */
+  gboolean whole;    /* a guint field holding a whole number (else a gdouble) */
+  DetailScale scale; /* how its unit scales it */
   gdouble min, max;
   const gchar *unit;
 } DetailMetric;
 
+/* Bytes per second of `v` in the rate unit `unit`, NaN for another unit. */
+static gdouble rate_of(gdouble v, const gchar *unit) {
+  static const gchar *const prefixes[] = {"", "K", "M", "G", "T"};
+  gdouble scale = 1.0;
+  for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++, scale *= 1e3) {
+    g_autofree gchar *u = g_strconcat(prefixes[i], "byte/s", NULL);
+    if (strcmp(unit, u) == 0)
+      return v * scale;
+  }
+  return NAN;
+}
+
+/* Seconds of `v` in the time unit `unit`, NaN for another unit. */
+static gdouble seconds_of(gdouble v, const gchar *unit) {
+  static const struct {
+    const gchar *unit, *longer;
+    gdouble scale;
+  } units[] = {{"ns", "nsecond", 1e-9},
+               {"us", "usecond", 1e-6},
+               {"ms", "msecond", 1e-3},
+               {"s", "second", 1.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++)
+    if (strcmp(unit, units[i].unit) == 0 || strcmp(unit, units[i].longer) == 0)
+      return v * units[i].scale;
+  return NAN;
+}
+
 #define D(f) G_STRUCT_OFFSET(NcuDetails, f)
 static const DetailMetric detail_metrics[] = {
-    {"Registers Per Thread", D(regs), TRUE, FALSE, 1, 255, "registers"},
-    {"Static Shared Memory Per Block", D(smem_static), FALSE, TRUE, 0, 16777216, "bytes"},
-    {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, TRUE, 0, 16777216, "bytes"},
-    {"Shared Memory Configuration Size", D(smem_config), FALSE, TRUE, 0, 16777216, "bytes"},
-    {"Block Size", D(block_size), TRUE, FALSE, 1, 1024, "threads"},
-    {"Grid Size", D(grid_size), TRUE, FALSE, 1, G_MAXUINT, "CTAs"},
-    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, FALSE, 0, 100, "%"},
-    {"L2 Hit Rate", D(l2_hit_pct), FALSE, FALSE, 0, 100, "%"},
-    {"Executed Instructions", D(executed_insts), FALSE, FALSE, 0, NCU_COUNT_MAX,
+    {"Registers Per Thread", D(regs), TRUE, SCALE_NONE, 1, 255, "registers"},
+    {"Static Shared Memory Per Block", D(smem_static), FALSE, SCALE_BYTES, 0, 16777216, "bytes"},
+    {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, SCALE_BYTES, 0, 16777216, "bytes"},
+    {"Shared Memory Configuration Size", D(smem_config), FALSE, SCALE_BYTES, 0, 16777216, "bytes"},
+    {"Block Size", D(block_size), TRUE, SCALE_NONE, 1, 1024, "threads"},
+    {"Grid Size", D(grid_size), TRUE, SCALE_NONE, 1, G_MAXUINT, "CTAs"},
+    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, SCALE_NONE, 0, 100, "%"},
+    {"L2 Hit Rate", D(l2_hit_pct), FALSE, SCALE_NONE, 0, 100, "%"},
+    {"Executed Instructions", D(executed_insts), FALSE, SCALE_NONE, 0, NCU_COUNT_MAX,
      "warp instructions"},
-    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, FALSE, 0, 64, "warps"},
-    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, FALSE, 0, 64, "warps"},
+    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_NONE, 0, 64, "warps"},
+    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_NONE, 0, 64, "warps"},
+    /* DRAM bytes per second (Memory Workload Analysis) and the launch's
+     * duration: their product is the DRAM traffic of the profiled launch;
+     * at most 1e15 bytes/s and 1e6 s */
+    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 0, 1e15, "bytes/s"},
+    {"Duration", D(duration_s), FALSE, SCALE_TIME, 0, 1e6, "s"},
 };
 #undef D
 
-/* The entry of detail_metrics for `metric`, or NULL when warpsim does not
- * read it. */
-static const DetailMetric *detail_metric_find(const gchar *metric) {
+/* The entry of detail_metrics for `metric` in `unit`, or NULL when warpsim
+ * does not read it. */
+static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *unit) {
   for (guint i = 0; i < G_N_ELEMENTS(detail_metrics); i++)
-    if (strcmp(metric, detail_metrics[i].metric) == 0)
+    if (strcmp(metric, detail_metrics[i].metric) == 0 &&
+        (detail_metrics[i].scale != SCALE_RATE || g_str_has_suffix(unit, "byte/s")))
       return &detail_metrics[i];
   return NULL;
 }
@@ -308,16 +351,25 @@ static const DetailMetric *detail_metric_find(const gchar *metric) {
  * NCU_ERROR_PARSE when it is out of the metric's range. */
 static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
                                const gchar *origin, GError **error) {
-  const gchar *metric = ncu_csv_field(r, c->metric);
-  const DetailMetric *m = detail_metric_find(metric);
+  const gchar *metric = ncu_csv_field(r, c->metric), *unit = ncu_csv_field(r, c->unit);
+  const DetailMetric *m = detail_metric_find(metric, unit);
   if (m == NULL || isnan(v))
     return TRUE;
-  gdouble x = m->bytes ? bytes_of(v, ncu_csv_field(r, c->unit)) : v;
+  static const gchar *const allowed[] = {
+      [SCALE_BYTES] = "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
+      [SCALE_RATE] = "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s",
+      [SCALE_TIME] = "ns, us, ms, s, nsecond, usecond, msecond, second"};
+  gdouble x = m->scale == SCALE_BYTES  ? bytes_of(v, unit)
+              : m->scale == SCALE_RATE ? rate_of(v, unit)
+              : m->scale == SCALE_TIME ? seconds_of(v, unit)
+                                       : v;
   if (isnan(x)) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                "%s:%u: '%s': unit '%s' is no byte unit (allowed byte, Kbyte, Mbyte, Gbyte, KiB, "
-                "MiB, each optionally per block)",
-                origin, r->line, metric, ncu_csv_field(r, c->unit));
+                "%s:%u: '%s': unit '%s' is no %s unit (allowed %s)", origin, r->line, metric, unit,
+                m->scale == SCALE_BYTES  ? "byte"
+                : m->scale == SCALE_RATE ? "byte rate"
+                                         : "time",
+                allowed[m->scale]);
     return FALSE;
   }
   if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
@@ -415,6 +467,7 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       d->line = r->line;
       d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
       d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
+      d->dram_bytes_per_s = d->duration_s = NAN;
       id = g_strdup(ncu_csv_field(r, c.id));
     }
     if (strcmp(ncu_csv_field(r, c.id), id) != 0) {
@@ -432,7 +485,7 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
     gdouble v;
     if (!ncu_csv_number(ncu_csv_field(r, c.value), &v)) {
       const gchar *metric = ncu_csv_field(r, c.metric);
-      const DetailMetric *m = detail_metric_find(metric);
+      const DetailMetric *m = detail_metric_find(metric, ncu_csv_field(r, c.unit));
       if (m != NULL) { /* one warpsim reads: never silently absent */
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                     "%s:%u: '%s': not a number '%s' (allowed %.0f..%.0f %s)", origin, r->line,

@@ -52,6 +52,9 @@ typedef struct {
   gdouble executed_insts;    /* Instruction Statistics: Executed Instructions (NaN = absent) */
   gdouble achieved_warps;    /* Achieved Active Warps Per SM (NaN = absent) */
   gdouble theoretical_warps; /* Theoretical Active Warps per SM (NaN = absent) */
+  gdouble dram_bytes_per_s;  /* Memory Workload Analysis: Memory Throughput in a byte/s unit
+                                (DRAM), bytes per second (NaN = absent) */
+  gdouble duration_s;        /* GPU Speed Of Light: Duration, seconds (NaN = absent) */
 } NcuDetails;
 
 #define NCU_ERROR (ncu_error_quark())

@@ -51,8 +51,11 @@ gboolean sassmem_scattered(const SassKernel *sk, guint i);
 gboolean sassmem_barrier_synced(const SassKernel *sk, guint i);
 
 /* Fill sk's hit rates (load_l1_hit, load_l2_hit ...), estimated per-warp
- * footprints and local_bytes from its listing and profile.  sk->fn (and the
- * profiles, when given) must be loaded. */
+ * footprints and local_bytes from its listing and profile.  load_l2_hit is
+ * the details' L2 Hit Rate for loads, raised when the details' DRAM bytes
+ * (Memory Throughput x Duration) cannot serve the scattered loads' share of
+ * its misses at 32 bytes a sector (README "The profile's DRAM bytes bound
+ * its L2 misses").  sk->fn (and the profiles, when given) must be loaded. */
 void sassmem_derive(SassKernel *sk);
 
 /* sass_capacity_share and sass_kernel_hit_rates (declared in sassprog.h)

@@ -120,6 +120,10 @@ START_TEST(test_details_template) {
   ck_assert_double_eq_tol(one->l1_hit_pct, 4.23, 1e-9);
   ck_assert_double_eq_tol(one->smem_static, 4224, 1e-9); /* "4.22 Kbyte": 33 x 32 floats */
   ck_assert_double_eq_tol(one->smem_dynamic, 23936, 1e-9);
+  /* "Memory Throughput" in Tbyte/s (Memory Workload Analysis), not the % of
+   * the Speed Of Light section (64.70); "Duration" in us */
+  ck_assert_double_eq_tol(one->dram_bytes_per_s, 2.58e12, 1.0);
+  ck_assert_double_eq_tol(one->duration_s, 200.48e-6, 1e-15);
   ck_assert(ncu_details_load(dpath, "k_transpose", &err) == NULL);
   ck_assert_int_eq(err->code, NCU_ERROR_KERNEL);
   ck_assert_msg(strstr(err->message, "'void k_transpose<1>(float *, const float *, int, Rec *, "
@@ -228,6 +232,14 @@ static const BadCase bad_cases[] = {
      NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': unit 'furlong' is no byte unit"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"Gbyte\",\"1\"\n",
      NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': out of range '1'"},
+    /* DRAM traffic: a rate in a byte/s unit and a time unit. */
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Duration\",\"furlong\",\"4\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Duration': unit 'furlong' is no time unit (allowed ns, us, ms, s"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"Pbyte/s\",\"4\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:2: 'Memory Throughput': unit 'Pbyte/s' is no byte rate unit (allowed byte/s"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"Tbyte/s\",\"-1\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Memory Throughput': out of range '-1'"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"L1/TEX Hit Rate\",\"%\",\"500\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'L1/TEX Hit Rate': out of range '500' (allowed 0..100 %)"},
     /* Grid Size gives the bytes per CTA of the warm-L2 footprint (sassmem.c):
