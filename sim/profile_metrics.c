@@ -65,10 +65,28 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   }
   const MemLevelModel *lv = model_mem_level(m, k->level);
   p->has_loads = k->loads > 0;
+  /* Memory throughput is the busiest level's, each level by the bytes it
+   * served (Nsight Compute's Memory Throughput: the most used of DRAM, L1
+   * and L2), so loads that hit L2 do not count against DRAM's peak; with
+   * nothing served, the kernel's [stream] level at 0 %. */
   p->mem_level = k->level;
-  p->mem_bytes_per_cycle = sim_bytes_per_cycle(r);
-  p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;
-  p->mem_pct = 100.0 * ratio(p->mem_bytes_per_cycle, p->mem_peak_bytes_per_cycle);
+  p->mem_pct = -1;
+  for (guint l = 0; l < MEM_LEVELS; l++) {
+    gdouble bpc = sim_per_cycle(r, r->st.level_bytes[l]);
+    gdouble peak = model_mem_level(m, l)->bytes_per_cycle;
+    gdouble pct = 100.0 * ratio(bpc, peak);
+    if (r->st.level_bytes[l] > 0 && pct > p->mem_pct) {
+      p->mem_pct = pct;
+      p->mem_level = l;
+      p->mem_bytes_per_cycle = bpc;
+      p->mem_peak_bytes_per_cycle = peak;
+    }
+  }
+  if (p->mem_pct < 0) {
+    p->mem_pct = 0;
+    p->mem_bytes_per_cycle = 0;
+    p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;
+  }
   p->load_latency = sim_avg_load_latency(r);
   p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_STREAM);
   p->loads_in_flight = sim_loads_per_cycle(r) * p->load_latency;

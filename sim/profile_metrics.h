@@ -67,9 +67,10 @@ typedef struct {
   ProfileUnit busiest_pipe;           /* the busiest unit other than the issue slots */
   gdouble mem_pct;                    /* memory throughput: percent of the level's bandwidth */
   gboolean has_loads;                 /* the kernel issues global loads ([stream] loads > 0) */
-  guint mem_level;                    /* MemLevel of the kernel's loads */
-  gdouble mem_bytes_per_cycle;        /* global bytes per cycle per SM */
-  gdouble mem_peak_bytes_per_cycle;   /* the level's bytes per cycle per SM */
+  guint mem_level;                    /* MemLevel busiest by the bytes it served (the kernel's
+                                         [stream] level when none served any) */
+  gdouble mem_bytes_per_cycle;        /* bytes per cycle per SM that level served */
+  gdouble mem_peak_bytes_per_cycle;   /* the level's peak bytes per cycle per SM */
   gdouble load_latency;               /* cycles, issue to data, average over global loads */
   gdouble load_latency_unloaded;      /* cycles, the level's latency for the kernel's pattern */
   gdouble loads_in_flight;            /* warp-loads in flight per SM, average (Little's law:

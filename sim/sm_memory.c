@@ -47,6 +47,7 @@ static SimCycle global_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
   MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
+  sm->st.level_bytes[level] += a->request_bytes;
   if (in->op == OP_STG) {
     /* Nothing waits for a store's data; its registers are read soon after
      * issue (the read scoreboard). */
