@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # knee.sh - per curve of warpsim CSVs (kernel, ilp and loads in flight per
 # warp): the plateau (largest throughput), the knee (smallest resident warps /
-# occupancy reaching 90 % of the plateau), the throughput at the most resident
-# warps, whether the curve is still rising there (last step > 2 %: no plateau
-# reached yet, so the "plateau" is only the largest value seen), and what the
+# occupancy reaching 90 % of the plateau; empty while the curve is still
+# rising, as plot_occupancy.gp says "no knee"), the throughput at the most
+# resident warps, whether the curve is still rising there (last step > 2 %: no
+# plateau reached yet, so the "plateau" is only the largest value seen), and what the
 # warps from 50 % occupancy on buy: the change in % from the largest
 # occupancy <= 50 % to the largest occupancy of the curve (empty when the curve
 # has no point on one side).  Rows of one curve in order of resident warps.
@@ -48,6 +49,7 @@ while [ $# -ge 2 ]; do
         }
         # still rising: the last step (by resident warps) added more than 2 %
         rising = (prev != "" && last > 1.02 * prev) ? "yes" : "no"
+        if (rising == "yes") { kw = ""; ko = "" }
         change = (h >= 0 && m > h && hv > 0) ? sprintf("%+.1f", 100 * (mv / hv - 1)) : ""
         printf "%s,%s,%s,%s,%s,%s,%s,%s\n", key, metric, best[key], kw, ko, last, rising, change
       }

@@ -117,15 +117,37 @@ do for [a = 2:ARGC] {
                  lbytes = column("load_bytes"), 0) every ::0::0 nooutput
   # What the kernel does, from its measured rates (a spill kernel's FFMAs
   # are its live values, not [stream] fma).
-  stats f using (maxloads = (column("loads") > maxloads ? column("loads") : maxloads), \
+  # Global loads per cycle measure what a SASS kernel loads (its [stream]
+  # columns are 0); files without the column fall back to [stream] loads.
+  lcol = has(f, "loads_per_cycle") ? "loads_per_cycle" : "loads"
+  stats f using (maxloads = (column(lcol) > maxloads ? column(lcol) : maxloads), \
                  maxfma = (column("fma_per_cycle") > maxfma ? column("fma_per_cycle") : maxfma), \
                  maxsfu = (column("mufu_per_cycle") > maxsfu ? column("mufu_per_cycle") : maxsfu), \
                  maxlds = (column("lds_per_cycle") > maxlds ? column("lds_per_cycle") : maxlds), 0) nooutput
   LEVEL = (level eq "dram") ? "DRAM" : (level eq "l2") ? "L2" : (level eq "l1") ? "L1" : level
+  # A SASS kernel (loads but no [stream] loads) draws from the levels by its
+  # profile's hit rates; a [stream] footprint moves its level's hit rate
+  # with the warps (min of load_l1_hit / load_l2_hit below 1).
+  maxsloads = 0; minl1 = 1; minl2 = 1
+  stats f using (maxsloads = (column("loads") > maxsloads ? column("loads") : maxsloads), 0) nooutput
+  if (has(f, "load_l1_hit") && has(f, "load_l2_hit")) {
+    stats f using (minl1 = (column("load_l1_hit") < minl1 ? column("load_l1_hit") : minl1), \
+                   minl2 = (column("load_l2_hit") < minl2 ? column("load_l2_hit") : minl2), 0) nooutput
+  }
+  sass = (maxloads > 0 && maxsloads == 0)
+  spills = (level eq "l1" && minl1 < 1) ? "L2" : (level eq "l2" && minl2 < 1) ? "DRAM" : ""
   if (maxloads > 0) {
-    metric = "bytes_per_cycle"; bound = "bound_bytes_per_cycle"
-    set ylabel LEVEL." bytes per cycle per SM"
-    ptitle = sprintf("%s: %s %d B loads from %s", kernel, (pattern eq "chase") ? "dependent" : "independent", lbytes, LEVEL)
+    metric = "bytes_per_cycle"; bound = (sass || spills ne "") ? "" : "bound_bytes_per_cycle"
+    if (sass) {
+      set ylabel "global load bytes per cycle per SM"
+      ptitle = sprintf("%s: from its SASS and profile (global loads)", kernel)
+    } else { if (spills ne "") {
+      set ylabel sprintf("global load bytes per cycle per SM (%s hits, the rest %s)", LEVEL, spills)
+      ptitle = sprintf("%s: %s %d B loads, per-warp data outgrowing %s", kernel, (pattern eq "chase") ? "dependent" : "independent", lbytes, LEVEL)
+    } else {
+      set ylabel LEVEL." bytes per cycle per SM"
+      ptitle = sprintf("%s: %s %d B loads from %s", kernel, (pattern eq "chase") ? "dependent" : "independent", lbytes, LEVEL)
+    } }
   } else { if (maxfma > 0) {
     metric = "fma_per_cycle"; bound = "bound_fma_per_cycle"
     set ylabel "warp FFMA per cycle per SM (the kernel's, not spill code)"
@@ -177,10 +199,11 @@ do for [a = 2:ARGC] {
   }
   gain(i) = (x50[i] > 0 && xmax[i] > x50[i] && v50[i] > 0) ? \
             sprintf("%.0f→%.0f %%: %+.1f %%", x50[i], xmax[i], 100.0 * (vmax[i] / v50[i] - 1)) : \
-            "no point at or below 50 %"
-  # One curve of a register-cap sweep: named by its kernel, not its group
-  # (the panel's title says the cap is swept).
-  cname(i) = (labelled && n == 1) ? kernel : glabel(gcol)." ".word(groups, i)
+            xmax[i] <= 50 ? "no point above 50 %" : "no point at or below 50 %"
+  # One curve of a register-cap sweep, a SASS kernel or a [stream]
+  # footprint kernel: named by its kernel, not its group (ILP means nothing
+  # there, or the title says what is swept).
+  cname(i) = ((labelled || sass || spills ne "") && n == 1) ? kernel : glabel(gcol)." ".word(groups, i)
   entry(i) = sprintf("%s: %s (%s)", cname(i), gain(i), \
                    rising[i] ? sprintf("still rising at %.0f %%, no knee", xmax[i]) : \
                    falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], knee[i]) : \

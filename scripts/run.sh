@@ -149,8 +149,9 @@ scripts/knee.sh "$out/fma.csv" fma_per_cycle "$out/chase.csv" bytes_per_cycle \
   "$out/stream.csv" bytes_per_cycle >"$out/summary.csv"
 wrote+=("$out/summary.csv")
 echo
-echo "Plateaus and knees ($model model; throughput per SM per cycle):"
-column -s, -t "$out/summary.csv"
+echo "Plateaus and knees ($model model; throughput per SM per cycle; - : none, a curve still"
+echo "rising has no knee):"
+sed -e 's/,,/,-,/g' -e 's/,,/,-,/g' -e 's/,$/,-/' "$out/summary.csv" | column -s, -t
 echo
 if [ "$model" = h200 ]; then
   echo "Simulated vs measured on a real H200 (MAPE % of the simulation on the fit points"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# validate_real.sh - simulate the six ordinary CUDA kernels measured on the H200
-# (results/reference/h200/real/: saxpy, softmax, sgemm, stencil, gather,
-# transpose) from their SASS listings and the Nsight Compute profile at 8
+# validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
+# (30 curves: first the six of results/reference/h200/real/: saxpy, softmax,
+# sgemm, stencil, gather, transpose; then those listed below) from their SASS
+# listings and the Nsight Compute profile at 8
 # blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
 # B the measurement has, with the launch as measured (B blocks per SM pinned
 # by the dynamic shared-memory padding of curves.csv, opt-in, one wave of

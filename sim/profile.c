@@ -124,7 +124,7 @@ static const struct {
     {PROFILE_SECTION_SOL, "FMA Pipe Busy", "%", "fma_pct", UNIT_PCT(PROFILE_UNIT_FMA), 2},
     {PROFILE_SECTION_SOL, "ALU Pipe Busy", "%", "alu_pct", UNIT_PCT(PROFILE_UNIT_ALU), 2},
     {PROFILE_SECTION_SOL, "SFU Pipe Busy", "%", "sfu_pct", UNIT_PCT(PROFILE_UNIT_SFU), 2},
-    {PROFILE_SECTION_SOL, "Shared Memory Unit Busy (SM-wide)", "%", "smem_pct",
+    {PROFILE_SECTION_SOL, "Shared Memory/L1TEX Data Busy (SM-wide)", "%", "smem_pct",
      UNIT_PCT(PROFILE_UNIT_SMEM), 2},
     {PROFILE_SECTION_SOL, "LSU Busy", "%", "lsu_pct", UNIT_PCT(PROFILE_UNIT_LSU), 2},
     {PROFILE_SECTION_SOL, "Busiest Unit", "", "busiest_unit", S(busiest_text), 0},
