@@ -64,6 +64,12 @@ done
 [ -n "$kernel" ] || die "--kernel is required (see --help)"
 [ ${#axes[@]} -gt 0 ] || die "at least one --axis group.key=values is required (see --help)"
 [ -d "$out" ] && die "-o $out is a directory (a file name is expected)"
+# The CSV is renamed into place: an existing device, pipe or link there would
+# be replaced by a regular file (-o /dev/null, /dev/stdout).
+if [ -e "$out" ] || [ -L "$out" ]; then
+  [ -f "$out" ] && [ ! -L "$out" ] ||
+    die "-o $out exists and is not a regular file (allowed: a new file or a regular file to replace)"
+fi
 [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"

@@ -36,20 +36,10 @@ void occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l) {
 }
 
 /* Why a launch cannot run, with its numbers. */
-static void text_impossible(GString *out, const SmModel *m, const OccResult *r) {
-  g_string_append_printf(out, "  Cannot launch: %s", r->reason);
-  if (r->limit[OCC_LIMIT_REGISTERS] == 0)
-    g_string_append_printf(out,
-                           " (%u registers allocated per block, %u as the per-block check counts "
-                           "them with the warps rounded up to a multiple of the SMSPs; a block "
-                           "may have %u)",
-                           r->regs_per_block, r->regs_per_block_checked, m->sm.max_regs_per_block);
-  else if (r->limit[OCC_LIMIT_SHARED_MEM] == 0)
-    g_string_append_printf(out,
-                           " (%u B allocated per block incl. %u B reserve; a block may use "
-                           "%u B)",
-                           r->smem_per_block, m->sm.smem_reserved, r->smem_block_max);
-  g_string_append(out, "\n");
+static void text_impossible(GString *out, const SmModel *m, const OccLaunch *l,
+                            const OccResult *r) {
+  g_autofree gchar *numbers = occupancy_impossible_numbers(&m->sm, l, r);
+  g_string_append_printf(out, "  Cannot launch: %s %s\n", r->reason, numbers);
 }
 
 /* The register ceiling, what the kernel gets and MIN_BLOCKS. */
@@ -115,7 +105,7 @@ void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, cons
   if (c->compiler)
     text_compiler(out, c, l, r);
   if (r->blocks_per_sm == 0)
-    text_impossible(out, c->model, r);
+    text_impossible(out, c->model, l, r);
 }
 
 void occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid) {

@@ -24,32 +24,6 @@ static void name_keys(GError *err) {
   }
 }
 
-/* The numbers behind a refusal: what the block asks for and the range the
- * model allows, e.g. " (smem_static 0 + smem_dynamic 60000 = 60000 bytes;
- * allowed 0..49152 bytes per block, 0..232448 with optin=true)" for shared
- * memory (the opt-in's range when it would help) or the registers per block
- * for registers; "" for a block with too many warps (the reason says it).
- * Newly allocated. */
-static gchar *refusal_numbers(const SmLimits *sm, const OccLaunch *l, const OccResult *r) {
-  if (r->limit[OCC_LIMIT_WARPS] == 0)
-    return g_strdup("");
-  if (r->limit[OCC_LIMIT_REGISTERS] == 0)
-    return g_strdup_printf(" (%u registers per block: %u threads at %u registers per thread, "
-                           "allocated per warp in units of %u registers; allowed up to %u)",
-                           r->regs_per_block_checked, l->threads, r->regs_allocated,
-                           sm->reg_alloc_unit, sm->max_regs_per_block);
-  guint64 requested = (guint64)l->smem_static + l->smem_dynamic;
-  GString *s = g_string_new(NULL);
-  g_string_printf(s,
-                  " (smem_static %u + smem_dynamic %u = %" G_GUINT64_FORMAT
-                  " bytes; allowed 0..%u bytes per block",
-                  l->smem_static, l->smem_dynamic, requested, r->smem_block_max);
-  if (!l->optin && sm->smem_per_block_optin > r->smem_block_max)
-    g_string_append_printf(s, ", 0..%u with optin=true", sm->smem_per_block_optin);
-  g_string_append_c(s, ')');
-  return g_string_free(s, FALSE);
-}
-
 gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **error) {
   OccLaunch launch;
   GError *err = NULL;
@@ -60,8 +34,8 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
     return FALSE;
   }
   if (r->occ.blocks_per_sm == 0) {
-    g_autofree gchar *numbers = refusal_numbers(&m->sm, &launch, &r->occ);
-    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH, "%s: [launch]: cannot launch on %s: %s%s",
+    g_autofree gchar *numbers = occupancy_impossible_numbers(&m->sm, &launch, &r->occ);
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH, "%s: [launch]: cannot launch on %s: %s %s",
                 k->file, m->name, r->occ.reason ? r->occ.reason : "no CTA fits", numbers);
     return FALSE;
   }

@@ -273,8 +273,9 @@ typedef enum {
   SCALE_NONE,  /* the value as printed */
   SCALE_BYTES, /* bytes of a size in its unit (bytes_of) */
   SCALE_RATE,  /* bytes per second of a rate in "byte/s", "Kbyte/s" ... "Tbyte/s"
-                  (rate_of); only rows in such a unit are this metric ("Memory
-                  Throughput" is also a % of peak in another section) */
+                  or "Gbyte/second" ... (rate_of); a row in "%" is another
+                  metric of the same name ("Memory Throughput" is also a % of
+                  peak in the Speed Of Light section) */
   SCALE_TIME,  /* seconds of a time in "ns", "us", "ms", "s" or "nsecond" ...
                   (seconds_of) */
 } DetailScale;
@@ -288,13 +289,15 @@ typedef struct {
   const gchar *unit;
 } DetailMetric;
 
-/* Bytes per second of `v` in the rate unit `unit`, NaN for another unit. */
+/* Bytes per second of `v` in the rate unit `unit` ("Gbyte/s" or
+ * "Gbyte/second", prefixes none to T), NaN for another unit. */
 static gdouble rate_of(gdouble v, const gchar *unit) {
   static const gchar *const prefixes[] = {"", "K", "M", "G", "T"};
   gdouble scale = 1.0;
   for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++, scale *= 1e3) {
     g_autofree gchar *u = g_strconcat(prefixes[i], "byte/s", NULL);
-    if (strcmp(unit, u) == 0)
+    g_autofree gchar *longer = g_strconcat(u, "econd", NULL);
+    if (strcmp(unit, u) == 0 || strcmp(unit, longer) == 0)
       return v * scale;
   }
   return NAN;
@@ -332,8 +335,8 @@ static const DetailMetric detail_metrics[] = {
     /* DRAM bytes per second (Memory Workload Analysis) and the launch's
      * duration: their product is the DRAM traffic of the profiled launch;
      * at most 1e15 bytes/s and 1e6 s */
-    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 0, 1e15, "bytes/s"},
-    {"Duration", D(duration_s), FALSE, SCALE_TIME, 0, 1e6, "s"},
+    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 1, 1e15, "bytes/s"},
+    {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s"},
 };
 #undef D
 
@@ -342,7 +345,7 @@ static const DetailMetric detail_metrics[] = {
 static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *unit) {
   for (guint i = 0; i < G_N_ELEMENTS(detail_metrics); i++)
     if (strcmp(metric, detail_metrics[i].metric) == 0 &&
-        (detail_metrics[i].scale != SCALE_RATE || g_str_has_suffix(unit, "byte/s")))
+        (detail_metrics[i].scale != SCALE_RATE || strcmp(unit, "%") != 0))
       return &detail_metrics[i];
   return NULL;
 }
@@ -350,14 +353,23 @@ static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *
 /* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
  * NCU_ERROR_PARSE when it is out of the metric's range. */
 static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
-                               const gchar *origin, GError **error) {
+                               guint *first_line, const gchar *origin, GError **error) {
   const gchar *metric = ncu_csv_field(r, c->metric), *unit = ncu_csv_field(r, c->unit);
   const DetailMetric *m = detail_metric_find(metric, unit);
   if (m == NULL || isnan(v))
     return TRUE;
+  guint *first = &first_line[m - detail_metrics];
+  if (*first != 0) { /* one launch's row, once: never a silent last-wins */
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s' repeated for the same launch (first at line %u; allowed once)", origin,
+                r->line, metric, *first);
+    return FALSE;
+  }
+  *first = r->line;
   static const gchar *const allowed[] = {
       [SCALE_BYTES] = "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
-      [SCALE_RATE] = "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s",
+      [SCALE_RATE] = "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s, or each /second; % is "
+                     "the Speed Of Light row",
       [SCALE_TIME] = "ns, us, ms, s, nsecond, usecond, msecond, second"};
   gdouble x = m->scale == SCALE_BYTES  ? bytes_of(v, unit)
               : m->scale == SCALE_RATE ? rate_of(v, unit)
@@ -374,8 +386,9 @@ static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols 
   }
   if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                "%s:%u: '%s': out of range '%s' (allowed %.0f..%.0f %s%s)", origin, r->line, metric,
-                ncu_csv_field(r, c->value), m->min, m->max, m->unit, m->whole ? ", whole" : "");
+                "%s:%u: '%s': out of range '%s' (allowed %.*f..%.0f %s%s)", origin, r->line, metric,
+                ncu_csv_field(r, c->value), m->min < 1 && m->min > 0 ? 9 : 0, m->min, m->max,
+                m->unit, m->whole ? ", whole" : "");
     return FALSE;
   }
   if (m->whole)
@@ -443,7 +456,8 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
     return NULL;
   NcuDetails *d = NULL;
   g_autofree gchar *id = NULL;
-  gboolean passed = FALSE; /* the rows of the launch used have ended */
+  gboolean passed = FALSE;                              /* the rows of the launch used have ended */
+  guint first_line[G_N_ELEMENTS(detail_metrics)] = {0}; /* line of each metric read so far */
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 1; i < rows->len; i++) {
     const NcuRow *r = &g_array_index(rows, NcuRow, i);
@@ -495,7 +509,7 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       }
       continue; /* text-valued metrics ("PolicySpread") */
     }
-    if (!details_metric(d, r, &c, v, origin, error)) {
+    if (!details_metric(d, r, &c, v, first_line, origin, error)) {
       ncu_details_free(d);
       return NULL;
     }

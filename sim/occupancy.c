@@ -23,6 +23,9 @@ static const gchar *const vary_names[OCC_VARY_MAX] = {"regs", "threads", "smem"}
   "shared memory: the block needs more than the default per-block maximum (opting in "             \
   "raises it)"
 #define REASON_SMEM "shared memory: the block needs more than the per-block maximum"
+#define REASON_SMEM_STATIC                                                                         \
+  "shared memory: the static part is above the default per-block maximum (only dynamic shared "    \
+  "memory can opt in above it)"
 #define REASON_SMEM_SM "shared memory: the block needs more than the SM's largest carveout"
 #define REASON_BOUNDS                                                                              \
   "launch bounds: the block has more threads than __launch_bounds__ maxThreads (the runtime "      \
@@ -230,6 +233,12 @@ static guint shared_mem_limit(const SmLimits *sm, const OccLaunch *l, OccResult 
   *used = alloc > 0;
   if (requested > block_max || alloc > (guint64)block_max + sm->smem_reserved)
     return 0;
+  /* Static shared memory stops at the default per-block maximum: only
+   * dynamic shared memory can opt in above it (CUDA C++ Programming Guide,
+   * "Shared Memory": allocations above 48 KB must be dynamic; ptxas refuses
+   * more static shared memory). */
+  if (l->smem_static > sm->smem_per_block)
+    return 0;
   if (alloc == 0)
     return sm->max_blocks;
   /* The preference holds as long as one block fits in it; otherwise the
@@ -245,12 +254,44 @@ static const gchar *impossible_reason(const SmLimits *sm, const OccLaunch *l, co
   if (r->limit[OCC_LIMIT_REGISTERS] == 0)
     return REASON_REGS;
   guint64 requested = (guint64)l->smem_static + l->smem_dynamic;
+  if (l->smem_static > sm->smem_per_block)
+    return REASON_SMEM_STATIC;
   if (requested > r->smem_block_max || r->smem_per_block > r->smem_block_max + sm->smem_reserved) {
     gboolean optin_helps = !l->optin && requested <= sm->smem_per_block_optin &&
                            sm->smem_per_block_optin > sm->smem_per_block;
     return optin_helps ? REASON_SMEM_OPTIN : REASON_SMEM;
   }
   return REASON_SMEM_SM;
+}
+
+gchar *occupancy_impossible_numbers(const SmLimits *sm, const OccLaunch *l, const OccResult *r) {
+  g_return_val_if_fail(sm != NULL && l != NULL && r != NULL, NULL);
+  if (r->limit[OCC_LIMIT_WARPS] == 0)
+    return g_strdup_printf("(%u warps per block; an SM holds %u)", r->warps_per_block,
+                           sm->max_warps);
+  if (r->limit[OCC_LIMIT_REGISTERS] == 0)
+    return g_strdup_printf("(%u registers per block: %u threads at %u registers per thread, "
+                           "allocated per warp in units of %u registers, the warps rounded up "
+                           "to a multiple of the %u SMSPs; a block may have %u)",
+                           r->regs_per_block_checked, l->threads, r->regs_allocated,
+                           sm->reg_alloc_unit, register_check_partitions(sm),
+                           sm->max_regs_per_block);
+  guint optin_max = MAX(sm->smem_per_block_optin, sm->smem_per_block);
+  if (l->smem_static > sm->smem_per_block)
+    return g_strdup_printf("(static %u B; a block may have 0..%u B static, any more as dynamic: "
+                           "up to %u B in all with the opt-in)",
+                           l->smem_static, sm->smem_per_block, optin_max);
+  guint64 requested = (guint64)l->smem_static + l->smem_dynamic;
+  GString *s = g_string_new(NULL);
+  g_string_printf(s,
+                  "(static %u B + dynamic %u B = %" G_GUINT64_FORMAT
+                  " B, %u B allocated incl. the %u B reserve; a block may use 0..%u B",
+                  l->smem_static, l->smem_dynamic, requested, r->smem_per_block, sm->smem_reserved,
+                  r->smem_block_max);
+  if (!l->optin && optin_max > r->smem_block_max)
+    g_string_append_printf(s, ", 0..%u B with the opt-in", optin_max);
+  g_string_append_c(s, ')');
+  return g_string_free(s, FALSE);
 }
 
 /* The largest registers per thread whose per-warp allocation fits `budget`

@@ -12,7 +12,9 @@
  *     rounded up to a multiple of the SMSP count, the hardware check) gets 0;
  *   - shared memory per block = static + dynamic + smem_reserved, rounded up
  *     to smem_alloc_unit; static + dynamic may exceed smem_per_block only with
- *     opt-in (up to smem_per_block_optin);
+ *     opt-in (up to smem_per_block_optin), static alone never (CUDA C++
+ *     Programming Guide: only dynamic shared memory opts in; a block with
+ *     more static shared memory gets 0);
  *   - the carveout preference (percent of smem_per_sm) is rounded up to a
  *     supported configuration; when a block needs more than the preference,
  *     the smallest configuration that holds one block is used instead;
@@ -96,6 +98,16 @@ typedef struct {
   guint min_blocks_mask;        /* limiters (OccLimiter bits) that keep fewer than MIN_BLOCKS
                                    blocks resident at the ceiling; 0 = met or none asked */
 } OccResult;
+
+/* The numbers behind a launch that cannot run (result r of
+ * occupancy_compute with blocks_per_sm = 0, for launch l on sm): what the
+ * block asks for and what the SM allows, to follow r->reason, e.g. "(static
+ * 60000 B + dynamic 0 B = 60000 B, 61440 B allocated incl. the 1024 B
+ * reserve; a block may use 0..49152 B, 0..232448 B with the opt-in)", or the
+ * registers per block as the per-block check counts them.  Limits: the CUDA
+ * C++ Programming Guide's per-compute-capability table (the model's [sm]
+ * keys).  Newly allocated (g_free). */
+gchar *occupancy_impossible_numbers(const SmLimits *sm, const OccLaunch *l, const OccResult *r);
 
 /* One point of a what-if curve. */
 typedef struct {

@@ -232,7 +232,21 @@ static const BadCase bad_cases[] = {
      NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': unit 'furlong' is no byte unit"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Static Shared Memory Per Block\",\"Gbyte\",\"1\"\n",
      NCU_ERROR_PARSE, "c.csv:2: 'Static Shared Memory Per Block': out of range '1'"},
-    /* DRAM traffic: a rate in a byte/s unit and a time unit. */
+    /* DRAM traffic: a rate in a byte/s unit and a time unit, each above 0
+     * and given once. */
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Duration\",\"us\",\"0\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Duration': out of range '0' (allowed 0.000000001..1000000 s)"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"GiB/s\",\"4\"\n",
+     NCU_ERROR_PARSE, "c.csv:2: 'Memory Throughput': unit 'GiB/s' is no byte rate unit"},
+    {TRUE,
+     DHDR "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"Gbyte/second\",\"827\"\n"
+          "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"Gbyte/s\",\"1000\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:3: 'Memory Throughput' repeated for the same launch (first at line 2; allowed once)"},
+    {TRUE,
+     DHDR "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"32\"\n"
+          "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"200\"\n",
+     NCU_ERROR_PARSE, "c.csv:3: 'Registers Per Thread' repeated for the same launch"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Duration\",\"furlong\",\"4\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'Duration': unit 'furlong' is no time unit (allowed ns, us, ms, s"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Memory\",\"Memory Throughput\",\"Pbyte/s\",\"4\"\n",

@@ -231,4 +231,18 @@ grep -q 'warning: dropped 4 point(s) whose row repeats' "$tmp/err" || fail "capp
 [ "$(cut -d, -f8 "$tmp/d.csv" | tr '\n' ' ')" = "blocks_per_sm 15 16 " ] || fail "capped: rows"
 ok
 
+# -o names something that is no regular file (a pipe, a link): refused, and
+# left as it was (the CSV is renamed into place, which would replace it).
+mkfifo "$tmp/fifo"
+ln -s "$tmp/elsewhere.csv" "$tmp/link.csv"
+for o in "$tmp/fifo" "$tmp/link.csv"; do
+  rc=0
+  "$sweep" -o "$o" "${args[@]}" >/dev/null 2>"$tmp/err" || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "is not a regular file" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ] ||
+    fail "-o $o: exit $rc: $(cat "$tmp/err")"
+  ok
+done
+[ -p "$tmp/fifo" ] && [ -L "$tmp/link.csv" ] && [ ! -e "$tmp/elsewhere.csv" ] || fail "-o replaced a pipe or a link"
+ok
+
 echo "$passed passed"
