@@ -30,6 +30,8 @@ while [ $# -gt 0 ]; do
     *) warpsim_die "unknown argument '$1' (see --help)" ;;
   esac
 done
+# gnuplot's panel arguments split on ':' (SIM.csv:MEASURED.csv).
+case "$out$root" in *:*) warpsim_die "--out $out: a ':' in the path (allowed: paths without one; the plot scripts split their arguments on ':')" ;; esac
 if [ -e "$root/CMakeLists.txt" ]; then
   echo "== building (scripts/build.sh)"
   "$root/scripts/build.sh"
@@ -39,8 +41,12 @@ else # installed: lib.sh found PREFIX/bin/warpsim
   [ -n "${WARPSIM:-}" ] || warpsim_die "no warpsim binary next to the scripts (set WARPSIM)"
   out=${out:-$PWD/results}
 fi
-mkdir -p "$out"
+# The measurements under results/reference are inputs, never outputs.
+mkdir -p "$out" 2>/dev/null || warpsim_die "--out $out: cannot create the folder"
 out=$(cd "$out" && pwd)
+case "$out/" in "$root/results/reference/"*)
+  warpsim_die "--out $out: inside results/reference, the measurements (allowed: any other folder)" ;; esac
+[ -w "$out" ] || warpsim_die "--out $out: not writable"
 ref=$root/results/reference/h200
 # Below: scripts/ and traces/ of the tree; results go to $out.
 cd "$root"

@@ -55,6 +55,10 @@ up=$out
 while [ ! -e "$up" ]; do up=$(dirname -- "$up"); done
 [ -d "$up" ] && [ -w "$up" ] ||
   { echo "validate_real.sh: --out '$out': '$up' is not a writable directory (allowed a directory, new or existing)" >&2; exit 2; }
+# (-w trusts the mode bits, which root passes everywhere: a probe folder,
+# removed at once, asks the file system itself, e.g. /proc refuses)
+probe=$(mktemp -d -p "$up" .validate_real.XXXXXX 2>/dev/null) && rmdir "$probe" ||
+  { echo "validate_real.sh: --out '$out': cannot create anything in '$up' (allowed a directory, new or existing)" >&2; exit 2; }
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -131,7 +135,9 @@ case "$model" in
   */*|*.ini) model_file=$model ;;
   *) model_file=$root/models/$(echo "$model" | tr 'A-Z' 'a-z').ini ;;
 esac
-fitted=$(grep -oE 'real/curves\.csv\[kernel=[a-z_0-9]+' "$model_file" 2>/dev/null | sed 's/.*kernel=//' | sort -u | paste -sd' ' -)
+# (none when the model is named otherwise, e.g. by its compute capability)
+fitted=$({ grep -oE 'real/curves\.csv\[kernel=[a-z_0-9]+' "$model_file" 2>/dev/null || true; } |
+  sed 's/.*kernel=//' | sort -u | paste -sd' ' -)
 awk -F, -v fitted=" $fitted " 'NR > 1 {
     k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }
     i = ++cnt[k]; w[k, i] = $3; m[k, i] = $4; s[k, i] = $5

@@ -48,6 +48,14 @@ static SimCycle global_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
   sm->st.level_bytes[level] += a->request_bytes;
+  if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&
+                 sm->l.load_l1_hit > 0)) {
+    /* A synthetic load of an L1 [stream] footprint that missed: its data
+     * comes back through L1 all the same, at L1's bandwidth (SASS loads
+     * pay this in the L1TEX data stage, in->l1tex). */
+    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+    sm->st.level_bytes[MEM_L1] += a->request_bytes;
+  }
   if (in->op == OP_STG) {
     /* Nothing waits for a store's data; its registers are read soon after
      * issue (the read scoreboard). */

@@ -48,8 +48,10 @@ typedef struct {
   guint64 loads;              /* global warp-loads issued */
   guint64 load_bytes;         /* bytes those loads moved */
   guint64 level_bytes[3];     /* bytes each global-memory level (MemLevel: L1, L2, DRAM)
-                                 served: a load's request at the level it hit, a store's
-                                 where it is written (SASS: DRAM; atomics L2) */
+                                 served: a load's request at the level it hit (and at
+                                 L1 too when a synthetic L1 footprint's load missed: its
+                                 data comes back through L1), a store's where it is
+                                 written (SASS: DRAM; atomics L2) */
   guint64 spill_insts;        /* local-memory (spill) warp instructions */
   guint64 thread_insts;       /* thread instructions (active lanes) */
   guint64 issue_cycles;       /* sum over SMSPs of cycles with an issue */

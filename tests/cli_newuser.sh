@@ -112,4 +112,6 @@ bad "bench --bogus" "unknown argument" -- env WARPSIM="$bin" "$root/scripts/benc
 # run.sh argument errors: one line, exit 2, before any build or sweep.
 bad "run.sh --model" "--model needs a value" -- "$root/scripts/run.sh" --model
 bad "run.sh --bogus" "unknown argument '--bogus'" -- "$root/scripts/run.sh" --bogus
+bad "run.sh --out a:b" "a ':' in the path" -- "$root/scripts/run.sh" --out "$tmp/a:b"
+[ ! -e "$tmp/a:b" ] || fail "run.sh --out a:b created the folder"
 echo "$passed passed, 0 failed"
