@@ -161,6 +161,14 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
                 k->file);
     return FALSE;
   }
+  if (k->n_trip_counts > 0 && k->sass_source != NULL && *k->sass_source != '\0') {
+    /* never silently ignored (as [stream] keys on a SASS kernel are not) */
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [sass] trip_count: set with source_csv, whose execution counts drive every "
+                "branch (allowed: trip_count only without source_csv)",
+                k->file);
+    return FALSE;
+  }
   g_autofree gchar *listing = sass_path(k->file, k->sass_file);
   g_autofree gchar *source = sass_path(k->file, k->sass_source);
   g_autofree gchar *details = sass_path(k->file, k->sass_details);

@@ -292,6 +292,19 @@ good "version" version
 grep -Eq '^warpsim [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" || fail "version: $(cat "$tmp/out")"
 ok
 
+# A kernel file with CR LF or lone CR (classic Mac) line ends reads as with
+# LF: the same cycles.
+printf '[stream]\nilp=2\nfma=8\niterations=16\n' >"$tmp/lf.ini"
+sed 's/$/\r/' "$tmp/lf.ini" >"$tmp/crlf.ini"
+tr '\n' '\r' <"$tmp/lf.ini" >"$tmp/cr.ini"
+for f in lf crlf cr; do
+  good "line ends $f" run --kernel "$tmp/$f.ini" --format csv --no-header
+  cut -d, -f13 "$tmp/out" >"$tmp/$f.cycles"
+done
+cmp -s "$tmp/lf.cycles" "$tmp/crlf.cycles" && cmp -s "$tmp/lf.cycles" "$tmp/cr.cycles" ||
+  fail "line ends: cycles $(cat "$tmp/lf.cycles") (LF), $(cat "$tmp/crlf.cycles") (CR LF), $(cat "$tmp/cr.cycles") (CR)"
+ok
+
 # Memory throughput is the busiest level's, by the bytes each served: thrash
 # at 64 warps hits L1 with 21.9 % of its loads (2 KiB per warp against the
 # 28 KiB of L1 left), so L2 serves the other 78.1 % of its 44.0 B/cycle/SM

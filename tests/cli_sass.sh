@@ -131,6 +131,12 @@ done
 bad no_trips "saxpy.sass:" "trip_count" -- "[sass]
 $sass
 function=k_saxpy"
+# trip_count with a profile: refused, not silently ignored.
+bad trips_and_profile "[sass] trip_count: set with source_csv" -- "[sass]
+$sass
+function=k_saxpy
+$src
+trip_count=8"
 # A count of 0 is out of range (a loop body runs at least once), not "unset".
 bad zero_trips "[sass] trip_count: out of range '0' (allowed 1..100000000 trips)" -- "[sass]
 $sass
