@@ -123,8 +123,13 @@ static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar
     guint count = 0;
     for (guint i = 0; items[i] != NULL; i++) {
       g_strstrip(items[i]);
-      if (items[i][0] == '\0')
-        continue;
+      if (items[i][0] == '\0') {
+        /* an empty list, or one ended by a separator as GKeyFile writes
+         * lists ("1;2;"); an item left out between two is a slip */
+        if (items[i + 1] == NULL)
+          continue;
+        return value_error(e, origin, text, "an empty item", error);
+      }
       if (count >= e->max_items) {
         g_autofree gchar *what = g_strdup_printf("more than %u items", e->max_items);
         return value_error(e, origin, text, what, error);

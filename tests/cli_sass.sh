@@ -137,6 +137,11 @@ $sass
 function=k_saxpy
 $src
 trip_count=8"
+# An item left out of the list: refused, not skipped.
+bad empty_trip "[sass] trip_count: an empty item '8,,3'" -- "[sass]
+$sass
+function=k_saxpy
+trip_count=8,,3"
 # A count of 0 is out of range (a loop body runs at least once), not "unset".
 bad zero_trips "[sass] trip_count: out of range '0' (allowed 1..100000000 trips)" -- "[sass]
 $sass
