@@ -131,6 +131,7 @@ static GArray *source_sections(GArray *rows, const gchar *origin, GError **error
 static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
                                    const gchar *origin, GError **error) {
   GString *names = g_string_new(NULL);
+  g_autoptr(GHashTable) listed = g_hash_table_new(g_str_hash, g_str_equal);
   for (guint i = 0; i < secs->len; i++) {
     const Section *s = &g_array_index(secs, Section, i);
     const gchar *name = ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1);
@@ -139,7 +140,8 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
       g_string_free(names, TRUE);
       return s;
     }
-    g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", name);
+    if (g_hash_table_add(listed, (gpointer)name)) /* each kernel once (several launches) */
+      g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", name);
   }
   const NcuRow *first = &g_array_index(rows, NcuRow, g_array_index(secs, Section, 0).kernel_row);
   g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,

@@ -204,6 +204,11 @@ static const BadCase bad_cases[] = {
     {FALSE, KN HDR, NCU_ERROR_PARSE, "c.csv:1: no instruction rows"},
     {FALSE, "\"Kernel Name\",\"other(int)\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n", NCU_ERROR_KERNEL,
      "c.csv:1: a profile of 'other(int)', not of 'k'"},
+    /* two launches of another kernel: named once */
+    {FALSE,
+     "\"Kernel Name\",\"other(int)\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n"
+     "\"Kernel Name\",\"other(int)\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n",
+     NCU_ERROR_KERNEL, "c.csv:1: a profile of 'other(int)', not of 'k'"},
     {TRUE, "a,b\n1,2\n", NCU_ERROR_PARSE, "c.csv:1: not a Nsight Compute details export"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Registers Per Thread\",\"register\",\"lots\"\n",
      NCU_ERROR_PARSE, "c.csv:2: 'Registers Per Thread': not a number 'lots'"},
