@@ -248,6 +248,14 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
   }
   if (k->sass_file != NULL && *k->sass_file != '\0')
     return no_stream_keys(k, kf, error) && load_sass(k, kf, error) ? g_steal_pointer(&k) : NULL;
+  if (k->footprint > 0 && k->level == MEM_DRAM) { /* DRAM has no capacity to outgrow */
+    g_autofree gchar *where = config_origin(kf, k->file, "stream", "footprint");
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [stream] footprint: %u bytes per warp with level=dram, where it changes "
+                "nothing (allowed with level l1 or l2, or 0)",
+                where, k->footprint);
+    return NULL;
+  }
   return no_sass_keys(k, kf, error) ? g_steal_pointer(&k) : NULL;
 }
 

@@ -76,6 +76,7 @@ bad "missing kernel name" "nosuchkernel" -- run --kernel nosuchkernel
 bad "missing model file" "$tmp/missing.ini" -- "${k[@]}" --model "$tmp/missing.ini"
 bad "model path is a directory" "$tmp/dir.ini" -- "${k[@]}" --model "$tmp/dir.ini"
 bad "unknown model name" "nosuchmodel" -- "${k[@]}" --model nosuchmodel
+bad "footprint at dram" "[stream] footprint: 100 bytes per warp with level=dram" "allowed with level l1 or l2" -- run --kernel stream --set stream.footprint=100
 if [ "$(id -u)" -ne 0 ]; then # root reads anything
   cp "$tmp/ok.ini" "$tmp/noread.ini" && chmod 000 "$tmp/noread.ini"
   bad "unreadable kernel file" "$tmp/noread.ini" -- run --kernel "$tmp/noread.ini"
