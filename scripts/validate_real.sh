@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
-# (30 curves: first the six of results/reference/h200/real/: saxpy, softmax,
+# (32 curves: first the six of results/reference/h200/real/: saxpy, softmax,
 # sgemm, stencil, gather, transpose; then those listed below) from their SASS
 # listings and the Nsight Compute profile at 8
 # blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
@@ -66,9 +66,9 @@ sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real6/: measured afterwards, held out).
+# real3/ to real7/: measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2 spill_sass real3 real4 real5 real6; do
+for set in real real2 spill_sass real3 real4 real5 real6 real7; do
   [ -f "$ref/../$set/curves.csv" ] || continue
   awk -F, -v sms="$sms" -v root="$root" '
     function trace(k,   base, f) {

@@ -267,6 +267,22 @@ START_TEST(test_bandwidth_ceiling) {
 }
 END_TEST
 
+/* One bandwidth for both request kinds: 5000 random and 5000 sequential
+ * loads of 128 B, interleaved at cycle 0, are the 1,280,000 B of a flood
+ * above, which DRAM's 16 B/cycle serves in 80000 cycles however they are
+ * split between its random and stream channels (each of which alone also
+ * runs at 16 B/cycle: with separate bandwidths they took about 40000). */
+START_TEST(test_shared_bandwidth) {
+  SimCycle last = 0;
+  for (guint i = 0; i < 10000; i++) {
+    SimCycle back = mem_load(fx.mem, MEM_DRAM, 128, i % 2 == 1, 0);
+    last = MAX(last, back);
+  }
+  ck_assert_msg(last >= 0.97 * 80000 && last <= 1.1 * 80665, "last return %" G_GUINT64_FORMAT,
+                last);
+}
+END_TEST
+
 /* ---- latency spread ---------------------------------------------------- */
 
 /* L2 with latency 305 and an exponential part of mean 23: each idle load
@@ -326,6 +342,7 @@ int main(void) {
   tcase_add_test(tc, test_random_spreads_lines);
   tcase_add_test(tc, test_stream_channels);
   tcase_add_loop_test(tc, test_bandwidth_ceiling, 0, G_N_ELEMENTS(floods));
+  tcase_add_test(tc, test_shared_bandwidth);
 
   tc = tcase_create("spread");
   suite_add_tcase(s, tc);
