@@ -31,7 +31,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 # gnuplot's panel arguments split on ':' (SIM.csv:MEASURED.csv).
-case "$out$root" in *:*) warpsim_die "--out $out: a ':' in the path (allowed: paths without one; the plot scripts split their arguments on ':')" ;; esac
+case "$out" in *:*) warpsim_die "--out $out: a ':' in the path (allowed: a path without one; the plot scripts split their arguments on ':')" ;; esac
+case "$root" in *:*) warpsim_die "$root: the checkout's path has a ':' (allowed: a path without one; the plot scripts split their arguments on ':')" ;; esac
 if [ -e "$root/CMakeLists.txt" ]; then
   echo "== building (scripts/build.sh)"
   "$root/scripts/build.sh"

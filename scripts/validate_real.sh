@@ -23,7 +23,8 @@
 # those (results/reference/h200/real4/: spmv, dgather), and two mechanisms the
 # model lacks (results/reference/h200/real5/: ghist, divg), and three with
 # barrier loops and boundary tests (results/reference/h200/real6/: treduce,
-# scan, bounds).
+# scan, bounds), and two streaming kernels for one DRAM bandwidth across
+# request widths (results/reference/h200/real7/: vmix, v4).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4

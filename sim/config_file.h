@@ -12,7 +12,8 @@
 /* Read the text file at `path` (a regular file of at most `max_bytes` bytes,
  * without NUL bytes).  Returns the contents (g_free) or NULL with
  * CONFIG_ERROR_PARSE ("PATH: reason"); *not_found is set when the file does
- * not exist.  Never blocks on a FIFO. */
+ * not exist.  Never blocks on a FIFO.  A lone CR line end becomes LF
+ * (GKeyFile knows LF only); CR LF is kept. */
 gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found, GError **error);
 
 /* Read the GKeyFile at `path` (through config_read_text).  Returns it, or NULL with an error "PATH:

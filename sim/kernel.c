@@ -162,11 +162,12 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
     return FALSE;
   }
   if (k->n_trip_counts > 0 && k->sass_source != NULL && *k->sass_source != '\0') {
-    /* never silently ignored (as [stream] keys on a SASS kernel are not) */
+    /* refused, never silently ignored, like [stream] keys on a SASS kernel */
+    g_autofree gchar *where = config_origin(kf, k->file, "sass", "trip_count");
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                 "%s: [sass] trip_count: set with source_csv, whose execution counts drive every "
                 "branch (allowed: trip_count only without source_csv)",
-                k->file);
+                where);
     return FALSE;
   }
   g_autofree gchar *listing = sass_path(k->file, k->sass_file);

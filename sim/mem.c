@@ -8,7 +8,8 @@ typedef struct {
   gdouble cycles_per_byte; /* per channel */
   gdouble line_cycles;     /* cycles a channel takes for one whole line */
   gdouble *free_at;        /* cycle each channel is next free (fractional) */
-  guint shadow;            /* channel the other pool's next line also occupies */
+  guint shadow;            /* next channel of this pool that a line of the other pool also
+                              occupies (in turn) */
 } Pool;
 
 /* A level's two pools are two views of one bandwidth: each serves its own

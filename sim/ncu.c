@@ -335,8 +335,9 @@ static const DetailMetric detail_metrics[] = {
     {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_NONE, 0, 64, "warps"},
     {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_NONE, 0, 64, "warps"},
     /* DRAM bytes per second (Memory Workload Analysis) and the launch's
-     * duration: their product is the DRAM traffic of the profiled launch;
-     * at most 1e15 bytes/s and 1e6 s */
+     * duration: their product is the DRAM traffic of the profiled launch.
+     * The limits are sanity bounds, not hardware: 1e15 bytes/s is about
+     * 200x the H200's 4.8 TB/s, 1e6 s eleven days; 0 is no data (refused) */
     {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 1, 1e15, "bytes/s"},
     {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s"},
 };
@@ -353,7 +354,9 @@ static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *
 }
 
 /* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
- * NCU_ERROR_PARSE when it is out of the metric's range. */
+ * NCU_ERROR_PARSE when it is out of the metric's range, in a unit that is
+ * none of its scale's, or repeated for the launch (first_line[i]: the line
+ * detail_metrics[i] was first read from, 0 = not yet; updated). */
 static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
                                guint *first_line, const gchar *origin, GError **error) {
   const gchar *metric = ncu_csv_field(r, c->metric), *unit = ncu_csv_field(r, c->unit);
@@ -504,8 +507,9 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       const DetailMetric *m = detail_metric_find(metric, ncu_csv_field(r, c.unit));
       if (m != NULL) { /* one warpsim reads: never silently absent */
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                    "%s:%u: '%s': not a number '%s' (allowed %.0f..%.0f %s)", origin, r->line,
-                    metric, ncu_csv_field(r, c.value), m->min, m->max, m->unit);
+                    "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s)", origin, r->line,
+                    metric, ncu_csv_field(r, c.value), m->min < 1 && m->min > 0 ? 9 : 0, m->min,
+                    m->max, m->unit);
         ncu_details_free(d);
         return NULL;
       }

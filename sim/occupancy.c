@@ -266,6 +266,9 @@ static const gchar *impossible_reason(const SmLimits *sm, const OccLaunch *l, co
 
 gchar *occupancy_impossible_numbers(const SmLimits *sm, const OccLaunch *l, const OccResult *r) {
   g_return_val_if_fail(sm != NULL && l != NULL && r != NULL, NULL);
+  if (l->bounds.max_threads > 0 && l->threads > l->bounds.max_threads)
+    return g_strdup_printf("(%u threads per block; __launch_bounds__ maxThreads %u)", l->threads,
+                           l->bounds.max_threads);
   if (r->limit[OCC_LIMIT_WARPS] == 0)
     return g_strdup_printf("(%u warps per block; an SM holds %u)", r->warps_per_block,
                            sm->max_warps);

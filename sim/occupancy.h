@@ -102,9 +102,10 @@ typedef struct {
 /* The numbers behind a launch that cannot run (result r of
  * occupancy_compute with blocks_per_sm = 0, for launch l on sm): what the
  * block asks for and what the SM allows, to follow r->reason, e.g. "(static
- * 60000 B + dynamic 0 B = 60000 B, 61440 B allocated incl. the 1024 B
- * reserve; a block may use 0..49152 B, 0..232448 B with the opt-in)", or the
- * registers per block as the per-block check counts them.  Limits: the CUDA
+ * 0 B + dynamic 60000 B = 60000 B, 61056 B allocated incl. the 1024 B
+ * reserve; a block may use 0..49152 B, 0..232448 B with the opt-in)"; or
+ * the threads against __launch_bounds__, the warps per block, the static
+ * part, or the registers per block as the per-block check counts them.  Limits: the CUDA
  * C++ Programming Guide's per-compute-capability table (the model's [sm]
  * keys).  Newly allocated (g_free). */
 gchar *occupancy_impossible_numbers(const SmLimits *sm, const OccLaunch *l, const OccResult *r);

@@ -67,8 +67,9 @@ typedef struct {
   ProfileUnit busiest_pipe;           /* the busiest unit other than the issue slots */
   gdouble mem_pct;                    /* memory throughput: percent of the level's bandwidth */
   gboolean has_loads;                 /* the kernel issues global loads ([stream] loads > 0) */
-  guint mem_level;                    /* MemLevel busiest by the bytes it served (the kernel's
-                                         [stream] level when none served any) */
+  guint mem_level;                    /* MemLevel whose bytes served are the largest share of
+                                         its peak bandwidth (the kernel's [stream] level when
+                                         none served any) */
   gdouble mem_bytes_per_cycle;        /* bytes per cycle per SM that level served */
   gdouble mem_peak_bytes_per_cycle;   /* the level's peak bytes per cycle per SM */
   gdouble load_latency;               /* cycles, issue to data, average over global loads */

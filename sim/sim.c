@@ -133,3 +133,4 @@ gdouble sim_estimate_insts(const SmModel *model, const Kernel *k) {
 
 G_STATIC_ASSERT(OP_MAX <= G_N_ELEMENTS(((SimStats *)0)->ops));
 G_STATIC_ASSERT(PIPE_MAX <= G_N_ELEMENTS(((SimStats *)0)->pipe_busy));
+G_STATIC_ASSERT(MEM_LEVELS <= G_N_ELEMENTS(((SimStats *)0)->level_bytes));

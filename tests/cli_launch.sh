@@ -79,17 +79,19 @@ refusal() { # NEEDLE ARGS...: exit 2, one line holding NEEDLE, nothing on stdout
   [ "$rc" -eq 2 ] && [ ! -s "$TMP/out" ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
     grep -qF -- "$needle" "$TMP/err" || fail "$*: exit $rc: $(cat "$TMP/err")"
 }
+# 60000 B + the 1024 B reserve, allocated in 128 B units: 61056 B.
 refusal "(static 0 B + dynamic 60000 B = 60000 B, 61056 B allocated incl. the 1024 B reserve; a block may use 0..49152 B, 0..232448 B with the opt-in)" \
   --set launch.smem_dynamic=60000
 refusal "= 240000 B, 241024 B allocated incl. the 1024 B reserve; a block may use 0..232448 B)" \
   --set launch.smem_dynamic=240000 --set launch.optin=true
 # Static shared memory stops at 48 KiB, opt-in or not (only dynamic opts in).
-# (60000 B + the 1024 B reserve, allocated in 128 B units: 61056 B above.)
 refusal "the static part is above the default per-block maximum" --set launch.smem_static=49153 \
   --set launch.optin=true
 refusal "(static 100000 B; a block may have 0..49152 B static" --set launch.smem_static=100000
 refusal "(262144 registers per block: 1024 threads at 255 registers per thread" \
   --set launch.threads_per_block=1024 --set launch.regs_per_thread=255
+refusal "(512 threads per block; __launch_bounds__ maxThreads 256)" \
+  --set launch.threads_per_block=512 --set launch.launch_bounds_threads=256
 # 352 threads = 11 warps, counted as 12 (a multiple of the 4 SMSPs) x 5632.
 refusal "(67584 registers per block: 352 threads at 176 registers per thread, allocated per warp in units of 256 registers, the warps rounded up to a multiple of the 4 SMSPs; a block may have 65536)" \
   --set launch.threads_per_block=352 --set launch.regs_per_thread=176
