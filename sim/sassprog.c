@@ -623,6 +623,20 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
                          sk->fn->file, in->line, in->text, all > 0 ? 100.0 * atomics / all : 0.0);
 }
 
+/* Warp instructions from entry to EXIT without a profile: one warp's walk
+ * of the program (every warp branches alike, by the counters), stopped at
+ * 2^28 (then a lower bound; the walk takes about half a second there):
+ * what cli_run.c's long-run note estimates from, so that nested loops with
+ * large trip counts are announced, not mistaken for a hang. */
+static guint64 walk_count(const Program *p) {
+  guint32 counters[PROGRAM_MAX_COUNTERS];
+  memcpy(counters, p->counter_init, sizeof counters);
+  guint64 n = 0;
+  for (guint pc = p->entry; n < (1u << 28) && p->code[pc].op != OP_EXIT; n++)
+    pc = program_next_pc(&p->code[pc], pc, counters);
+  return n + 1;
+}
+
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
@@ -684,14 +698,14 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     for (guint i = 0; i < fn->n; i++)
       sum += sassmem_executed(sk, i);
     p->warp_insts = (guint64)llround(sum / sk->warps);
-  } else {
-    p->warp_insts = fn->n;
   }
   const gchar *why = NULL;
   if (!program_check(p, &why)) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT, "%s: %s", fn->file, why);
     return NULL;
   }
+  if (!(sk->source && sk->warps > 0))
+    p->warp_insts = walk_count(p);
   return g_steal_pointer(&p);
 }
 

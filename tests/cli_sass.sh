@@ -410,6 +410,17 @@ n=$(timeout 60 "$bin" run --kernel "$tmp/dv.ini" --format csv --no-whatif 2>"$tm
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["warp_insts"] }')
 [ "$n" = 60 ] || fail "BRA.DIV in a loop without a profile: $n warp instructions, want 60 ($(cat "$tmp/err"))"
 passed=$((passed + 1))
+# Without a profile the long-run note counts the loops' trips (one warp's
+# walk): 10^8 trips of the loop above, about 4 instructions each, for the 64
+# warps of the SM's 8 CTAs is about 2.6e10 warp instructions (over the
+# note's 6e9), announced before the run (here cut short by --timeout), where
+# the note once counted the 12 instructions of the listing.
+printf '[sass]\nfile=%s\nfunction=k_dv\ntrip_count=100000000\n[launch]\nthreads_per_block=256\nblocks_per_sm=8\nblocks=1056\n' \
+  "$tmp/dv.sass" >"$tmp/dvlong.ini"
+timeout 60 "$bin" run --kernel "$tmp/dvlong.ini" --format csv --timeout 0.5 >/dev/null 2>"$tmp/err"
+grep -q "note: this run simulates about [0-9.e+]* warp instructions" "$tmp/err" ||
+  fail "no long-run note for 10^8 trips: $(cat "$tmp/err")"
+passed=$((passed + 1))
 # DRAM bytes bound the L2 misses: spmv's profile (real4/) counts 72.4 % L2
 # hits for loads, but its 287 MB from DRAM (827.93 Gbyte/s x 346.82 us) do
 # not even cover its coalesced loads' 8.65 M sectors and its stores' 1.08 M
