@@ -4,7 +4,7 @@
 #define WHEEL_MASK (COUNT_WHEEL - 1)
 #define WHEEL_WORDS (COUNT_WHEEL / 64) /* 64-bit words of the counter bitmap */
 
-G_STATIC_ASSERT((COUNT_WHEEL & WHEEL_MASK) == 0 && COUNT_WHEEL >= 64);
+G_STATIC_ASSERT((COUNT_WHEEL & WHEEL_MASK) == 0 && COUNT_WHEEL >= 64 && WHEEL_WORDS <= 64);
 
 void count_queue_init(CountQueue *q) {
   *q = (CountQueue){.first = SIM_CYCLE_NEVER};
@@ -29,7 +29,7 @@ void count_queue_add_far(CountQueue *q, SimCycle at, guint n) {
 /* The wheel's first non-zero counter from cycle `from` (>= base) on: its
  * cycle, SIM_CYCLE_NEVER when the wheel holds none. */
 static SimCycle wheel_first_from(const CountQueue *q, SimCycle from) {
-  guint offset = event_bitmap_first(q->used, WHEEL_WORDS, (guint)(from & WHEEL_MASK));
+  guint offset = event_bitmap_first(q->used, q->words, WHEEL_WORDS, (guint)(from & WHEEL_MASK));
   return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
 }
 
@@ -62,7 +62,7 @@ void count_queue_complete(CountQueue *q, SimCycle now) {
       guint b = (guint)(at & WHEEL_MASK);
       q->len -= q->count[b];
       q->count[b] = 0;
-      q->used[b / 64] &= ~(1ULL << (b % 64));
+      event_bitmap_clear(q->used, &q->words, b);
       next = wheel_first_from(q, at + 1);
     }
   }

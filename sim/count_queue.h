@@ -22,6 +22,7 @@
 typedef struct {
   guint32 *count; /* COUNT_WHEEL counters (cycle modulo the wheel): items due at that cycle */
   guint64 *used;  /* COUNT_WHEEL bits: the counter is not 0 */
+  guint64 words;  /* bit w: used[w] is not 0 (event_bitmap_first) */
   EventQueue far; /* counts due at base + COUNT_WHEEL or later (data: the count) */
   SimCycle base;  /* the wheel holds cycles [base, base + COUNT_WHEEL) */
   SimCycle first; /* first cycle with an item, SIM_CYCLE_NEVER when empty */
@@ -39,7 +40,7 @@ void count_queue_add_far(CountQueue *q, SimCycle at, guint n);
 static inline void count_queue_put(CountQueue *q, SimCycle at, guint n) {
   guint b = (guint)(at & (COUNT_WHEEL - 1));
   q->count[b] += n;
-  q->used[b / 64] |= 1ULL << (b % 64);
+  event_bitmap_set(q->used, &q->words, b);
 }
 
 /* Add `n` items (0 adds none) due at cycle `at`, which must not be before

@@ -5,7 +5,7 @@
 #define WHEEL_MASK (EVENT_WHEEL - 1)
 #define WHEEL_WORDS (EVENT_WHEEL / 64) /* 64-bit words of the bucket bitmap */
 
-G_STATIC_ASSERT((EVENT_WHEEL & WHEEL_MASK) == 0 && EVENT_WHEEL >= 64);
+G_STATIC_ASSERT((EVENT_WHEEL & WHEEL_MASK) == 0 && EVENT_WHEEL >= 64 && WHEEL_WORDS <= 64);
 
 void event_queue_init(EventQueue *q) {
   *q = (EventQueue){.free = EVENT_NO_NODE, .first = SIM_CYCLE_NEVER};
@@ -87,14 +87,14 @@ static inline void wheel_append(EventQueue *q, SimCycle at, gpointer data) {
     q->node[q->tail[b]].next = n;
   else
     q->head[b] = n;
-  q->used[b / 64] |= bit;
+  event_bitmap_set(q->used, &q->words, b);
   q->tail[b] = n;
 }
 
 /* Cycle of the wheel's first event (the wheel must not be empty): the first
  * non-empty bucket from base's, wrapping once. */
 static SimCycle wheel_first(const EventQueue *q) {
-  guint offset = event_bitmap_first(q->used, WHEEL_WORDS, (guint)(q->base & WHEEL_MASK));
+  guint offset = event_bitmap_first(q->used, q->words, WHEEL_WORDS, (guint)(q->base & WHEEL_MASK));
   g_assert(offset != G_MAXUINT);
   return q->base + offset;
 }
@@ -159,7 +159,7 @@ gpointer event_queue_pop(EventQueue *q) {
   }
   if (q->head[b] != EVENT_NO_NODE)
     return data; /* more events this cycle: the first cycle stays */
-  q->used[b / 64] &= ~(1ULL << (b % 64));
+  event_bitmap_clear(q->used, &q->words, b);
   q->first = first_cycle(q);
   return data;
 }

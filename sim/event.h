@@ -38,6 +38,7 @@ typedef struct {
   guint32 *head;   /* EVENT_WHEEL buckets (cycle modulo the wheel): first node */
   guint32 *tail;   /* last node of each non-empty bucket */
   guint64 *used;   /* EVENT_WHEEL bits: the bucket is non-empty */
+  guint64 words;   /* bit w: used[w] is not 0 (event_bitmap_first) */
   EventNode *node; /* n_nodes nodes, in buckets or free */
   guint32 n_nodes; /* nodes allocated */
   guint32 free;    /* first free node, or EVENT_NO_NODE */
@@ -51,20 +52,41 @@ typedef struct {
 } EventQueue;
 
 /* Offset from bucket `start` of the first set bit of a wheel's bitmap `used`
- * (`words` 64-bit words, words x 64 a power of 2; bucket b = bit b % 64 of
- * word b / 64), going up and wrapping once; G_MAXUINT when no bit is set.
- * The event queue's, the loads-in-flight counts' and the SM's wake wheel. */
-static inline guint event_bitmap_first(const guint64 *used, guint words, guint start) {
-  guint w = start / 64;
-  for (guint k = 0; k <= words; k++) {
-    guint i = (w + k) % words;
-    guint64 bits = k == 0 ? used[i] & (~0ULL << (start % 64)) : used[i];
-    if (bits != 0) {
-      guint b = i * 64 + (guint)__builtin_ctzll(bits);
-      return (b - start) & (words * 64 - 1);
-    }
+ * (`words` 64-bit words, at most 64, words x 64 a power of 2; bucket b = bit
+ * b % 64 of word b / 64), going up and wrapping once; G_MAXUINT when no bit
+ * is set.  `summary` has bit w set exactly when used[w] is not 0 (the
+ * caller keeps it: event_bitmap_set, event_bitmap_clear), so no word is
+ * scanned.  The event queue's, the loads-in-flight counts' and the SM's
+ * wake wheel. */
+static inline guint event_bitmap_first(const guint64 *used, guint64 summary, guint words,
+                                       guint start) {
+  if (summary == 0)
+    return G_MAXUINT;
+  guint w = start / 64, b;
+  guint64 bits = used[w] & (~0ULL << (start % 64));
+  if (bits != 0) {
+    b = w * 64 + (guint)__builtin_ctzll(bits);
+  } else {
+    guint64 after = w + 1 < 64 ? summary & (~0ULL << (w + 1)) : 0;  /* words after w */
+    guint i = (guint)__builtin_ctzll(after != 0 ? after : summary); /* else wrap round */
+    bits = i == w ? used[w] & ~(~0ULL << (start % 64)) : used[i];
+    b = i * 64 + (guint)__builtin_ctzll(bits);
   }
-  return G_MAXUINT;
+  return (b - start) & (words * 64 - 1);
+}
+
+/* Set bucket b's bit in `used` and its word's in `summary`. */
+static inline void event_bitmap_set(guint64 *used, guint64 *summary, guint b) {
+  used[b / 64] |= 1ULL << (b % 64);
+  *summary |= 1ULL << (b / 64);
+}
+
+/* Clear bucket b's bit in `used`, and its word's in `summary` when the word
+ * is then 0. */
+static inline void event_bitmap_clear(guint64 *used, guint64 *summary, guint b) {
+  used[b / 64] &= ~(1ULL << (b % 64));
+  if (used[b / 64] == 0)
+    *summary &= ~(1ULL << (b / 64));
 }
 
 /* An empty queue (value type: event_queue_clear frees its storage). */

@@ -8,13 +8,15 @@
 
 /* ---- sleeping and waking ------------------------------------------------- */
 
-G_STATIC_ASSERT((SM_WAKE_CYCLES & (SM_WAKE_CYCLES - 1)) == 0 && SM_WAKE_CYCLES >= 64);
+G_STATIC_ASSERT((SM_WAKE_CYCLES & (SM_WAKE_CYCLES - 1)) == 0 && SM_WAKE_CYCLES >= 64 &&
+                SM_WAKE_CYCLES / 64 <= 64);
 
 /* The first non-empty bucket of the wheel from cycle `from` on (all its
  * warps are due in [from, from + SM_WAKE_CYCLES)); SIM_CYCLE_NEVER when
  * the wheel is empty. */
 static SimCycle wheel_first_from(const WakeWheel *h, SimCycle from) {
-  guint offset = event_bitmap_first(h->used, SM_WAKE_CYCLES / 64, (guint)(from % SM_WAKE_CYCLES));
+  guint offset =
+      event_bitmap_first(h->used, h->words, SM_WAKE_CYCLES / 64, (guint)(from % SM_WAKE_CYCLES));
   return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
 }
 
@@ -23,7 +25,7 @@ static inline void wheel_add(WakeWheel *h, Warp *w, SimCycle at) {
   guint b = (guint)(at % SM_WAKE_CYCLES);
   w->wake_next = h->head[b];
   h->head[b] = w;
-  h->used[b / 64] |= 1ULL << (b % 64);
+  event_bitmap_set(h->used, &h->words, b);
   h->first = MIN(h->first, at);
 }
 
@@ -32,7 +34,7 @@ static inline Warp *wheel_take(WakeWheel *h, SimCycle now) {
   guint b = (guint)(now % SM_WAKE_CYCLES);
   Warp *w = h->head[b];
   h->head[b] = NULL;
-  h->used[b / 64] &= ~(1ULL << (b % 64));
+  event_bitmap_clear(h->used, &h->words, b);
   h->first = wheel_first_from(h, now + 1);
   return w;
 }

@@ -52,6 +52,8 @@ typedef struct {
 typedef struct {
   Warp *head[SM_WAKE_CYCLES];        /* warps due in each bucket, linked by wake_next */
   guint64 used[SM_WAKE_CYCLES / 64]; /* bit b: bucket b is not empty */
+  guint64 words;                     /* bit w: used[w] is not 0 (finds the next bucket without
+                                        a scan of used[]) */
   SimCycle first;                    /* the first cycle with a warp, SIM_CYCLE_NEVER if none */
 } WakeWheel;
 
