@@ -6,7 +6,6 @@
 typedef struct {
   guint channels;
   gdouble cycles_per_byte; /* per channel */
-  gdouble line_cycles;     /* cycles a channel takes for one whole line */
   gdouble *free_at;        /* cycle each channel is next free (fractional) */
   guint shadow;            /* next channel of this pool that a line of the other pool also
                               occupies (in turn) */
@@ -36,27 +35,25 @@ struct Mem {
   SimRng *rng; /* borrowed */
 };
 
-static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle, guint line_bytes) {
+static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle) {
   p->channels = channels;
   p->cycles_per_byte = (gdouble)channels / bytes_per_cycle;
-  p->line_cycles = line_bytes * p->cycles_per_byte;
   p->free_at = g_new0(gdouble, channels);
 }
 
-static void level_init(Level *l, const MemLevelModel *m, guint line_bytes) {
+static void level_init(Level *l, const MemLevelModel *m) {
   l->spread = m->latency_spread;
   l->fixed = (gdouble)m->latency - l->spread;
   l->fixed_stream = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
-  pool_init(&l->random, m->channels, m->bytes_per_cycle, line_bytes);
-  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle,
-            line_bytes);
+  pool_init(&l->random, m->channels, m->bytes_per_cycle);
+  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle);
 }
 
 Mem *mem_new(const SmModel *model, SimRng *rng) {
   Mem *mem = g_new0(Mem, 1);
-  level_init(&mem->level[MEM_L1], &model->l1, model->line_bytes);
-  level_init(&mem->level[MEM_L2], &model->l2, model->line_bytes);
-  level_init(&mem->level[MEM_DRAM], &model->dram, model->line_bytes);
+  level_init(&mem->level[MEM_L1], &model->l1);
+  level_init(&mem->level[MEM_L2], &model->l2);
+  level_init(&mem->level[MEM_DRAM], &model->dram);
   mem->sector_bytes = model->sector_bytes;
   mem->line_bytes = model->line_bytes;
   mem->rng = rng;
@@ -100,8 +97,7 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
   for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
     gdouble bytes = i < shape.lines ? (gdouble)mem->line_bytes : (gdouble)shape.last_bytes;
-    p->free_at[c] =
-        start + (i < shape.lines ? p->line_cycles : shape.last_bytes * p->cycles_per_byte);
+    p->free_at[c] = start + bytes * p->cycles_per_byte;
     guint oc = o->shadow;
     o->shadow = oc + 1 < o->channels ? oc + 1 : 0;
     o->free_at[oc] = MAX((gdouble)now, o->free_at[oc]) + bytes * o->cycles_per_byte;
