@@ -39,11 +39,7 @@ gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found,
     g_free(text);
     return NULL;
   }
-  /* A lone CR (classic Mac text) ends a line, as LF and CR LF do; GKeyFile
-   * knows only LF. */
-  for (gchar *p = text; p < text + len; p++)
-    if (*p == '\r' && p[1] != '\n')
-      *p = '\n';
+  readfile_lone_cr_to_lf(text, len); /* GKeyFile knows only LF */
   return text;
 }
 

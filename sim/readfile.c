@@ -7,6 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+void readfile_lone_cr_to_lf(gchar *text, gsize len) {
+  for (gsize i = 0; i < len; i++)
+    if (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'))
+      text[i] = '\n';
+}
+
 gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error) {
   /* Only regular files: a FIFO would block in open(), a device never end. */
   if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {

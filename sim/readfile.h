@@ -1,4 +1,5 @@
-/* readfile.h - a whole regular file read into memory with a size cap.
+/* readfile.h - a whole regular file read into memory with a size cap, and
+ * its lone-CR line ends made LF.
  *
  * g_file_get_contents reads until end of file, however far: a file that
  * claims no size and never ends (/proc/self/pagemap) or one of gigabytes
@@ -22,5 +23,10 @@
  * 0..N)" (G_FILE_ERROR_FAILED), or "PATH: <strerror>" (the open or read
  * failed). */
 gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error);
+
+/* Make every lone CR (classic Mac line end) of the `len` bytes at `text` an
+ * LF, in place; CR LF stays.  For readers that split lines at LF (GKeyFile,
+ * the SASS listing reader). */
+void readfile_lone_cr_to_lf(gchar *text, gsize len);
 
 #endif

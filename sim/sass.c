@@ -308,11 +308,8 @@ static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GEr
                 ps->origin);
     return NULL;
   }
-  /* A lone CR (classic Mac text) ends a line too; CR LF keeps its CR, which
-   * the line patterns take as trailing space. */
-  for (gchar *p = copy; p < copy + len; p++)
-    if (*p == '\r' && p[1] != '\n')
-      *p = '\n';
+  /* (CR LF keeps its CR, which the line patterns take as trailing space) */
+  readfile_lone_cr_to_lf(copy, len);
   if (!g_utf8_validate(copy, (gssize)len, &bad)) {
     guint line = 1;
     for (const gchar *p = copy; p < bad; p++)
