@@ -225,9 +225,8 @@ static void derive_hit_rates(SassKernel *sk) {
    * slice counts as a miss), and the model takes them as hits. */
   gdouble dram = d->dram_bytes_per_s * d->duration_s;
   gdouble l2_c = sk->l2_coalesced * (1.0 - sk->load_l1_hit);
-  gdouble l2_r = sk->l2_scattered * (1.0 - sk->load_l1_hit);
   gdouble miss = (1.0 - sk->load_l2_hit) * l2_loads;
-  if (l2_r > 0 && !isnan(dram) && miss > l2_c) {
+  if (sk->l2_scattered > 0 && !isnan(dram) && miss > l2_c) {
     gdouble scattered_dram = MAX(0.0, dram / 32.0 - l2_c - stores);
     if (miss - l2_c > scattered_dram)
       sk->load_l2_hit = 1.0 - (l2_c + scattered_dram) / l2_loads;

@@ -692,20 +692,21 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
       return NULL;
   }
   warn_atomics(sk, warnings);
-  /* Warp instructions from entry to EXIT, from the profile when there is one. */
-  if (sk->source && sk->warps > 0) {
-    gdouble sum = 0;
-    for (guint i = 0; i < fn->n; i++)
-      sum += sassmem_executed(sk, i);
-    p->warp_insts = (guint64)llround(sum / sk->warps);
-  }
   const gchar *why = NULL;
   if (!program_check(p, &why)) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT, "%s: %s", fn->file, why);
     return NULL;
   }
-  if (!(sk->source && sk->warps > 0))
+  /* Warp instructions from entry to EXIT, from the profile when there is
+   * one, else one warp's walk of the (checked) program. */
+  if (sk->source && sk->warps > 0) {
+    gdouble sum = 0;
+    for (guint i = 0; i < fn->n; i++)
+      sum += sassmem_executed(sk, i);
+    p->warp_insts = (guint64)llround(sum / sk->warps);
+  } else {
     p->warp_insts = walk_count(p);
+  }
   return g_steal_pointer(&p);
 }
 
