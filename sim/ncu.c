@@ -343,6 +343,28 @@ static const DetailMetric detail_metrics[] = {
 };
 #undef D
 
+/* What each scale takes: its kind of unit, the units allowed, the value in
+ * its base unit (NaN for another unit; NULL: the value as printed). */
+static const struct {
+  const gchar *kind, *allowed;
+  gdouble (*of)(gdouble v, const gchar *unit);
+} scales[] = {
+    [SCALE_NONE] = {NULL, NULL, NULL},
+    [SCALE_BYTES] = {"byte", "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
+                     bytes_of},
+    [SCALE_RATE] = {"byte rate",
+                    "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s, or each /second; % is the Speed "
+                    "Of Light row",
+                    rate_of},
+    [SCALE_TIME] = {"time", "ns, us, ms, s, nsecond, usecond, msecond, second", seconds_of},
+};
+
+/* Decimals the lower end of m's range takes in a message: 9 for a
+ * fraction (Duration's 1 ns), else none. */
+static int min_decimals(const DetailMetric *m) {
+  return m->min < 1 && m->min > 0 ? 9 : 0;
+}
+
 /* The entry of detail_metrics for `metric` in `unit`, or NULL when warpsim
  * does not read it. */
 static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *unit) {
@@ -371,29 +393,18 @@ static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols 
     return FALSE;
   }
   *first = r->line;
-  static const gchar *const allowed[] = {
-      [SCALE_BYTES] = "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
-      [SCALE_RATE] = "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s, or each /second; % is "
-                     "the Speed Of Light row",
-      [SCALE_TIME] = "ns, us, ms, s, nsecond, usecond, msecond, second"};
-  gdouble x = m->scale == SCALE_BYTES  ? bytes_of(v, unit)
-              : m->scale == SCALE_RATE ? rate_of(v, unit)
-              : m->scale == SCALE_TIME ? seconds_of(v, unit)
-                                       : v;
+  gdouble x = scales[m->scale].of ? scales[m->scale].of(v, unit) : v;
   if (isnan(x)) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: '%s': unit '%s' is no %s unit (allowed %s)", origin, r->line, metric, unit,
-                m->scale == SCALE_BYTES  ? "byte"
-                : m->scale == SCALE_RATE ? "byte rate"
-                                         : "time",
-                allowed[m->scale]);
+                scales[m->scale].kind, scales[m->scale].allowed);
     return FALSE;
   }
   if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: '%s': out of range '%s' (allowed %.*f..%.0f %s%s)", origin, r->line, metric,
-                ncu_csv_field(r, c->value), m->min < 1 && m->min > 0 ? 9 : 0, m->min, m->max,
-                m->unit, m->whole ? ", whole" : "");
+                ncu_csv_field(r, c->value), min_decimals(m), m->min, m->max, m->unit,
+                m->whole ? ", whole" : "");
     return FALSE;
   }
   if (m->whole)
@@ -508,8 +519,7 @@ static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gc
       if (m != NULL) { /* one warpsim reads: never silently absent */
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                     "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s)", origin, r->line,
-                    metric, ncu_csv_field(r, c.value), m->min < 1 && m->min > 0 ? 9 : 0, m->min,
-                    m->max, m->unit);
+                    metric, ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max, m->unit);
         ncu_details_free(d);
         return NULL;
       }
