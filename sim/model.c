@@ -202,6 +202,11 @@ static const ConfigEntry model_table[] = {
      "0", 0, 1000000, NULL, 0, 0, "lines per SM",
      "SASS kernels: L1 lines missing at once per SM before lg_throttle (0 = no cap)",
      "assumed: no cap"},
+    {"class_global", "warp_lines_in_flight", CONFIG_UINT,
+     M(opclass[OPCLASS_GLOBAL].warp_lines_in_flight), 0, "0", 0, 4096, NULL, 0, 0, "lines per warp",
+     "SASS kernels: lines of DRAM-bound loads one warp has missing at once; its next global "
+     "load waits (lg_throttle) until fewer are (0 = no cap)",
+     "assumed: no cap"},
     {"class_global", "dram_write_cost", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].write_cost), 0,
      "1", 0.1, 10, NULL, 0, 0, "read bytes per byte",
      "SASS kernels: DRAM time of a stored byte (read/write turnaround)", "assumed: as a read"},

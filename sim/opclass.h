@@ -32,6 +32,7 @@ typedef struct {
   guint dispatch;              /* fp64: cycles the SMSP's dispatch is held per warp instruction
                                   (operand reads; 0 or 1 = the next cycle is free) */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
+  guint warp_lines_in_flight;  /* global: DRAM-bound lines one warp has missing at once (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes */
   gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a
                                   contiguous load reads in part (misaligned) */

@@ -92,6 +92,8 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
                      .load_l2_hit = load_l2,
                      .load_l2_hit_scattered = load_l2,
                      .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
+                     .warp_max_inflight =
+                         k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
                      .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
                      .seed = k->seed,
                      .max_cycles = opt->max_cycles,

@@ -229,13 +229,20 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return;             /* stays ready: `charged` is next set when it leaves */
+  guint8 nb_reason = STALL_WAIT;
+  SimCycle miss_free = sm_warp_miss_free(sm, w, not_before);
+  if (G_UNLIKELY(miss_free > not_before)) { /* a global load, its warp's lines missing */
+    not_before = miss_free;
+    nb_reason = reason = STALL_LG_THROTTLE;
+    at = warp_operands_ready(w, not_before, &reason);
+  }
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
   w->dep_at = at;
   w->dep_reason = reason;
   sm_unready(sm, s, w);
   w->cls = cls;
   if (at > w->charged)
-    warp_charge_causes(w, sm->st.state, not_before, STALL_WAIT, at);
+    warp_charge_causes(w, sm->st.state, not_before, nb_reason, at);
   sm_sleep(sm, w, at, (StallState)reason, now, TRUE);
 }
 
@@ -280,6 +287,11 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   if (in->op == OP_BRA) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
+  }
+  SimCycle miss_free = sm_warp_miss_free(sm, w, not_before);
+  if (G_UNLIKELY(miss_free > not_before)) { /* the warp has its lines missing */
+    not_before = miss_free;
+    nb_reason = STALL_LG_THROTTLE;
   }
   if (!w->at_barrier) {
     /* The common case of a load or store: the next instruction does not
@@ -579,6 +591,11 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
   sm->dec = g_new0(Decoded, sm->p->n);
   sm->access = g_new0(MemAccess, sm->p->n);
+  if (launch->warp_max_inflight > 0) {
+    sm->misses = g_new0(WarpMisses, MAX(n_warps, 1));
+    for (guint i = 0; i < n_warps; i++)
+      sm->misses[i].out = g_new0(WarpMiss, launch->warp_max_inflight);
+  }
   sm->l2_hit_below = launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit;
   sm->l2_hit_below_scattered =
       launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit_scattered;
@@ -599,6 +616,10 @@ void sm_free(Sm *sm) {
   g_free(sm->soon);
   g_free(sm->dec);
   g_free(sm->access);
+  if (sm->misses != NULL)
+    for (guint i = 0; i < sm->l.cta_slots * sm->l.warps_per_block; i++)
+      g_free(sm->misses[i].out);
+  g_free(sm->misses);
   count_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);
   mem_free(sm->mem);

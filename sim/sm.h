@@ -31,6 +31,8 @@ typedef struct {
   gdouble load_l2_hit_scattered; /* SASS: the same for a scattered one (sass_kernel_l2_split) */
   guint max_inflight;            /* SASS: L1 lines missing at once per SM; 0 = the model's
                                     [mem] max_inflight warp-loads */
+  guint warp_max_inflight;       /* SASS: lines of DRAM-bound loads one warp has missing before
+                                    its next global load waits; 0 = no cap */
   gdouble dram_write_cost;       /* DRAM time of a stored byte, in read bytes (1 = none) */
   guint32 seed;                  /* seeds the memory system's randomness */
   SimCycle max_cycles;           /* stop past this many cycles; 0 = no bound */

@@ -3,6 +3,8 @@
  * spills, the SM-wide shared-memory unit. */
 #include "sm_priv.h"
 
+#include <string.h>
+
 /* The level a global access `in` of a SASS program is served from, drawn
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
  * access has its own L2 rate). */
@@ -39,14 +41,34 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
   a->valid = TRUE;
 }
 
-/* A global load or store (LDG/STG) `a` issued at `now` through the level it
- * is served from; *missed: it left L1.  Returns the cycle its data is back
- * (a store: the cycle its registers are read). */
-static SimCycle global_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now,
+/* The warp's global load of `lines` lines that went to DRAM at `now` is back
+ * at `at`: it joins the warp's missing lines, less those back by `now`. */
+static void warp_miss_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, guint lines) {
+  guint done = 0;
+  while (done < m->n && m->out[done].at <= now)
+    m->lines -= m->out[done++].lines;
+  m->n -= done;
+  memmove(m->out, m->out + done, m->n * sizeof *m->out);
+  g_assert(m->n < cap); /* the load issued with fewer than cap lines out (sm_warp_miss_free) */
+  guint i = m->n;
+  for (; i > 0 && m->out[i - 1].at > at; i--)
+    m->out[i] = m->out[i - 1];
+  m->out[i] = (WarpMiss){at, lines};
+  m->n++;
+  m->lines += lines;
+}
+
+/* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
+ * the level it is served from; *missed: it left L1.  Returns the cycle its
+ * data is back (a store: the cycle its registers are read). */
+static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess *a, SimCycle now,
                               gboolean *missed) {
   MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
+  if (sm->misses != NULL && level == MEM_DRAM && in->l1tex && in->op == OP_LDG)
+    warp_miss_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
+                  a->shape[level].lines);
   sm->st.level_bytes[level] += a->request_bytes;
   if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&
                  sm->l.load_l1_hit > 0)) {
@@ -107,7 +129,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, in, a, now, &missed)
+  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, w, in, a, now, &missed)
                                                         : spill_access(sm, in, a, now);
   if (in->l1tex && in->op == OP_LDG) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots

@@ -43,6 +43,20 @@ typedef struct {
   MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
 } MemAccess;
 
+/* One warp's global loads that went to DRAM and may still be out (SmLaunch
+ * warp_max_inflight): per load, the cycle its data is back and its lines,
+ * by that cycle. */
+typedef struct {
+  SimCycle at;
+  guint32 lines;
+} WarpMiss;
+
+typedef struct {
+  WarpMiss *out; /* warp_max_inflight entries at most (each load holds at least one line) */
+  guint n;       /* entries of out */
+  guint lines;   /* their lines */
+} WarpMisses;
+
 /* Warps asleep until a cycle less than SM_WAKE_CYCLES ahead that have not
  * exited: one bucket per cycle (modulo the wheel).  The order in which such
  * warps wake within a cycle does not matter (each joins its SMSP's ready
@@ -90,6 +104,7 @@ struct Sm {
                                      ([sm] smsps is at most 8, model.c) */
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
+  WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
   guint64 selected;               /* warps selected, summed per cycle (the selected state) */
@@ -117,6 +132,24 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
   sm->n_ready--;
   sm->n_ready_of[w->cls]--;
   sm->ready_smsps &= ~((guint64)(s->ready_all == 0) << w->smsp);
+}
+
+/* The first cycle from `not_before` on at which warp `w` may issue its next
+ * instruction, a global load through L1 (SASS): one at which fewer than
+ * SmLaunch warp_max_inflight lines of its DRAM-bound loads are missing
+ * (README "A warp's DRAM loads in flight"); `not_before` when there is no cap
+ * or the next instruction is not such a load. */
+static inline SimCycle sm_warp_miss_free(const Sm *sm, const Warp *w, SimCycle not_before) {
+  if (G_LIKELY(sm->misses == NULL) || w->in->op != OP_LDG || !w->in->l1tex)
+    return not_before;
+  const WarpMisses *m = &sm->misses[w - sm->warp];
+  SimCycle t = not_before;
+  guint lines = m->lines;
+  for (guint i = 0; i < m->n && (m->out[i].at <= t || lines >= sm->l.warp_max_inflight); i++) {
+    t = MAX(t, m->out[i].at);
+    lines -= m->out[i].lines;
+  }
+  return t;
 }
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its

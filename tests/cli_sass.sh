@@ -436,4 +436,25 @@ for kv in spmv:0.8000 gather:0.0674; do
   [ "$got" = "$want" ] || fail "$k: load_l2_hit $got at the profiled point, want $want ($(cat "$tmp/err"))"
   passed=$((passed + 1))
 done
+# A warp's DRAM-bound loads missing at once ([class_global]
+# warp_lines_in_flight): capped at one line, each float4 load of v4 (4 warps,
+# one CTA per SM, nearly all from DRAM) waits for the previous one's data, so
+# the run lasts at least its loads per warp times the sequential DRAM latency
+# with no spread (340 cycles); uncapped it takes about half of that.
+for cap in 1 0; do
+  row=$(timeout 60 "$bin" run --kernel "$root/traces/v4_sass.ini" --set launch.blocks_per_sm=1 \
+    --set launch.blocks=132 --set class_global.warp_lines_in_flight=$cap --set dram.latency_spread=0 \
+    --format csv --no-whatif 2>"$tmp/err")
+  read -r cycles floor < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { n = $c["loads_per_cycle"] * $c["cycles"] / $c["warps_per_sm"]
+      d = (1 - $c["load_l1_hit"]) * (1 - $c["load_l2_hit"])
+      printf "%d %d\n", $c["cycles"], n * d * 340 }' <<<"$row")
+  [ -n "$cycles" ] || fail "v4 at warp_lines_in_flight=$cap: no row ($(cat "$tmp/err"))"
+  if [ "$cap" = 1 ]; then
+    [ "$cycles" -ge "$floor" ] || fail "v4, one DRAM line per warp: $cycles cycles, want >= $floor"
+  else
+    [ "$cycles" -lt "$floor" ] || fail "v4 uncapped: $cycles cycles, want < $floor (the cap's floor)"
+  fi
+  passed=$((passed + 1))
+done
 echo "$passed passed, 0 failed"
