@@ -228,7 +228,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   SimCycle at = warp_operands_ready(w, not_before, &reason);
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
-    return;             /* stays ready: `charged` is next set when it leaves */
+    return; /* stays ready: `charged` is next set when it leaves */
   guint8 nb_reason = STALL_WAIT;
   SimCycle miss_free = sm_warp_miss_free(sm, w, not_before);
   if (G_UNLIKELY(miss_free > not_before)) { /* a global load, its warp's lines missing */
