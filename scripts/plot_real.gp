@@ -28,7 +28,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); saxpy and gather fitted, the others held out; spill_C (register cap C): no profile" font ",13"
+set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); saxpy, softmax, sgemm, stencil, gather, transpose fitted, the others held out; spill_C (register cap C): no profile" font ",13"
 do for [k in kernels] {
   set title k
   # ghist's measured points lie along the bottom (0.016 bytes/cycle/SM)

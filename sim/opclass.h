@@ -25,16 +25,15 @@ typedef enum {
 
 /* One class as the model file gives it. */
 typedef struct {
-  gchar *opcodes;        /* ';'-separated base opcodes, owned */
-  guint latency;         /* cycles until a result waited on through a scoreboard is written */
-  guint interval;        /* cycles the class's pipe stays busy per warp instruction */
-  guint read_latency;    /* global, shared: cycles after issue a store's registers are read */
-  guint dispatch;        /* fp64: cycles the SMSP's dispatch is held per warp instruction
-                            (operand reads; 0 or 1 = the next cycle is free) */
-  guint lines_in_flight; /* global: L1 lines missing at once per SM (0 = no cap) */
-  guint
-      warp_lines_in_flight; /* global: DRAM-bound lines one warp has missing at once (0 = no cap) */
-  gdouble write_cost;       /* global: DRAM time of a stored byte, in read bytes */
+  gchar *opcodes;              /* ';'-separated base opcodes, owned */
+  guint latency;               /* cycles until a result waited on through a scoreboard is written */
+  guint interval;              /* cycles the class's pipe stays busy per warp instruction */
+  guint read_latency;          /* global, shared: cycles after issue a store's registers are read */
+  guint dispatch;              /* fp64: cycles the SMSP's dispatch is held per warp instruction
+                                  (operand reads; 0 or 1 = the next cycle is free) */
+  guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
+  guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
+  gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes */
   gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a
                                   contiguous load reads in part (misaligned) */
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in

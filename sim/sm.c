@@ -229,10 +229,12 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return; /* stays ready: `charged` is next set when it leaves */
+  /* (A global load is never of a plain op's class, CLS_LOAD: a warp whose
+   * next instruction is one has left by here.) */
   guint8 nb_reason = STALL_WAIT;
-  SimCycle miss_free = sm_warp_miss_free(sm, w, not_before);
-  if (G_UNLIKELY(miss_free > not_before)) { /* a global load, its warp's lines missing */
-    not_before = miss_free;
+  SimCycle load_at = sm_warp_load_not_before(sm, w, not_before);
+  if (G_UNLIKELY(load_at > not_before)) { /* a global load, its warp's lines missing */
+    not_before = load_at;
     nb_reason = reason = STALL_LG_THROTTLE;
     at = warp_operands_ready(w, not_before, &reason);
   }
@@ -288,9 +290,9 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
   }
-  SimCycle miss_free = sm_warp_miss_free(sm, w, not_before);
-  if (G_UNLIKELY(miss_free > not_before)) { /* the warp has its lines missing */
-    not_before = miss_free;
+  SimCycle load_at = sm_warp_load_not_before(sm, w, not_before);
+  if (G_UNLIKELY(load_at > not_before)) { /* the warp has its lines missing */
+    not_before = load_at;
     nb_reason = STALL_LG_THROTTLE;
   }
   if (!w->at_barrier) {

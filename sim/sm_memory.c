@@ -43,13 +43,14 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
 
 /* The warp's global load of `lines` lines that went to DRAM at `now` is back
  * at `at`: it joins the warp's missing lines, less those back by `now`. */
-static void warp_miss_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, guint lines) {
+static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, guint lines) {
   guint done = 0;
   while (done < m->n && m->out[done].at <= now)
     m->lines -= m->out[done++].lines;
   m->n -= done;
   memmove(m->out, m->out + done, m->n * sizeof *m->out);
-  g_assert(m->n < cap); /* the load issued with fewer than cap lines out (sm_warp_miss_free) */
+  /* it went out with fewer than cap lines out (sm_warp_load_not_before) */
+  g_assert(m->n < cap);
   guint i = m->n;
   for (; i > 0 && m->out[i - 1].at > at; i--)
     m->out[i] = m->out[i - 1];
@@ -67,7 +68,7 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
   if (sm->misses != NULL && level == MEM_DRAM && in->l1tex && in->op == OP_LDG)
-    warp_miss_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
+    sm_misses_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
                   a->shape[level].lines);
   sm->st.level_bytes[level] += a->request_bytes;
   if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&

@@ -47,14 +47,18 @@ typedef struct {
  * warp_max_inflight): per load, the cycle its data is back and its lines,
  * by that cycle. */
 typedef struct {
-  SimCycle at;
-  guint32 lines;
+  SimCycle at;   /* cycle the load's data is back */
+  guint32 lines; /* 128 B lines of the load that went to DRAM */
 } WarpMiss;
 
+/* The loads of one warp that went to DRAM, those back included until its next
+ * one (sm_misses_add in sm_memory.c drops them; sm_warp_load_not_before reads
+ * them). */
 typedef struct {
-  WarpMiss *out; /* warp_max_inflight entries at most (each load holds at least one line) */
+  WarpMiss *out; /* owned; sorted by at; capacity SmLaunch warp_max_inflight (each entry holds
+                    at least one line, and a load goes out with fewer lines out than that) */
   guint n;       /* entries of out */
-  guint lines;   /* their lines */
+  guint lines;   /* lines: the sum of out[0..n).lines */
 } WarpMisses;
 
 /* Warps asleep until a cycle less than SM_WAKE_CYCLES ahead that have not
@@ -139,7 +143,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
  * SmLaunch warp_max_inflight lines of its DRAM-bound loads are missing
  * (README "A warp's DRAM loads in flight"); `not_before` when there is no cap
  * or the next instruction is not such a load. */
-static inline SimCycle sm_warp_miss_free(const Sm *sm, const Warp *w, SimCycle not_before) {
+static inline SimCycle sm_warp_load_not_before(const Sm *sm, const Warp *w, SimCycle not_before) {
   if (G_LIKELY(sm->misses == NULL) || w->in->op != OP_LDG || !w->in->l1tex)
     return not_before;
   const WarpMisses *m = &sm->misses[w - sm->warp];

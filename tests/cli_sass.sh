@@ -440,10 +440,10 @@ done
 # warp_lines_in_flight): capped at one line, each float4 load of v4 (4 warps,
 # one CTA per SM, nearly all from DRAM) waits for the previous one's data, so
 # the run lasts at least its loads per warp times the sequential DRAM latency
-# with no spread (340 cycles); uncapped it takes about half of that.
+# (pinned here: 340 cycles, no spread); uncapped it takes about half of that.
 for cap in 1 0; do
   row=$(timeout 60 "$bin" run --kernel "$root/traces/v4_sass.ini" --set launch.blocks_per_sm=1 \
-    --set launch.blocks=132 --set class_global.warp_lines_in_flight=$cap --set dram.latency_spread=0 \
+    --set launch.blocks=132 --set class_global.warp_lines_in_flight=$cap --set dram.latency_spread=0 --set dram.stream_latency=340 \
     --format csv --no-whatif 2>"$tmp/err")
   read -r cycles floor < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { n = $c["loads_per_cycle"] * $c["cycles"] / $c["warps_per_sm"]
