@@ -67,7 +67,8 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
   MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
   *missed = level != MEM_L1;
   SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
-  if (sm->misses != NULL && level == MEM_DRAM && in->l1tex && in->op == OP_LDG)
+  if (sm->misses != NULL && level == MEM_DRAM && in->l1tex && in->op == OP_LDG &&
+      a->shape[level].lines > 0) /* (an entry holds at least one line) */
     sm_misses_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
                   a->shape[level].lines);
   sm->st.level_bytes[level] += a->request_bytes;
