@@ -23,6 +23,10 @@
 # over other hosts pass GNU parallel's --sshlogin (repeatable; the hosts need
 # warpsim and OUT's directory at the same paths, e.g. a shared file system).
 #
+# Before any run, warpsim checks every --set value and every axis value (a
+# range by its two ends, each with the first point's other settings): a value
+# out of range is refused (exit 2) with nothing run or written.
+#
 # Safety: a lock (OUT.csv.lock, flock) makes a second sweep to the same -o
 # refuse (exit 2).  Every finished run leaves one row file in OUT.csv.d/; an
 # interrupted (^C, SIGTERM: exit 130/143) or failed sweep keeps them, and the
@@ -85,6 +89,7 @@ value_re='^[A-Za-z0-9_.+:;/-]+$'
 max_points=100000
 check_key() { [[ $1 =~ $key_re ]] || die "$2: '$1' is not a group.key name"; }
 check_value() {
+  [ -n "$1" ] || die "$2: empty value"
   [[ $1 =~ $value_re ]] ||
     die "$2: value '$1' holds a character other than letters, digits and _ . + - : ; /"
 }
@@ -104,8 +109,9 @@ for s in "${sets[@]+"${sets[@]}"}"; do
   fixed_keys+=("$k")
 done
 
-# Each axis: its keys (axis_keys[i], comma-separated) and values (axis_vals[i], tabs).
-axis_keys=() axis_vals=()
+# Each axis: its keys (axis_keys[i], comma-separated) and values (axis_vals[i], tabs),
+# and the values checked before any job starts (axis_checks[i]: a range by its ends).
+axis_keys=() axis_vals=() axis_checks=()
 declare -A axis_of=()
 points=1
 for i in "${!axes[@]}"; do
@@ -126,16 +132,17 @@ for i in "${!axes[@]}"; do
     axis_of[$k]=$a
   done
   IFS=',' read -r -a vlist <<<"$vals"
-  values=()
+  values=() checks=()
   for v in "${vlist[@]}"; do
     if [[ $v =~ ^([0-9]{1,9})\.\.([0-9]{1,9})$ ]]; then
       lo=$((10#${BASH_REMATCH[1]})) hi=$((10#${BASH_REMATCH[2]}))
       [ "$lo" -le "$hi" ] || die "--axis '$a': empty range $v (write the smaller bound first)"
       [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
       for ((n = lo; n <= hi; n++)); do values+=("$n"); done
+      checks+=("$lo" "$hi")
     elif [ -n "$v" ]; then
       check_value "$v" "--axis '$a'"
-      values+=("$v")
+      values+=("$v") checks+=("$v")
     fi
   done
   [ ${#values[@]} -gt 0 ] || die "--axis '$a': no values"
@@ -143,6 +150,7 @@ for i in "${!axes[@]}"; do
   [ $points -le $max_points ] || die "the grid has over $max_points points"
   axis_keys+=("$keys")
   axis_vals+=("$(printf '%s\t' "${values[@]}")")
+  axis_checks+=("$(printf '%s\t' "${checks[@]}")")
 done
 
 # Expand the grid, first axis outermost; a point's settings are the fixed
@@ -268,6 +276,30 @@ if ! "$warpsim" run "${base[@]}" "${first_args[@]}" --format csv --no-whatif \
   rm -f "$probe.err"
   die "warpsim rejected the sweep's settings: ${msg#warpsim: }"
 fi
+# Every value of every axis (a range by its ends), with the first point's
+# other settings (a point of the grid): warpsim checks keys and ranges before
+# it simulates, so a bad value exits 2 at once and a good one stops at
+# --max-cycles 1 (exit 3).  A bad value is refused before any job runs.
+for i in "${!axis_keys[@]}"; do
+  IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
+  IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
+  for v in "${clist[@]}"; do
+    args=()
+    for kv in "${first[@]}"; do
+      on_axis=0
+      for k in "${klist[@]}"; do [ "${kv%%=*}" != "$k" ] || on_axis=1; done
+      if [ $on_axis -eq 1 ]; then args+=(--set "${kv%%=*}=$v"); else args+=(--set "$kv"); fi
+    done
+    rc=0
+    "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
+      >/dev/null 2>"$probe.err" || rc=$?
+    if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
+      msg=$(head -n1 "$probe.err")
+      rm -f "$probe.err"
+      die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
+    fi
+  done
+done
 rm -f "$probe.err"
 
 file_hash() { # the sha256 of the file a --model/--kernel spec names, when it is one

@@ -29,7 +29,8 @@ typedef enum {
   STALL_LONG_SCOREBOARD,    /* waiting for a global/local (L1TEX) load */
   STALL_SHORT_SCOREBOARD,   /* waiting for shared memory or MUFU */
   STALL_WAIT,               /* waiting for a fixed-latency producer (FP32, INT) */
-  STALL_LG_THROTTLE,        /* eligible but the SM's loads-in-flight cap is full */
+  STALL_LG_THROTTLE,        /* a load waits: the SM's loads-in-flight cap is full, or (SASS)
+                               its warp's DRAM lines in flight (warp_lines_in_flight) */
   STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
   STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
   STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (bank conflict, FP64) */

@@ -216,6 +216,16 @@ done
 "$sweep" -o "$tmp/h.csv" --kernel fma --set stream.ilp=1 --set stream.ilp=2 \
   --axis launch.blocks_per_sm=1 2>/dev/null
 [ $? -eq 2 ] || fail "a key set twice by --set was accepted"
+# An out-of-range axis value, last of its list or the end of a range, is
+# refused before any point runs (it used to stop the sweep after the others).
+for ax in 'launch.threads_per_block=32,64,2048' 'launch.threads_per_block=1000..1025'; do
+  "$sweep" -o "$tmp/r.csv" --kernel fma --set stream.iterations=8 --axis "$ax" --quiet 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q "value '[0-9]*': .*threads_per_block.*allowed 1..1024" "$tmp/err" ||
+    fail "out-of-range axis '$ax': $(cat "$tmp/err")"
+  [ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "out-of-range axis '$ax': left files"
+done
+"$sweep" -o "$tmp/r.csv" --kernel fma --set stream.ilp= --axis launch.blocks_per_sm=1 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "stream.ilp=': empty value" "$tmp/err" || fail "empty --set: $(cat "$tmp/err")"
 ok
 
 # ---- repeated points: dropped with a warning -----------------------------
