@@ -140,8 +140,8 @@ for i in "${!axes[@]}"; do
       [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
       for ((n = lo; n <= hi; n++)); do values+=("$n"); done
       checks+=("$lo" "$hi")
-    elif [ -n "$v" ]; then
-      check_value "$v" "--axis '$a'"
+    else
+      check_value "$v" "--axis '$a'" # an empty item too ('1,,2': a typo)
       values+=("$v") checks+=("$v")
     fi
   done

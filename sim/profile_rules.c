@@ -155,9 +155,10 @@ static const struct {
     [STALL_WAIT] = {"warps wait on fixed-latency dependencies: more independent instructions "
                     "per warp hide them",
                     PROFILE_SUGGEST_OCCUPANCY | PROFILE_SUGGEST_ILP, PROFILE_SECTION_OCCUPANCY},
-    [STALL_LG_THROTTLE] = {"loads wait for a miss slot: the SM's loads-in-flight cap is full, "
-                           "or (SASS) the warp has [class_global] warp_lines_in_flight lines of "
-                           "DRAM loads out, which more warps hide",
+    [STALL_LG_THROTTLE] = {"loads wait for a miss slot: the SM's loads-in-flight cap is full "
+                           "(more warps do not help), or (SASS) the warp has [class_global] "
+                           "warp_lines_in_flight lines of DRAM loads out (more warps hide that); "
+                           "the what-if shows which",
                            PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_SOL},
     [STALL_MIO_THROTTLE] = {"the shared-memory/LSU unit is saturated", 0, PROFILE_SECTION_SOL},
     [STALL_MATH_PIPE_THROTTLE] = {"a math pipe is saturated", 0, PROFILE_SECTION_SOL},

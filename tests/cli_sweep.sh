@@ -226,6 +226,9 @@ for ax in 'launch.threads_per_block=32,64,2048' 'launch.threads_per_block=1000..
 done
 "$sweep" -o "$tmp/r.csv" --kernel fma --set stream.ilp= --axis launch.blocks_per_sm=1 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "stream.ilp=': empty value" "$tmp/err" || fail "empty --set: $(cat "$tmp/err")"
+"$sweep" -o "$tmp/r.csv" --kernel fma --axis 'stream.ilp=1,,2' 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "1,,2': empty value" "$tmp/err" && [ ! -e "$tmp/r.csv" ] ||
+  fail "empty axis item: $(cat "$tmp/err")"
 ok
 
 # ---- repeated points: dropped with a warning -----------------------------
