@@ -44,6 +44,14 @@ static gboolean occupancy_change(const ProfileMetrics *pm, const SmModel *m, con
   launch.smem_static = k->smem_static;
   launch.smem_dynamic = k->smem_dynamic;
   launch.optin = k->optin;
+  if ((pm->limiter_mask & (1u << OCC_LIMIT_REGISTERS)) && k->sass != NULL) {
+    /* A listing's registers are what ptxas allocated: capping them is a
+     * recompile (kernel.c refuses launch.max_regs below the listing). */
+    *note = g_strdup("no change: registers limit, and a SASS listing's registers are compiled "
+                     "(recompile under -maxrregcount or __launch_bounds__ and simulate that "
+                     "listing)");
+    return FALSE;
+  }
   if (pm->limiter_mask & (1u << OCC_LIMIT_REGISTERS)) {
     w->max_regs = regs_for_blocks(m, launch, target);
     launch.regs = w->max_regs;
@@ -71,6 +79,10 @@ static gboolean occupancy_change(const ProfileMetrics *pm, const SmModel *m, con
  * doubled, iterations kept (as a sweep over ILP does, so the what-if matches
  * the swept point; rates are per cycle, so twice the work compares). */
 static gboolean ilp_change(const Kernel *k, Kernel *w, GString *change, gchar **note) {
+  if (k->sass != NULL) {
+    *note = g_strdup("no change: a SASS listing's independent work per warp is its code");
+    return FALSE;
+  }
   if (k->fma + k->loads + k->sfu + k->lds == 0) {
     *note = g_strdup("no change: the kernel has no dependency chains");
     return FALSE;

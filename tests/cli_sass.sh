@@ -457,4 +457,14 @@ for cap in 1 0; do
   fi
   passed=$((passed + 1))
 done
+# The what-ifs of a SASS kernel change no compiled code: registers limit
+# spill_40 at 12 CTAs per SM, and a listing's registers cannot be capped
+# (kernel.c refuses launch.max_regs below it), so the occupancy what-if does
+# not run, as the ILP one does not (it used to simulate launch.max_regs=32).
+out=$(timeout 120 "$bin" run --kernel "$root/traces/spill_sass.ini" --set 'sass.function=k_spill_40(' \
+  --set launch.blocks_per_sm=12 --set launch.blocks=1584 --set launch.smem_dynamic=18432 2>&1)
+grep -q "occupancy: no change: registers limit, and a SASS listing's registers are compiled" <<<"$out" &&
+  grep -q "ilp: no change: a SASS listing's independent work" <<<"$out" &&
+  ! grep -q "launch.max_regs=" <<<"$out" || fail "SASS what-ifs: $(grep -A8 'What-If (' <<<"$out")"
+passed=$((passed + 1))
 echo "$passed passed, 0 failed"
