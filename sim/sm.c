@@ -232,10 +232,8 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   /* (A global load is never of a plain op's class, CLS_LOAD: a warp whose
    * next instruction is one has left by here.) */
   guint8 nb_reason = STALL_WAIT;
-  SimCycle load_at = sm_warp_load_not_before(sm, w, not_before);
-  if (G_UNLIKELY(load_at > not_before)) { /* a global load, its warp's lines missing */
-    not_before = load_at;
-    nb_reason = reason = STALL_LG_THROTTLE;
+  if (G_UNLIKELY(sm_warp_load_wait(sm, w, &not_before, &nb_reason))) {
+    reason = nb_reason;
     at = warp_operands_ready(w, not_before, &reason);
   }
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
@@ -290,11 +288,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
   }
-  SimCycle load_at = sm_warp_load_not_before(sm, w, not_before);
-  if (G_UNLIKELY(load_at > not_before)) { /* the warp has its lines missing */
-    not_before = load_at;
-    nb_reason = STALL_LG_THROTTLE;
-  }
+  sm_warp_load_wait(sm, w, &not_before, &nb_reason);
   if (!w->at_barrier) {
     /* The common case of a load or store: the next instruction does not
      * wait for it and can issue next cycle.  What sm_fetch would do then
@@ -609,8 +603,11 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
 void sm_free(Sm *sm) {
   if (sm == NULL)
     return;
-  for (guint i = 0; i < sm->l.cta_slots * sm->l.warps_per_block; i++)
+  for (guint i = 0; i < sm->l.cta_slots * sm->l.warps_per_block; i++) {
     warp_clear(&sm->warp[i]);
+    if (sm->misses != NULL)
+      g_free(sm->misses[i].out);
+  }
   g_free(sm->warp);
   g_free(sm->smsp);
   g_free(sm->cta);
@@ -618,9 +615,6 @@ void sm_free(Sm *sm) {
   g_free(sm->soon);
   g_free(sm->dec);
   g_free(sm->access);
-  if (sm->misses != NULL)
-    for (guint i = 0; i < sm->l.cta_slots * sm->l.warps_per_block; i++)
-      g_free(sm->misses[i].out);
   g_free(sm->misses);
   count_queue_clear(&sm->units.inflight);
   event_queue_clear(&sm->wake);

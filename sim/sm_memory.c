@@ -49,7 +49,7 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
     m->lines -= m->out[done++].lines;
   m->n -= done;
   memmove(m->out, m->out + done, m->n * sizeof *m->out);
-  /* it went out with fewer than cap lines out (sm_warp_load_not_before) */
+  /* it went out with fewer than cap lines out (sm_warp_load_wait) */
   g_assert(m->n < cap);
   guint i = m->n;
   for (; i > 0 && m->out[i - 1].at > at; i--)

@@ -52,7 +52,7 @@ typedef struct {
 } WarpMiss;
 
 /* The loads of one warp that went to DRAM, those back included until its next
- * one (sm_misses_add in sm_memory.c drops them; sm_warp_load_not_before reads
+ * one (sm_misses_add in sm_memory.c drops them; sm_warp_load_wait reads
  * them). */
 typedef struct {
   WarpMiss *out; /* owned; sorted by at; capacity SmLaunch warp_max_inflight (each entry holds
@@ -138,22 +138,28 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
   sm->ready_smsps &= ~((guint64)(s->ready_all == 0) << w->smsp);
 }
 
-/* The first cycle from `not_before` on at which warp `w` may issue its next
- * instruction, a global load through L1 (SASS): one at which fewer than
- * SmLaunch warp_max_inflight lines of its DRAM-bound loads are missing
- * (README "A warp's DRAM loads in flight"); `not_before` when there is no cap
- * or the next instruction is not such a load. */
-static inline SimCycle sm_warp_load_not_before(const Sm *sm, const Warp *w, SimCycle not_before) {
+/* Warp `w`'s next instruction is a global load through L1 (SASS) and the
+ * warp has SmLaunch warp_max_inflight lines of DRAM-bound loads missing at
+ * *not_before (README "A warp's DRAM loads in flight"): raises *not_before to
+ * the first cycle with fewer, sets *reason to STALL_LG_THROTTLE and returns
+ * TRUE.  FALSE, with nothing changed, when there is no cap, the next
+ * instruction is no such load or it need not wait. */
+static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *not_before,
+                                         guint8 *reason) {
   if (G_LIKELY(sm->misses == NULL) || w->in->op != OP_LDG || !w->in->l1tex)
-    return not_before;
+    return FALSE;
   const WarpMisses *m = &sm->misses[w - sm->warp];
-  SimCycle t = not_before;
+  SimCycle t = *not_before;
   guint lines = m->lines;
   for (guint i = 0; i < m->n && (m->out[i].at <= t || lines >= sm->l.warp_max_inflight); i++) {
     t = MAX(t, m->out[i].at);
     lines -= m->out[i].lines;
   }
-  return t;
+  if (t <= *not_before)
+    return FALSE;
+  *not_before = t;
+  *reason = STALL_LG_THROTTLE;
+  return TRUE;
 }
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
