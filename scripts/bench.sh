@@ -2,16 +2,16 @@
 # bench.sh - simulator speed, wall clock, one thread: simulated warp
 # instructions per second and SM cycles per second on a compute-bound case
 # (fma ILP 4, 64 resident warps) and a memory-bound case (DRAM chase ILP 4,
-# 64 warps), and three real kernels simulated from their SASS and profile
-# (traces/sgemm_sass.ini, softmax_sass.ini and the memory-bound
-# stencil_sass.ini, 8 blocks per SM, 8 waves), then the host-independent
-# count: host instructions per simulated warp-instruction on the
-# compute-bound case and the three SASS kernels
-# (callgrind, scripts/callgrind_count.sh; skipped without valgrind).
+# 64 warps), and the six real kernels simulated from their SASS and profile
+# (traces/<kernel>_sass.ini for sgemm, softmax, stencil, transpose, saxpy and
+# gather: 8 blocks per SM, 8 waves), then the host-independent count: host
+# instructions per simulated warp-instruction on the compute-bound case and
+# the six SASS kernels (callgrind, scripts/callgrind_count.sh; skipped
+# without valgrind).
 # Targets: >= 100 million warp-instructions per second on the compute-bound
-# case on a quiet host, >= 20 million on the SASS kernels, <= 100
-# instructions per warp-instruction on the compute-bound case.  Prints a table; exit status 1 when a speed target is
-# missed and --check is given.
+# case on a quiet host, >= 20 million on each SASS kernel, <= 100
+# instructions per warp-instruction on the compute-bound case.  Prints a
+# table; exit status 1 when a speed target is missed and --check is given.
 # Usage: scripts/bench.sh [--check] [--repeat N]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,7 +33,7 @@ done
 target=100000000
 sass_target=20000000
 status=0
-printf '%-28s %14s %14s %10s %16s %14s\n' case warp_insts cycles wall_s warp_insts_per_s cycles_per_s
+printf '%-32s %14s %14s %10s %16s %14s\n' case warp_insts cycles wall_s warp_insts_per_s cycles_per_s
 # column_of NAME CSV: the value of column NAME in a header + row CSV text.
 column_of() {
   awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
@@ -55,7 +55,7 @@ bench() {
   cycles=$(column_of cycles "$row")
   awk -v n="$name" -v i="$insts" -v c="$cycles" -v ns="$best" 'BEGIN {
     s = ns / 1e9
-    printf "%-28s %14d %14d %10.3f %16.0f %14.0f\n", n, i, c, s, i / s, c / s
+    printf "%-32s %14d %14d %10.3f %16.0f %14.0f\n", n, i, c, s, i / s, c / s
   }'
   local rate=$((insts * 1000000000 / best))
   if [ "$name" = "fma ILP4 64 warps" ]; then
@@ -69,15 +69,15 @@ bench "fma ILP4 64 warps" --kernel fma --set stream.ilp=4 --set stream.fma=128 \
   --set launch.blocks_per_sm=16 --set stream.iterations=2048
 bench "chase DRAM ILP4 64 warps" --kernel chase --set stream.ilp=4 --set stream.loads=4 \
   --set launch.blocks_per_sm=16 --set stream.iterations=4096
-bench "sgemm SASS 32 warps 8 waves" --kernel sgemm_sass --set launch.blocks_per_sm=8 \
-  --set launch.blocks=8448 --no-whatif
-bench "softmax SASS 32 warps 8 waves" --kernel softmax_sass --set launch.blocks_per_sm=8 \
-  --set launch.blocks=8448 --no-whatif
-bench "stencil SASS 32 warps 8 waves" --kernel stencil_sass --set launch.blocks_per_sm=8 \
-  --set launch.blocks=8448 --no-whatif
+sass_kernels=(sgemm softmax stencil transpose saxpy gather)
+for k in "${sass_kernels[@]}"; do
+  bench "$k SASS 32 warps 8 waves" --kernel "${k}_sass" --set launch.blocks_per_sm=8 \
+    --set launch.blocks=8448 --no-whatif
+done
 if command -v valgrind >/dev/null 2>&1; then
-  for c in "fma:fma ILP4 64 warps" "sgemm_sass:sgemm SASS 32 warps" "softmax_sass:softmax SASS 32 warps" \
-    "stencil_sass:stencil SASS 32 warps"; do
+  cases=("fma:fma ILP4 64 warps")
+  for k in "${sass_kernels[@]}"; do cases+=("${k}_sass:$k SASS 32 warps"); done
+  for c in "${cases[@]}"; do
     read -r per n _ < <(WARPSIM=$warpsim "$root/scripts/callgrind_count.sh" --case "${c%%:*}")
     printf 'callgrind: %s host instructions per warp-instruction (%s, %s warp-instructions)\n' \
       "$per" "${c#*:}" "$n"

@@ -3,8 +3,6 @@
  * spills, the SM-wide shared-memory unit. */
 #include "sm_priv.h"
 
-#include <string.h>
-
 /* The level a global access `in` of a SASS program is served from, drawn
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
  * access has its own L2 rate). */
@@ -47,8 +45,11 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
   guint done = 0;
   while (done < m->n && m->out[done].at <= now)
     m->lines -= m->out[done++].lines;
-  m->n -= done;
-  memmove(m->out, m->out + done, m->n * sizeof *m->out);
+  if (done > 0) { /* (at most the cap's few entries: a loop, not a memmove call) */
+    m->n -= done;
+    for (guint i = 0; i < m->n; i++)
+      m->out[i] = m->out[i + done];
+  }
   /* it went out with fewer than cap lines out (sm_warp_load_wait) */
   g_assert(m->n < cap);
   guint i = m->n;

@@ -28,6 +28,8 @@ typedef struct SmDecoded {
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
+  guint8 capped;    /* a global load through L1 and SmLaunch warp_max_inflight > 0 (Sm.misses
+                       kept): sm_warp_load_wait applies */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
@@ -138,15 +140,15 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
   sm->ready_smsps &= ~((guint64)(s->ready_all == 0) << w->smsp);
 }
 
-/* Warp `w`'s next instruction is a global load through L1 (SASS) and the
- * warp has SmLaunch warp_max_inflight lines of DRAM-bound loads missing at
- * *not_before (README "A warp's DRAM loads in flight"): raises *not_before to
- * the first cycle with fewer, sets *reason to STALL_LG_THROTTLE and returns
- * TRUE.  FALSE, with nothing changed, when there is no cap, the next
- * instruction is no such load or it need not wait. */
+/* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
+ * through L1 (SASS) and the warp has SmLaunch warp_max_inflight lines of
+ * DRAM-bound loads missing at *not_before (README "A warp's DRAM loads in
+ * flight"): raises *not_before to the first cycle with fewer, sets *reason to
+ * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there
+ * is no cap, the next instruction is no such load or it need not wait. */
 static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *not_before,
                                          guint8 *reason) {
-  if (G_LIKELY(sm->misses == NULL) || w->in->op != OP_LDG || !w->in->l1tex)
+  if (G_LIKELY(!w->d->capped))
     return FALSE;
   const WarpMisses *m = &sm->misses[w - sm->warp];
   SimCycle t = *not_before;
