@@ -96,7 +96,8 @@ typedef gboolean COL_BOOL_t;
   X(model_overrides, COL_STR, cli_model_overrides(c->sets), 0)                                     \
   X(load_l1_hit, COL_DOUBLE, c->r->load_l1_hit, 4)                                                 \
   X(load_l2_hit, COL_DOUBLE, c->r->load_l2_hit, 4)                                                 \
-  X(l2_warm, COL_BOOL, c->k->l2_warm, 0)
+  X(l2_warm, COL_BOOL, c->k->l2_warm, 0)                                                           \
+  X(lg_throttle_warp_dram_lines, COL_DOUBLE, c->pm.lg_warp_cpi, 4)
 
 /* The per-warpgroup registers, ';'-separated (a new string). */
 static gchar *warpgroup_regs(const Kernel *k) {

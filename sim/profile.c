@@ -234,6 +234,13 @@ static ReportTable *section_table(const Profile *p, ProfileSection s) {
       guint st = p->pm.state_order[i];
       if (p->pm.state_cpi[st] > 0)
         row3(t, g_strdup(stall_name(st)), num(p->pm.state_cpi[st], 4), num(p->pm.state_pct[st], 1));
+      if (st == STALL_LG_THROTTLE && p->pm.lg_warp_cpi > 0) {      /* its two causes */
+        gdouble share = p->pm.state_pct[st] / p->pm.state_cpi[st]; /* % per warp cycle/inst */
+        gdouble sm_cpi = p->pm.state_cpi[st] - p->pm.lg_warp_cpi;
+        row3(t, g_strdup("  of it: warp DRAM lines"), num(p->pm.lg_warp_cpi, 4),
+             num(p->pm.lg_warp_cpi * share, 1));
+        row3(t, g_strdup("  of it: SM loads in flight"), num(sm_cpi, 4), num(sm_cpi * share, 1));
+      }
     }
     return t;
   }
@@ -359,6 +366,13 @@ static void json_state(JsonBuilder *b, const Profile *p, guint i) {
   json_str(b, "state", stall_name(st));
   json_num(b, "warp_cycles_per_issued_instruction", p->pm.state_cpi[st]);
   json_num(b, "pct", p->pm.state_pct[st]);
+  if (st == STALL_LG_THROTTLE) { /* its two causes, in warp cycles per issued instruction */
+    json_builder_set_member_name(b, "causes");
+    json_builder_begin_object(b);
+    json_num(b, "warp_dram_lines", p->pm.lg_warp_cpi);
+    json_num(b, "sm_loads_in_flight", p->pm.state_cpi[st] - p->pm.lg_warp_cpi);
+    json_builder_end_object(b);
+  }
   json_builder_end_object(b);
 }
 

@@ -96,6 +96,10 @@ typedef struct {
   gdouble state_pct[STALL_MAX]; /* percent of all warp cycles */
   guint state_order[STALL_MAX]; /* StallState values, largest first (ties: priority order) */
   gdouble total_cpi;            /* warp cycles per issued instruction, all states */
+  gdouble lg_warp_cpi;          /* of state_cpi[STALL_LG_THROTTLE]: waiting for the warp's own
+                                   DRAM lines in flight (SASS, [class_global]
+                                   warp_lines_in_flight); the rest: the SM's loads-in-flight
+                                   cap (SimStats lg_throttle_sm) */
 
   /* Occupancy */
   gdouble theoretical_pct;             /* theoretical occupancy (after a blocks_per_sm cap) */

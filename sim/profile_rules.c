@@ -156,10 +156,8 @@ static const struct {
                     "per warp hide them",
                     PROFILE_SUGGEST_OCCUPANCY | PROFILE_SUGGEST_ILP, PROFILE_SECTION_OCCUPANCY},
     [STALL_LG_THROTTLE] = {"loads wait for a miss slot: the SM's loads-in-flight cap is full "
-                           "(more warps do not help), or (SASS) the warp has [class_global] "
-                           "warp_lines_in_flight lines of DRAM loads out (more warps hide that); "
-                           "the what-if shows which",
-                           PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_SOL},
+                           "(more warps do not help)",
+                           0, PROFILE_SECTION_SOL},
     [STALL_MIO_THROTTLE] = {"the shared-memory/LSU unit is saturated", 0, PROFILE_SECTION_SOL},
     [STALL_MATH_PIPE_THROTTLE] = {"a math pipe is saturated", 0, PROFILE_SECTION_SOL},
     [STALL_DISPATCH_STALL] = {"dispatch waits on register-bank conflicts the operand reuse "
@@ -189,6 +187,20 @@ static gchar *cpi_message(const ProfileMetrics *pm, const ProfileRules *rs, Prof
   StallState top = top_stall(pm);
   r->next = stall_advice[top].next;
   r->suggests = stall_advice[top].suggests;
+  if (top == STALL_LG_THROTTLE && pm->lg_warp_cpi > 0) {
+    /* Which of its two causes: the SM's cap (lg_throttle_sm) or the warps'
+     * own DRAM lines in flight; more warps hide only the second. */
+    gdouble warp_pct = 100.0 * pm->lg_warp_cpi / pm->state_cpi[top];
+    gboolean warp_most = warp_pct >= 50.0;
+    r->suggests = warp_most ? PROFILE_SUGGEST_OCCUPANCY : 0;
+    return g_strdup_printf(
+        "%s: %.2f of the %.2f warp cycles between two issues of a warp (%.1f %% >= 30 %%, issue "
+        "active %.1f %% < 80 %%): %.0f %% of it loads wait for their warp's own DRAM lines in "
+        "flight ([class_global] warp_lines_in_flight: more warps hide that), %.0f %% for a miss "
+        "slot of the SM's loads-in-flight cap (more warps do not help)",
+        stall_name(top), pm->state_cpi[top], pm->total_cpi, r->value, pm->issue_slot_pct, warp_pct,
+        100.0 - warp_pct);
+  }
   return g_strdup_printf("%s: %.2f of the %.2f warp cycles between two issues of a warp (%.1f %% "
                          ">= 30 %%, issue active %.1f %% < 80 %%): %s",
                          stall_name(top), pm->state_cpi[top], pm->total_cpi, r->value,

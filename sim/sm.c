@@ -375,7 +375,7 @@ static gboolean check_totals(const SimStats *st, GError **error) {
   for (guint i = 0; i < STALL_MAX; i++)
     sum += st->state[i];
   if (sum == st->active_warp_cycles && st->state[STALL_SELECTED] == st->issued &&
-      st->ready_warp_cycles >= st->issued)
+      st->ready_warp_cycles >= st->issued && st->lg_throttle_sm <= st->state[STALL_LG_THROTTLE])
     return TRUE;
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
               "invariant failed: warp states sum to %" G_GUINT64_FORMAT
@@ -486,6 +486,8 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   }
   sm->st.ready_warp_cycles += (guint64)ready * span;
   sm->selected += issued;
+  if (sm->tally.any) /* (the SM-wide cap charges lg_throttle only through the tally) */
+    sm->st.lg_throttle_sm += sm->tally.blocked[STALL_LG_THROTTLE] * span;
   stall_tally_flush(&sm->tally, sm->st.state, span);
   /* After an issue that left no warp ready, none due next cycle: the cycles
    * before the next wake are empty (nothing to charge: no ready warp),

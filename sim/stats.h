@@ -62,6 +62,10 @@ typedef struct {
   guint64 ready_warp_cycles;  /* sum over cycles of warps whose operands are ready
                                  (eligible, or throttled by a busy unit) */
   guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
+  guint64 lg_throttle_sm;     /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
+                                 loads-in-flight cap was full; the rest waited for their
+                                 warp's DRAM lines in flight (SASS: SmLaunch
+                                 warp_max_inflight) */
   guint64 ctas;               /* CTAs run on this SM */
   guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */
   guint64 ops[24];            /* warp instructions issued per InstrOp (program.h) */

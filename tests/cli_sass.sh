@@ -457,6 +457,31 @@ for cap in 1 0; do
   fi
   passed=$((passed + 1))
 done
+# lg_throttle's two causes (lg_throttle_warp_dram_lines, the Warp State
+# table's "of it" rows): v4 at one CTA per SM has 4 warps of at most 8 DRAM
+# lines each out, 32 lines, so the SM's 160 miss slots never fill and all its
+# lg_throttle is the warps' own DRAM lines; at 8 CTAs per SM (32 warps, up to
+# 256 lines) both causes show.  A synthetic DRAM chase has no per-warp cap:
+# all its lg_throttle is the SM's (capped here at 32 loads in flight).
+for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32"; do
+  read -r k b want extra <<<"$case"
+  read -r lg warp < <(timeout 60 "$bin" run --kernel "$root/traces/$k.ini" --set launch.blocks_per_sm=$b \
+    ${extra:+--set "$extra"} --format csv --no-whatif 2>"$tmp/err" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      { print $c["stall_lg_throttle"], $c["lg_throttle_warp_dram_lines"] }')
+  [ -n "$lg" ] || fail "$k B=$b: no row ($(cat "$tmp/err"))"
+  case $want in
+    all) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (a > 0 && w == a) }') ;;
+    both) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (w > 0 && w < a) }') ;;
+    none) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (a > 0 && w == 0) }') ;;
+  esac
+  [ "$ok" = 1 ] || fail "$k B=$b: lg_throttle $lg, of it warp DRAM lines $warp, want $want"
+  passed=$((passed + 1))
+done
+out=$(timeout 60 "$bin" run --kernel "$root/traces/v4_sass.ini" --set launch.blocks_per_sm=1 --no-whatif 2>&1)
+grep -q "of it: warp DRAM lines" <<<"$out" && grep -q "100 % of it loads wait for their warp's own DRAM lines" <<<"$out" ||
+  fail "v4 B=1: lg_throttle's causes not in the report: $(grep lg_throttle <<<"$out")"
+passed=$((passed + 1))
 # The what-ifs of a SASS kernel change no compiled code: registers limit
 # spill_40 at 12 CTAs per SM, and a listing's registers cannot be capped
 # (kernel.c refuses launch.max_regs below it), so the occupancy what-if does
