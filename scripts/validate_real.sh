@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
-# (32 curves: first the six of results/reference/h200/real/: saxpy, softmax,
+# (40 curves: first the six of results/reference/h200/real/: saxpy, softmax,
 # sgemm, stencil, gather, transpose; then those listed below) from their SASS
 # listings and the Nsight Compute profile at 8
 # blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
@@ -24,7 +24,9 @@
 # model lacks (results/reference/h200/real5/: ghist, divg), and three with
 # barrier loops and boundary tests (results/reference/h200/real6/: treduce,
 # scan, bounds), and two streaming kernels for one DRAM bandwidth across
-# request widths (results/reference/h200/real7/: vmix, v4).
+# request widths (results/reference/h200/real7/: vmix, v4), and eight store
+# streams for the DRAM write path (results/reference/h200/real8/: store and
+# copy, float and float4, one or four stores in flight per thread).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
@@ -67,9 +69,9 @@ sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real7/: measured afterwards, held out).
+# real3/ to real8/: measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2 spill_sass real3 real4 real5 real6 real7; do
+for set in real real2 spill_sass real3 real4 real5 real6 real7 real8; do
   [ -f "$ref/../$set/curves.csv" ] || continue
   awk -F, -v sms="$sms" -v root="$root" '
     function trace(k,   base, f) {

@@ -209,7 +209,17 @@ static const ConfigEntry model_table[] = {
      "assumed: no cap"},
     {"class_global", "dram_write_cost", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].write_cost), 0,
      "1", 0.1, 10, NULL, 0, 0, "read bytes per byte",
-     "SASS kernels: DRAM time of a stored byte (read/write turnaround)", "assumed: as a read"},
+     "SASS kernels: DRAM time of a stored byte when no reads share DRAM", "assumed: as a read"},
+    {"class_global", "dram_turnaround", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].turnaround), 0,
+     "0", 0, 10, NULL, 0, 0, "read bytes per byte",
+     "SASS kernels: more DRAM time of a stored byte times the reads' share of the SM's DRAM "
+     "bytes so far (read/write turnaround)",
+     "assumed: none"},
+    {"class_global", "stores_hold_lines", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].stores_hold_lines),
+     0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels: a global store that leaves L1 holds its lines of lines_in_flight until "
+     "written, and waits (lg_throttle) while the SM has none free",
+     "assumed: stores never wait"},
     {"class_global", "partial_sector_load_bytes", CONFIG_DOUBLE,
      M(opclass[OPCLASS_GLOBAL].partial_load_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
      "SASS kernels: extra DRAM time per sector a misaligned contiguous load reads in part",

@@ -33,7 +33,12 @@ typedef struct {
                                   (operand reads; 0 or 1 = the next cycle is free) */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
   guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
-  gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes */
+  gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes, with no
+                                  reads */
+  gdouble turnaround;          /* global: more DRAM time of a stored byte, in read bytes, per
+                                  unit of the reads' share of the SM's DRAM bytes */
+  gboolean stores_hold_lines;  /* global: a store that leaves L1 holds lines_in_flight slots
+                                  until its write is done */
   gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a
                                   contiguous load reads in part (misaligned) */
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in

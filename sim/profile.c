@@ -239,7 +239,7 @@ static ReportTable *section_table(const Profile *p, ProfileSection s) {
         gdouble sm_cpi = p->pm.state_cpi[st] - p->pm.lg_warp_cpi;
         row3(t, g_strdup("  of it: warp DRAM lines"), num(p->pm.lg_warp_cpi, 4),
              num(p->pm.lg_warp_cpi * share, 1));
-        row3(t, g_strdup("  of it: SM loads in flight"), num(sm_cpi, 4), num(sm_cpi * share, 1));
+        row3(t, g_strdup("  of it: SM miss slots"), num(sm_cpi, 4), num(sm_cpi * share, 1));
       }
     }
     return t;
@@ -370,7 +370,7 @@ static void json_state(JsonBuilder *b, const Profile *p, guint i) {
     json_builder_set_member_name(b, "causes");
     json_builder_begin_object(b);
     json_num(b, "warp_dram_lines", p->pm.lg_warp_cpi);
-    json_num(b, "sm_loads_in_flight", p->pm.state_cpi[st] - p->pm.lg_warp_cpi);
+    json_num(b, "sm_miss_slots", p->pm.state_cpi[st] - p->pm.lg_warp_cpi);
     json_builder_end_object(b);
   }
   json_builder_end_object(b);

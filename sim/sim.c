@@ -81,23 +81,25 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   out->warp_insts_per_warp = program->warp_insts;
   gdouble l1_hit = hit_rates(model, k, out);
   gdouble load_l1 = out->load_l1_hit, load_l2 = out->load_l2_hit;
-  SmLaunch launch = {.model = model,
-                     .program = program,
-                     .policy = policy,
-                     .threads_per_block = k->threads_per_block,
-                     .warps_per_block = out->warps_per_block,
-                     .early_exit = k->early_exit,
-                     .spill_l1_hit = l1_hit,
-                     .load_l1_hit = load_l1,
-                     .load_l2_hit = load_l2,
-                     .load_l2_hit_scattered = load_l2,
-                     .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
-                     .warp_max_inflight =
-                         k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
-                     .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
-                     .seed = k->seed,
-                     .max_cycles = opt->max_cycles,
-                     .deadline_us = opt->deadline_us};
+  SmLaunch launch = {
+      .model = model,
+      .program = program,
+      .policy = policy,
+      .threads_per_block = k->threads_per_block,
+      .warps_per_block = out->warps_per_block,
+      .early_exit = k->early_exit,
+      .spill_l1_hit = l1_hit,
+      .load_l1_hit = load_l1,
+      .load_l2_hit = load_l2,
+      .load_l2_hit_scattered = load_l2,
+      .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
+      .warp_max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
+      .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
+      .dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].turnaround : 0.0,
+      .stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
+      .seed = k->seed,
+      .max_cycles = opt->max_cycles,
+      .deadline_us = opt->deadline_us};
   if (k->sass) /* the misses fall on the coalesced loads first */
     sass_kernel_l2_split(k->sass, load_l2, &launch.load_l2_hit, &launch.load_l2_hit_scattered);
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */

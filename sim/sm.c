@@ -380,8 +380,10 @@ static gboolean check_totals(const SimStats *st, GError **error) {
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
               "invariant failed: warp states sum to %" G_GUINT64_FORMAT
               ", active warp-cycles %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT
-              ", issued %" G_GUINT64_FORMAT,
-              sum, st->active_warp_cycles, st->state[STALL_SELECTED], st->issued);
+              ", issued %" G_GUINT64_FORMAT ", ready %" G_GUINT64_FORMAT
+              ", lg_throttle %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT,
+              sum, st->active_warp_cycles, st->state[STALL_SELECTED], st->issued,
+              st->ready_warp_cycles, st->state[STALL_LG_THROTTLE], st->lg_throttle_sm);
   return FALSE;
 }
 
@@ -408,7 +410,7 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
 }
 
 /* The issue stage when every ready warp (`ready` of them) waits for an
- * SM-wide unit, the loads-in-flight cap (lg_throttle) or the shared-memory
+ * SM-wide unit, the lines-in-flight cap (lg_throttle) or the shared-memory
  * unit (mio_throttle), so no SMSP can issue at `now`: charges them and
  * lowers *next to the cycle a unit frees up, as smsp_select would on each
  * SMSP, without visiting them (a third of stencil's loop steps at 8 blocks
@@ -418,7 +420,8 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   const SmUnits *u = &sm->units;
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
-  guint lg = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
+  guint lg =
+      u->lg_full ? sm->n_ready_of[CLS_LOAD] + (u->stores_wait ? sm->n_ready_of[CLS_STORE] : 0) : 0;
   guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
     return FALSE;
@@ -563,6 +566,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->mem = mem_new(m, &sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
+  sm->units.stores_wait = launch->stores_hold_lines;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;

@@ -33,7 +33,12 @@ typedef struct {
                                     [mem] max_inflight warp-loads */
   guint warp_max_inflight;       /* SASS: lines of DRAM-bound loads one warp has missing before
                                     its next global load waits; 0 = no cap */
-  gdouble dram_write_cost;       /* DRAM time of a stored byte, in read bytes (1 = none) */
+  gdouble dram_write_cost;       /* DRAM time of a stored byte with no reads, in read bytes
+                                    (1 = as a read) */
+  gdouble dram_turnaround;       /* SASS: more DRAM time of a stored byte per unit of the reads'
+                                    share of the SM's DRAM bytes so far (0 = none) */
+  gboolean stores_hold_lines;    /* SASS: a store that leaves L1 holds its lines of
+                                    max_inflight until written; stores wait while none is free */
   guint32 seed;                  /* seeds the memory system's randomness */
   SimCycle max_cycles;           /* stop past this many cycles; 0 = no bound */
   gint64 deadline_us;            /* stop once g_get_monotonic_time() passes it; 0 = none */

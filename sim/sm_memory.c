@@ -16,16 +16,20 @@ static MemLevel draw_level(Sm *sm, const Instr *in) {
 }
 
 /* Bytes the servers of `level` are occupied for by a global access (LDG/STG)
- * of `bytes`. */
+ * of `bytes`, a store's DRAM time not yet scaled (write_cost). */
 static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel level) {
   guint cost = bytes;
   if (level == MEM_DRAM && in->line_cost > 0)
     cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
   if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
     cost += in->partial_bytes;
-  if (level == MEM_DRAM && in->op == OP_STG) /* read/write turnaround */
-    cost = (guint)(cost * sm->l.dram_write_cost + 0.5);
   return cost;
+}
+
+/* The DRAM time, in read bytes, of a store of `cost` stored bytes at `share`
+ * (the reads' share of the SM's DRAM bytes): read/write turnaround. */
+static guint write_cost(const Sm *sm, guint cost, gdouble share) {
+  return (guint)(cost * (sm->l.dram_write_cost + sm->l.dram_turnaround * share) + 0.5);
 }
 
 /* Work out what the memory instruction `in` costs at `bytes` per access. */
@@ -36,6 +40,9 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
   a->request_bytes = mem_request_bytes(sm->mem, bytes);
   for (MemLevel level = 0; level < MEM_LEVELS; level++)
     a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
+  a->store_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
+  if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
+    a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->store_cost, 0.0));
   a->valid = TRUE;
 }
 
@@ -45,7 +52,7 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
   guint done = 0;
   while (done < m->n && m->out[done].at <= now)
     m->lines -= m->out[done++].lines;
-  if (done > 0) { /* (at most the cap's few entries: a loop, not a memmove call) */
+  if (done > 0) { /* (a plain loop: one entry or two leave at a time, no memmove call) */
     m->n -= done;
     for (guint i = 0; i < m->n; i++)
       m->out[i] = m->out[i + done];
@@ -60,15 +67,32 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
   m->lines += lines;
 }
 
+/* The DRAM lines a store `a` of a SASS program keeps DRAM busy for at
+ * `now`'s mix: its stored bytes times dram_write_cost plus dram_turnaround
+ * times the reads' share of the SM's DRAM bytes so far (none yet: 0). */
+static MemShape store_shape(Sm *sm, const MemAccess *a) {
+  guint64 all = sm->dram_read_bytes + sm->dram_write_bytes;
+  gdouble share = all > 0 ? (gdouble)sm->dram_read_bytes / (gdouble)all : 0.0;
+  return mem_shape(sm->mem, write_cost(sm, a->store_cost, share));
+}
+
 /* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
- * the level it is served from; *missed: it left L1.  Returns the cycle its
- * data is back (a store: the cycle its registers are read). */
+ * the level it is served from; *missed: it left L1; *done: the cycle the
+ * level is done with it (a load's data back, a store written).  Returns the
+ * cycle its data is back (a store: the cycle its registers are read). */
 static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess *a, SimCycle now,
-                              gboolean *missed) {
+                              gboolean *missed, SimCycle *done) {
   MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
   *missed = level != MEM_L1;
-  SimCycle ready = mem_load_lines(sm->mem, level, a->shape[level], in->sequential, now);
-  if (sm->misses != NULL && level == MEM_DRAM && in->l1tex && in->op == OP_LDG &&
+  MemShape shape = a->shape[level];
+  if (level == MEM_DRAM && in->l1tex) { /* the SM's DRAM mix (dram_turnaround) */
+    if (in->op == OP_STG && sm->l.dram_turnaround > 0)
+      shape = store_shape(sm, a);
+    *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
+  }
+  SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
+  *done = ready;
+  if (sm->dec[w->pc].capped && level == MEM_DRAM &&
       a->shape[level].lines > 0) /* (an entry holds at least one line) */
     sm_misses_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
                   a->shape[level].lines);
@@ -126,19 +150,26 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   if (G_UNLIKELY(!a->valid || a->bytes != bytes))
     access_init(sm, in, bytes, a);
   gboolean missed = TRUE; /* the access left L1 */
+  SimCycle done = 0;      /* a global access: its level is done with it */
   if (in->l1tex) {
     /* SASS: global data passes the L1TEX data stage that shared memory
      * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
     sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = in->op == OP_LDG || in->op == OP_STG ? global_access(sm, w, in, a, now, &missed)
-                                                        : spill_access(sm, in, a, now);
+  SimCycle ready = in->op == OP_LDG || in->op == OP_STG
+                       ? global_access(sm, w, in, a, now, &missed, &done)
+                       : spill_access(sm, in, a, now);
   if (in->l1tex && in->op == OP_LDG) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots
      * (SmLaunch max_inflight) until its data is back. */
     if (missed)
       count_queue_add(&sm->units.inflight, ready, in->lines);
+  } else if (in->l1tex && in->op == OP_STG) {
+    /* and, with stores_hold_lines, every line a store writes until it is
+     * written (results/reference/h200/microbench/stores/) */
+    if (missed && sm->units.stores_wait)
+      count_queue_add(&sm->units.inflight, done, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
     count_queue_add(&sm->units.inflight, ready, 1);
   }

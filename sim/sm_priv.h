@@ -41,6 +41,8 @@ typedef struct {
   guint32 bytes;              /* bytes per warp-access it was worked out for */
   guint32 busy;               /* L1TEX: cycles the data stage is busy with them */
   guint32 request_bytes;      /* bytes rounded up to sectors (SimStats load_bytes) */
+  guint32 store_cost;         /* global: DRAM time of the access in its bytes, before a
+                                 store's write cost (global_cost) */
   gboolean valid;             /* worked out (else bytes means nothing) */
   MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
 } MemAccess;
@@ -111,6 +113,8 @@ struct Sm {
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
+  guint64 dram_read_bytes;        /* SASS: bytes global loads read from DRAM so far */
+  guint64 dram_write_bytes;       /* SASS: bytes global stores wrote to DRAM so far */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
   guint64 selected;               /* warps selected, summed per cycle (the selected state) */

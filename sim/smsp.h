@@ -34,15 +34,18 @@ extern const guint8 smsp_op_class[OP_MAX];
 
 /* SM-wide units every SMSP's throttles read. */
 typedef struct {
-  SimCycle smem_free;  /* cycle the shared-memory unit has done all it has queued */
-  SimCycle smem_block; /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
-                          smem_free less the queue (smsp_units_update) */
-  guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
-  CountQueue inflight; /* loads in flight, by the cycle they complete */
-  guint max_inflight;  /* loads in flight per SM before lg_throttle; 0 = no cap */
-  gboolean lg_full;    /* the cap is reached (smsp_units_update) */
-  SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
-                          lg_full (smsp_units_update) */
+  SimCycle smem_free;   /* cycle the shared-memory unit has done all it has queued */
+  SimCycle smem_block;  /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
+                           smem_free less the queue (smsp_units_update) */
+  guint smem_queue;     /* cycles of work the unit may have queued ([smem] queue) */
+  CountQueue inflight;  /* loads in flight (SASS: lines of loads, and of stores with
+                           stores_wait), by the cycle they complete */
+  guint max_inflight;   /* of them per SM before lg_throttle; 0 = no cap */
+  gboolean lg_full;     /* the cap is reached (smsp_units_update) */
+  gboolean stores_wait; /* stores (CLS_STORE) wait while lg_full, as loads do (SASS,
+                           SmLaunch stores_hold_lines) */
+  SimCycle busy_until;  /* a unit throttles before this cycle: smem_free, or never when
+                           lg_full (smsp_units_update) */
 } SmUnits;
 
 /* The shared-memory unit or the loads in flight changed: update lg_full,
@@ -127,7 +130,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
-    if (cls == CLS_LOAD && u->lg_full) {
+    if ((cls == CLS_LOAD || (cls == CLS_STORE && u->stores_wait)) && u->lg_full) {
       *free_at = count_queue_next(&u->inflight);
       return STALL_LG_THROTTLE;
     }
@@ -146,16 +149,16 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
 /* Ready warps of the SMSP whose class is not throttled at `now`, in *cand,
  * when no pipe or dispatch port of the SMSP is busy, so
  * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
- * and the loads-in-flight cap (lg_throttle).  The throttled ones are charged
+ * and the lines-in-flight cap (lg_throttle).  The throttled ones are charged
  * (stall_tally_add) and lower *next to the cycle their unit frees up, as
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
                                     StallTally *t, guint64 *cand) {
   gboolean smem_busy = u->smem_block > now, lg_full = u->lg_full;
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
-  guint n_load = lg_full ? smsp_count(s->ready[CLS_LOAD]) : 0;
-  *cand =
-      s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_full ? s->ready[CLS_LOAD] : 0);
+  guint64 lg_held = lg_full ? s->ready[CLS_LOAD] | (u->stores_wait ? s->ready[CLS_STORE] : 0) : 0;
+  guint n_load = smsp_count(lg_held);
+  *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~lg_held;
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
   stall_tally_add(t, STALL_LG_THROTTLE, n_load);
   *next = MIN(*next, n_smem ? u->smem_block : SIM_CYCLE_NEVER);

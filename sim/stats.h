@@ -29,7 +29,8 @@ typedef enum {
   STALL_LONG_SCOREBOARD,    /* waiting for a global/local (L1TEX) load */
   STALL_SHORT_SCOREBOARD,   /* waiting for shared memory or MUFU */
   STALL_WAIT,               /* waiting for a fixed-latency producer (FP32, INT) */
-  STALL_LG_THROTTLE,        /* a load waits: the SM's loads-in-flight cap is full, or (SASS)
+  STALL_LG_THROTTLE,        /* a load (SASS: or store, stores_hold_lines) waits: the SM's
+                               lines-in-flight cap is full, or (SASS, loads)
                                its warp's DRAM lines in flight (warp_lines_in_flight) */
   STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
   STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
@@ -63,7 +64,7 @@ typedef struct {
                                  (eligible, or throttled by a busy unit) */
   guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
   guint64 lg_throttle_sm;     /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
-                                 loads-in-flight cap was full; the rest waited for their
+                                 lines-in-flight cap was full; the rest waited for their
                                  warp's DRAM lines in flight (SASS: SmLaunch
                                  warp_max_inflight) */
   guint64 ctas;               /* CTAs run on this SM */

@@ -462,8 +462,14 @@ done
 # lines each out, 32 lines, so the SM's 160 miss slots never fill and all its
 # lg_throttle is the warps' own DRAM lines; at 8 CTAs per SM (32 warps, up to
 # 256 lines) both causes show.  A synthetic DRAM chase has no per-warp cap:
-# all its lg_throttle is the SM's (capped here at 32 loads in flight).
-for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32"; do
+# all its lg_throttle is the SM's (capped here at 32 loads in flight).  Each
+# cause switched off alone: v4 at 8 CTAs per SM with no per-warp cap has only
+# the SM's, and with miss slots past anything it can hold (1,000,000) only
+# the warps'.  A store stream (store1f4, no loads) has only the SM's: its
+# stores hold the miss slots (stores_hold_lines).
+for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32" \
+  "v4_sass 8 none class_global.warp_lines_in_flight=0" \
+  "v4_sass 8 all class_global.lines_in_flight=1000000" "store1f4_sass 8 none"; do
   read -r k b want extra <<<"$case"
   read -r lg warp < <(timeout 60 "$bin" run --kernel "$root/traces/$k.ini" --set launch.blocks_per_sm=$b \
     ${extra:+--set "$extra"} --format csv --no-whatif 2>"$tmp/err" |
@@ -481,6 +487,21 @@ done
 out=$(timeout 60 "$bin" run --kernel "$root/traces/v4_sass.ini" --set launch.blocks_per_sm=1 --no-whatif 2>&1)
 grep -q "of it: warp DRAM lines" <<<"$out" && grep -q "100 % of it loads wait for their warp's own DRAM lines" <<<"$out" ||
   fail "v4 B=1: lg_throttle's causes not in the report: $(grep lg_throttle <<<"$out")"
+passed=$((passed + 1))
+# The JSON's lg_throttle causes (v4 at 8 CTAs per SM: both) add up to the
+# state, and warp_dram_lines is the CSV's lg_throttle_warp_dram_lines.
+"$bin" run --kernel "$root/traces/v4_sass.ini" --format json --no-whatif >"$tmp/lg.json" 2>"$tmp/err" ||
+  fail "v4 json: $(cat "$tmp/err")"
+read -r total warp sm csv_warp < <(awk -F' : ' '
+  /"lg_throttle_warp_dram_lines"/ { c = $2 + 0 }
+  /"state" : "lg_throttle"/ { in_lg = 1 }
+  in_lg && /"warp_cycles_per_issued_instruction"/ { t = $2 + 0 }
+  in_lg && /"warp_dram_lines"/ { w = $2 + 0 }
+  in_lg && /"sm_miss_slots"/ { s = $2 + 0; in_lg = 0 }
+  END { print t, w, s, c }' "$tmp/lg.json")
+awk -v t="$total" -v w="$warp" -v s="$sm" -v c="$csv_warp" \
+  'BEGIN { d = w + s - t; e = w - c; exit !(w > 0 && s > 0 && d * d < 1e-12 * t * t && e * e < 1e-8 * w * w) }' ||
+  fail "v4 json causes: lg_throttle $total, warp_dram_lines $warp + sm_miss_slots $sm (CSV column $csv_warp)"
 passed=$((passed + 1))
 # The what-ifs of a SASS kernel change no compiled code: registers limit
 # spill_40 at 12 CTAs per SM, and a listing's registers cannot be capped
