@@ -121,6 +121,8 @@ for i in "${!axes[@]}"; do
     die "--axis '$a': expected group.key=V1,V2 or group.key=A..B (see --help)"
   fi
   [[ $a != *[[:space:][:cntrl:]]* ]] || die "--axis '$a': holds a space or control character"
+  # (read -a drops an empty last item: '1,2,' would run 1 and 2 silently)
+  [[ $vals != *, && $keys != *, ]] || die "--axis '$a': empty value after the last ','"
   IFS=',' read -r -a klist <<<"$keys"
   for k in "${klist[@]}"; do
     check_key "$k" "--axis '$a'"
@@ -307,11 +309,23 @@ file_hash() { # the sha256 of the file a --model/--kernel spec names, when it is
   if [ -f "$1" ]; then f=$1; elif [ -f "$root/$2/$1.ini" ]; then f=$root/$2/$1.ini; fi
   if [ -n "$f" ]; then sha256sum <"$f" | cut -d' ' -f1; else echo "(resolved by warpsim)"; fi
 }
+sass_hash() { # the sha256 of the files a [sass] kernel reads (listing, the two exports), as
+  # the first point's effective configuration names them, relative to the kernel file
+  local kf="" dir p
+  if [ -f "$kernel" ]; then kf=$kernel; elif [ -f "$root/traces/$kernel.ini" ]; then kf=$root/traces/$kernel.ini; fi
+  dir=$(dirname -- "${kf:-.}")
+  sed -n '/^# \[sass\]/,/^# \[/p' "$probe" | sed -n 's/^# \(file\|source_csv\|details_csv\)=\(..*\)$/\2/p' |
+    while IFS= read -r p; do
+      case $p in /*) ;; *) p=$dir/$p ;; esac
+      sha256sum <"$p" 2>/dev/null || echo "unreadable $p"
+    done | sha256sum | cut -d' ' -f1
+}
 signature=$(
   echo "warpsim version: $("$warpsim" version)"
   echo "warpsim binary sha256: $(sha256sum <"$warpsim" | cut -d' ' -f1)"
   echo "model: $model, file sha256 $(file_hash "$model" models)"
   echo "kernel: $kernel, file sha256 $(file_hash "$kernel" traces)"
+  echo "kernel's SASS listing and profiles sha256: $(sass_hash)"
   echo "effective configuration sha256: $(grep '^#' "$probe" | sha256sum | cut -d' ' -f1)"
   echo "--set: ${sets[*]+"${sets[*]}"}"
   echo "grid sha256: $(printf '%s\n' "${grid_lines[@]}" | sha256sum | cut -d' ' -f1) ($n points)"

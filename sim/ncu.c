@@ -78,6 +78,16 @@ static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const
       !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared Ideal"), origin,
                  "L1 Wavefronts Shared Ideal", &in->smem_ideal, error))
     return FALSE;
+  /* A warp-level request of 32 threads touches at most 32 sectors (one per
+   * thread: gather's, 32.0 per request in results/reference/h200/real/). */
+  if (in->l2_sectors > 32 * in->executed) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: column 'L2 Theoretical Sectors Global': %" G_GUINT64_FORMAT
+                " sectors for %" G_GUINT64_FORMAT
+                " instructions executed (allowed at most 32 per executed instruction)",
+                origin, r->line, in->l2_sectors, in->executed);
+    return FALSE;
+  }
   in->source =
       g_strdup(ncu_csv_field(r, ncu_csv_column(h, "Source"))); /* owned once the row is good */
   in->access_bits = (guint)MIN(bits, 4096u);

@@ -140,6 +140,16 @@ static gboolean arch_supported(guint arch) {
   return arch == 80 || arch == 86 || arch == 87 || arch == 89 || arch == 90;
 }
 
+/* An architecture number past any there is ("sm_4294967386" must not wrap
+ * to a supported 90). */
+#define ARCH_TOO_LARGE 10000u
+
+/* The decimal number at `p` ("90" of "90a"), ARCH_TOO_LARGE past 9999. */
+static guint arch_number(const gchar *p) {
+  guint64 v = g_ascii_strtoull(p, NULL, 10);
+  return v >= ARCH_TOO_LARGE ? ARCH_TOO_LARGE : (guint)v;
+}
+
 /* "sm_90" / "sm_90a" / "EF_CUDA_SM90" anywhere in `line`: the arch, else 0. */
 static guint arch_in_line(const gchar *line) {
   const gchar *p = strstr(line, "code for sm_");
@@ -150,10 +160,10 @@ static guint arch_in_line(const gchar *line) {
   if (p == NULL)
     p = strstr(line, "arch = sm_");
   if (p != NULL)
-    return (guint)strtoul(strstr(p, "sm_") + 3, NULL, 10);
+    return arch_number(strstr(p, "sm_") + 3);
   p = strstr(line, "EF_CUDA_SM");
   if (p != NULL && g_ascii_isdigit(p[10]))
-    return (guint)strtoul(p + 10, NULL, 10);
+    return arch_number(p + 10);
   return 0;
 }
 
@@ -533,12 +543,14 @@ SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
                   origin);
     else
       r = select_function(funcs, function, origin, error);
-    if (r != NULL && !arch_supported(r->arch))
+    if (r != NULL && !arch_supported(r->arch)) {
+      g_autofree gchar *arch = r->arch == ARCH_TOO_LARGE ? g_strdup("an sm_ number past 9999")
+                                                         : g_strdup_printf("sm_%u", r->arch);
       g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
-                  "%s:%u: function '%s' is compiled for sm_%u (supported: sm_80, sm_86, sm_87, "
+                  "%s:%u: function '%s' is compiled for %s (supported: sm_80, sm_86, sm_87, "
                   "sm_89, sm_90)",
-                  origin, r->line, r->name, r->arch);
-    else if (r != NULL && r->ins->len == 0)
+                  origin, r->line, r->name, arch);
+    } else if (r != NULL && r->ins->len == 0)
       g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: function '%s' has no instructions",
                   origin, r->line, r->name);
     else if (r != NULL)

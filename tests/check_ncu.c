@@ -186,6 +186,13 @@ static const BadCase bad_cases[] = {
      "c.csv:3: column 'Instructions Executed': not a count 'four'"},
     {FALSE, KN HDR "\"0x10\",\"EXIT\",\"-3\"\n", NCU_ERROR_PARSE, "c.csv:3: column"},
     {FALSE, KN HDR "\"0x10\",\"EXIT\"\n", NCU_ERROR_PARSE, "c.csv:3: 2 fields, the header has 3"},
+    /* More sectors than 32 per warp-level request (1e12 once ran for minutes) */
+    {FALSE,
+     KN "\"Address\",\"Source\",\"Instructions Executed\",\"L2 Theoretical Sectors Global\"\n"
+        "\"0x10\",\"LDG.E R2, [R2.64]\",\"4\",\"129\"\n",
+     NCU_ERROR_PARSE,
+     "c.csv:3: column 'L2 Theoretical Sectors Global': 129 sectors for 4 instructions executed "
+     "(allowed at most 32 per executed instruction)"},
     /* Line numbers count CR LF and lone CR (classic Mac) line ends too. */
     {FALSE,
      "\"Kernel Name\",\"k(int)\",\r\n\"Address\",\"Source\",\"Instructions Executed\"\r\n"

@@ -415,6 +415,9 @@ static const BadCase bad_cases[] = {
      "a", SASS_ERROR_FUNCTION, "matches several functions: 'ab()', 'ac()'"},
     {"\tcode for sm_75\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI, "a", SASS_ERROR_ARCH,
      "t.sass:2: function '_Z1av' is compiled for sm_75"},
+    /* 4294967386 = 2^32 + 90: once read as sm_90 */
+    {"\tcode for sm_4294967386\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI, "a",
+     SASS_ERROR_ARCH, "t.sass:2: function '_Z1av' is compiled for an sm_ number past 9999"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "EXIT"), "a", SASS_ERROR_PARSE,
      "t.sass:3: instruction without the second (control) word"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "NOP") HI INS("0020", "EXIT") HI, "a",

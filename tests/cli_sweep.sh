@@ -172,6 +172,26 @@ cp "$bin" "$tmp/warpsim-copy"
 printf 'x' >>"$tmp/warpsim-copy" # same version, another binary
 # a copy of the binary elsewhere finds the models and traces through the variables
 WARPSIM_MODELS=$root/models WARPSIM_TRACES=$root/traces WARPSIM=$tmp/warpsim-copy refused "other binary" "$out" "binary" "${args[@]}"
+# A SASS kernel's listing and profiles are inputs too: a sweep of a copy of
+# v4 whose B = 2 run is killed leaves its state; an edited source export is
+# refused on --resume (it was resumed with the new file mixed in).
+mkdir "$tmp/sass"
+cp "$root/results/reference/h200/real7/sass/kernels7.sass" "$root/results/reference/h200/real7/ncu/v4_source_b8.csv" \
+  "$root/results/reference/h200/real7/ncu/details7_b8.csv" "$tmp/sass/"
+sed -e 's|^file=.*|file=kernels7.sass|; s|^source_csv=.*|source_csv=v4_source_b8.csv|' \
+  -e 's|^details_csv=.*|details_csv=details7_b8.csv|' "$root/traces/v4_sass.ini" >"$tmp/sass/v4.ini"
+cat >"$tmp/killer2.sh" <<EOF
+#!/usr/bin/env bash
+# warpsim, except that every run of launch.blocks_per_sm=2 is killed.
+case " \$* " in *" launch.blocks_per_sm=2 "*) kill -KILL \$\$ ;; esac
+exec "$bin" "\$@"
+EOF
+chmod +x "$tmp/killer2.sh"
+sargs=(--kernel "$tmp/sass/v4.ini" --axis launch.blocks_per_sm=1,2 --jobs 1 --quiet)
+WARPSIM=$tmp/killer2.sh "$sweep" -o "$tmp/sass.csv" "${sargs[@]}" 2>"$tmp/err"
+[ $? -eq 1 ] && [ -d "$tmp/sass.csv.d" ] || fail "SASS sweep with a killed point: $(cat "$tmp/err")"
+echo >>"$tmp/sass/v4_source_b8.csv" # still a good export, another file
+WARPSIM=$tmp/killer2.sh refused "edited source export" "$tmp/sass.csv" "SASS listing and profiles" "${sargs[@]}"
 "$sweep" -o "$out" "${args[@]}" --resume || fail "unchanged inputs: --resume failed"
 cmp -s "$out" "$tmp/ref.csv" || fail "unchanged inputs: resumed CSV differs"
 ok
@@ -229,6 +249,9 @@ done
 "$sweep" -o "$tmp/r.csv" --kernel fma --axis 'stream.ilp=1,,2' 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "1,,2': empty value" "$tmp/err" && [ ! -e "$tmp/r.csv" ] ||
   fail "empty axis item: $(cat "$tmp/err")"
+"$sweep" -o "$tmp/r.csv" --kernel fma --axis 'stream.ilp=1,2,' 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "1,2,': empty value after the last ','" "$tmp/err" && [ ! -e "$tmp/r.csv" ] ||
+  fail "empty last axis item: $(cat "$tmp/err")"
 ok
 
 # ---- repeated points: dropped with a warning -----------------------------
