@@ -304,27 +304,30 @@ for i in "${!axis_keys[@]}"; do
 done
 rm -f "$probe.err"
 
-file_hash() { # the sha256 of the file a --model/--kernel spec names, when it is one
-  local f=""
-  if [ -f "$1" ]; then f=$1; elif [ -f "$root/$2/$1.ini" ]; then f=$root/$2/$1.ini; fi
-  if [ -n "$f" ]; then sha256sum <"$f" | cut -d' ' -f1; else echo "(resolved by warpsim)"; fi
+spec_file() { # SPEC DIR ENV: the file a --model/--kernel spec names (a path, or a name in
+  # $ENV's directory or the repository's DIR, as warpsim looks), else nothing
+  local d=${!3:-$root/$2}
+  if [ -f "$1" ]; then echo "$1"; elif [ -f "$d/$1.ini" ]; then echo "$d/$1.ini"; fi
+}
+file_hash() { # the sha256 of a file, or "(resolved by warpsim)" for no file
+  if [ -n "$1" ]; then sha256sum <"$1" | cut -d' ' -f1; else echo "(resolved by warpsim)"; fi
 }
 sass_hash() { # the sha256 of the files a [sass] kernel reads (listing, the two exports), as
   # the first point's effective configuration names them, relative to the kernel file
-  local kf="" dir p
-  if [ -f "$kernel" ]; then kf=$kernel; elif [ -f "$root/traces/$kernel.ini" ]; then kf=$root/traces/$kernel.ini; fi
-  dir=$(dirname -- "${kf:-.}")
+  local dir p
+  dir=$(dirname -- "${kernel_file:-.}")
   sed -n '/^# \[sass\]/,/^# \[/p' "$probe" | sed -n 's/^# \(file\|source_csv\|details_csv\)=\(..*\)$/\2/p' |
     while IFS= read -r p; do
       case $p in /*) ;; *) p=$dir/$p ;; esac
-      sha256sum <"$p" 2>/dev/null || echo "unreadable $p"
+      if [ -r "$p" ]; then sha256sum <"$p"; else echo "unreadable $p"; fi
     done | sha256sum | cut -d' ' -f1
 }
+kernel_file=$(spec_file "$kernel" traces WARPSIM_TRACES)
 signature=$(
   echo "warpsim version: $("$warpsim" version)"
   echo "warpsim binary sha256: $(sha256sum <"$warpsim" | cut -d' ' -f1)"
-  echo "model: $model, file sha256 $(file_hash "$model" models)"
-  echo "kernel: $kernel, file sha256 $(file_hash "$kernel" traces)"
+  echo "model: $model, file sha256 $(file_hash "$(spec_file "$model" models WARPSIM_MODELS)")"
+  echo "kernel: $kernel, file sha256 $(file_hash "$kernel_file")"
   echo "kernel's SASS listing and profiles sha256: $(sass_hash)"
   echo "effective configuration sha256: $(grep '^#' "$probe" | sha256sum | cut -d' ' -f1)"
   echo "--set: ${sets[*]+"${sets[*]}"}"

@@ -133,13 +133,13 @@ paste "$tmp/jobs" "$tmp/sims" | awk -F'\t' 'BEGIN { print "kernel,blocks_per_sm,
   { printf "%s,%s,%s,%s,%s,%.2f,%s\n", $1, $2, $3, $4, $8, 100 * ($8 - $4) / $4, $7 }' >"$tmp/real.csv"
 
 # Kernels a model number was fitted on: KEY.source lines naming
-# .../real/curves.csv[kernel=K...] (the others are held out).
+# .../real*/curves.csv[kernel=K...] (the others are held out).
 case "$model" in
   */*|*.ini) model_file=$model ;;
   *) model_file=$root/models/$(echo "$model" | tr 'A-Z' 'a-z').ini ;;
 esac
 # (none when the model is named otherwise, e.g. by its compute capability)
-fitted=$({ grep -oE 'real/curves\.csv\[kernel=[a-z_0-9]+' "$model_file" 2>/dev/null || true; } |
+fitted=$({ grep -oE 'real[0-9]*/curves\.csv\[kernel=[a-z_0-9]+' "$model_file" 2>/dev/null || true; } |
   sed 's/.*kernel=//' | sort -u | paste -sd' ' -)
 awk -F, -v fitted=" $fitted " 'NR > 1 {
     k = $1; if (!(k in seen)) { seen[k] = 1; order[++n] = k }

@@ -56,7 +56,7 @@ typedef struct {
  * b % 64 of word b / 64), going up and wrapping once; G_MAXUINT when no bit
  * is set.  `summary` has bit w set exactly when used[w] is not 0 (the
  * caller keeps it: event_bitmap_set, event_bitmap_clear), so no word is
- * scanned.  The event queue's, the loads-in-flight counts' and the SM's
+ * scanned.  The event queue's, the lines-in-flight counts' and the SM's
  * wake wheel. */
 static inline guint event_bitmap_first(const guint64 *used, guint64 summary, guint words,
                                        guint start) {

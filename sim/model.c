@@ -210,8 +210,8 @@ static const ConfigEntry model_table[] = {
     {"class_global", "dram_write_cost", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].write_cost), 0,
      "1", 0.1, 10, NULL, 0, 0, "read bytes per byte",
      "SASS kernels: DRAM time of a stored byte when no reads share DRAM", "assumed: as a read"},
-    {"class_global", "dram_turnaround", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].turnaround), 0,
-     "0", 0, 10, NULL, 0, 0, "read bytes per byte",
+    {"class_global", "dram_turnaround", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].dram_turnaround),
+     0, "0", 0, 10, NULL, 0, 0, "read bytes per byte",
      "SASS kernels: more DRAM time of a stored byte times the reads' share of the SM's DRAM "
      "bytes so far (read/write turnaround)",
      "assumed: none"},

@@ -13,6 +13,12 @@ G_DEFINE_QUARK(warpsim_ncu_error, ncu_error)
 /* The largest count a column may hold: exact in a double (2^53). */
 #define NCU_COUNT_MAX 9007199254740992.0
 
+/* Sectors one warp-level request touches at most: one 32-byte sector per
+ * thread of 32 (a naturally aligned access of at most 16 bytes stays in its
+ * sector; gather's scattered loads: 32.0 per request in
+ * results/reference/h200/real/ncu/gather_source_b8.csv). */
+#define NCU_SECTORS_PER_REQUEST_MAX 32u
+
 typedef struct {
   guint kernel_row; /* index of the "Kernel Name" row */
   guint first, end; /* data rows [first, end) */
@@ -78,14 +84,12 @@ static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const
       !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared Ideal"), origin,
                  "L1 Wavefronts Shared Ideal", &in->smem_ideal, error))
     return FALSE;
-  /* A warp-level request of 32 threads touches at most 32 sectors (one per
-   * thread: gather's, 32.0 per request in results/reference/h200/real/). */
-  if (in->l2_sectors > 32 * in->executed) {
+  if (in->l2_sectors > NCU_SECTORS_PER_REQUEST_MAX * in->executed) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: column 'L2 Theoretical Sectors Global': %" G_GUINT64_FORMAT
                 " sectors for %" G_GUINT64_FORMAT
-                " instructions executed (allowed at most 32 per executed instruction)",
-                origin, r->line, in->l2_sectors, in->executed);
+                " instructions executed (allowed at most %u per executed instruction)",
+                origin, r->line, in->l2_sectors, in->executed, NCU_SECTORS_PER_REQUEST_MAX);
     return FALSE;
   }
   in->source =
@@ -343,8 +347,9 @@ static const DetailMetric detail_metrics[] = {
     {"Grid Size", D(grid_size), TRUE, SCALE_NONE, 1, G_MAXUINT, "CTAs", 0},
     /* Nsight Compute divides hits by requests counted apart, and prints a
      * rate a little above 100 %: 100.18 % for the L2 of a pure-store kernel
-     * measured here (results/reference/h200/microbench/stores/). Up to
-     * 110 % is read as 100 %; above that the export is taken as broken. */
+     * measured here (results/reference/h200/real8/ncu/details8_b8.csv,
+     * k_store<4, float4>).  Up to 110 % is read as 100 % (the 110: assumed,
+     * a margin); above that the export is taken as broken. */
     {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
     {"L2 Hit Rate", D(l2_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
     {"Executed Instructions", D(executed_insts), FALSE, SCALE_NONE, 0, NCU_COUNT_MAX,

@@ -35,7 +35,7 @@ typedef struct {
   guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes, with no
                                   reads */
-  gdouble turnaround;          /* global: more DRAM time of a stored byte, in read bytes, per
+  gdouble dram_turnaround;     /* global: more DRAM time of a stored byte, in read bytes, per
                                   unit of the reads' share of the SM's DRAM bytes */
   gboolean stores_hold_lines;  /* global: a store that leaves L1 holds lines_in_flight slots
                                   until its write is done */

@@ -114,6 +114,7 @@ static void warp_states(ProfileMetrics *p, const SimResult *r) {
   p->total_cpi = ratio((gdouble)r->st.active_warp_cycles, (gdouble)r->st.issued);
   p->lg_warp_cpi = ratio((gdouble)(r->st.state[STALL_LG_THROTTLE] - r->st.lg_throttle_sm),
                          (gdouble)r->st.issued);
+  p->lg_sm_cpi = ratio((gdouble)r->st.lg_throttle_sm, (gdouble)r->st.issued);
   for (guint s = 0; s < STALL_MAX; s++) {
     p->state_cpi[s] = ratio((gdouble)r->st.state[s], (gdouble)r->st.issued);
     p->state_pct[s] = 100.0 * ratio((gdouble)r->st.state[s], (gdouble)r->st.active_warp_cycles);

@@ -98,8 +98,9 @@ typedef struct {
   gdouble total_cpi;            /* warp cycles per issued instruction, all states */
   gdouble lg_warp_cpi;          /* of state_cpi[STALL_LG_THROTTLE]: waiting for the warp's own
                                    DRAM lines in flight (SASS, [class_global]
-                                   warp_lines_in_flight); the rest: the SM's loads-in-flight
-                                   cap (SimStats lg_throttle_sm) */
+                                   warp_lines_in_flight) */
+  gdouble lg_sm_cpi;            /* the rest of it: waiting for a miss slot of the SM's
+                                   lines-in-flight cap (SimStats lg_throttle_sm) */
 
   /* Occupancy */
   gdouble theoretical_pct;             /* theoretical occupancy (after a blocks_per_sm cap) */

@@ -174,6 +174,11 @@ static StallState top_stall(const ProfileMetrics *pm) {
   return STALL_MAX;
 }
 
+/* Of lg_throttle, the percent that is the warps' own DRAM lines from which
+ * cpi_stall suggests more occupancy: a choice (the larger cause), not a
+ * measurement (cpi_message). */
+#define LG_WARP_SHARE_SUGGEST_PCT 50.0
+
 static gboolean cpi_test(const ProfileMetrics *pm, ProfileRules *rs, ProfileRule *r) {
   (void)rs;
   StallState top = top_stall(pm);
@@ -195,7 +200,7 @@ static gchar *cpi_message(const ProfileMetrics *pm, const ProfileRules *rs, Prof
      * per SM has 28 % of the warps' own lines and gains 2.0 % from twice
      * the CTAs); the occupancy what-if measures what more warps give. */
     gdouble warp_pct = 100.0 * pm->lg_warp_cpi / pm->state_cpi[top];
-    gboolean warp_most = warp_pct >= 50.0;
+    gboolean warp_most = warp_pct >= LG_WARP_SHARE_SUGGEST_PCT;
     r->suggests = warp_most ? PROFILE_SUGGEST_OCCUPANCY : 0;
     r->next = warp_most ? PROFILE_SECTION_OCCUPANCY : PROFILE_SECTION_SOL;
     hint = g_strdup_printf(

@@ -144,7 +144,7 @@ static gboolean arch_supported(guint arch) {
  * to a supported 90). */
 #define ARCH_TOO_LARGE 10000u
 
-/* The decimal number at `p` ("90" of "90a"), ARCH_TOO_LARGE past 9999. */
+/* The decimal number at `p` ("90" of "90a"), ARCH_TOO_LARGE from it on. */
 static guint arch_number(const gchar *p) {
   guint64 v = g_ascii_strtoull(p, NULL, 10);
   return v >= ARCH_TOO_LARGE ? ARCH_TOO_LARGE : (guint)v;
@@ -544,8 +544,9 @@ SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
     else
       r = select_function(funcs, function, origin, error);
     if (r != NULL && !arch_supported(r->arch)) {
-      g_autofree gchar *arch = r->arch == ARCH_TOO_LARGE ? g_strdup("an sm_ number past 9999")
-                                                         : g_strdup_printf("sm_%u", r->arch);
+      g_autofree gchar *arch = r->arch == ARCH_TOO_LARGE
+                                   ? g_strdup_printf("an sm_ number past %u", ARCH_TOO_LARGE - 1)
+                                   : g_strdup_printf("sm_%u", r->arch);
       g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
                   "%s:%u: function '%s' is compiled for %s (supported: sm_80, sm_86, sm_87, "
                   "sm_89, sm_90)",

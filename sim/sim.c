@@ -95,7 +95,7 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
       .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
       .warp_max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
       .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
-      .dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].turnaround : 0.0,
+      .dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].dram_turnaround : 0.0,
       .stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
       .seed = k->seed,
       .max_cycles = opt->max_cycles,

@@ -420,8 +420,9 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   const SmUnits *u = &sm->units;
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
-  guint lg =
-      u->lg_full ? sm->n_ready_of[CLS_LOAD] + (u->stores_wait ? sm->n_ready_of[CLS_STORE] : 0) : 0;
+  guint lg = u->lg_full
+                 ? sm->n_ready_of[CLS_LOAD] + (u->stores_hold_lines ? sm->n_ready_of[CLS_STORE] : 0)
+                 : 0;
   guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
     return FALSE;
@@ -566,7 +567,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->mem = mem_new(m, &sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
-  sm->units.stores_wait = launch->stores_hold_lines;
+  sm->units.stores_hold_lines = launch->stores_hold_lines;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;

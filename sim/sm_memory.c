@@ -40,9 +40,9 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
   a->request_bytes = mem_request_bytes(sm->mem, bytes);
   for (MemLevel level = 0; level < MEM_LEVELS; level++)
     a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
-  a->store_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
+  a->dram_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
   if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
-    a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->store_cost, 0.0));
+    a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->dram_cost, 0.0));
   a->valid = TRUE;
 }
 
@@ -73,7 +73,7 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
 static MemShape store_shape(Sm *sm, const MemAccess *a) {
   guint64 all = sm->dram_read_bytes + sm->dram_write_bytes;
   gdouble share = all > 0 ? (gdouble)sm->dram_read_bytes / (gdouble)all : 0.0;
-  return mem_shape(sm->mem, write_cost(sm, a->store_cost, share));
+  return mem_shape(sm->mem, write_cost(sm, a->dram_cost, share));
 }
 
 /* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
@@ -167,8 +167,8 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
       count_queue_add(&sm->units.inflight, ready, in->lines);
   } else if (in->l1tex && in->op == OP_STG) {
     /* and, with stores_hold_lines, every line a store writes until it is
-     * written (results/reference/h200/microbench/stores/) */
-    if (missed && sm->units.stores_wait)
+     * written (results/reference/h200/real8/) */
+    if (missed && sm->units.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
       count_queue_add(&sm->units.inflight, done, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
     count_queue_add(&sm->units.inflight, ready, 1);

@@ -41,8 +41,9 @@ typedef struct {
   guint32 bytes;              /* bytes per warp-access it was worked out for */
   guint32 busy;               /* L1TEX: cycles the data stage is busy with them */
   guint32 request_bytes;      /* bytes rounded up to sectors (SimStats load_bytes) */
-  guint32 store_cost;         /* global: DRAM time of the access in its bytes, before a
-                                 store's write cost (global_cost) */
+  guint32 dram_cost;          /* global: bytes of DRAM time the access takes (its bytes,
+                                 a scattered access's lines, misaligned sectors), a store's
+                                 before its write cost (write_cost) */
   gboolean valid;             /* worked out (else bytes means nothing) */
   MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
 } MemAccess;

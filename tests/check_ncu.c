@@ -295,7 +295,7 @@ START_TEST(test_bad_input) {
 END_TEST
 
 /* A hit rate a little above 100 % (100.18 %: the L2 of a pure-store kernel
- * measured on the H200, results/reference/h200/microbench/stores/) is read
+ * measured on the H200, results/reference/h200/real8/ncu/details8_b8.csv) is read
  * as 100 %; one above 110 % is refused (bad_cases). */
 START_TEST(test_hit_rate_above_100) {
   static const gchar text[] =

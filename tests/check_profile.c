@@ -251,6 +251,21 @@ START_TEST(test_priority_exact) {
 }
 END_TEST
 
+/* The first exact case's 296 warp-cycles of lg_throttle, counted by hand
+ * there, all wait for the SM's one load slot (mem.max_inflight=1; a
+ * synthetic kernel has no per-warp cap): SimStats lg_throttle_sm. */
+START_TEST(test_lg_sm_exact) {
+  Run run = {0};
+  run_sets(&run, NULL, exact_cases[0].sets);
+  ck_assert_uint_eq(run.r.st.lg_throttle_sm, 296);
+  ProfileMetrics pm;
+  profile_metrics_compute(run.m, run.k, &run.r, &pm);
+  ck_assert_double_eq(pm.lg_warp_cpi, 0.0);
+  ck_assert_double_eq_tol(pm.lg_sm_cpi, 296.0 / 10, 1e-12); /* 10 issued */
+  run_clear(&run);
+}
+END_TEST
+
 /* lg_throttle wins over mio_throttle: the load slots are full and the LSU is
  * busy (lsu.interval 50). */
 START_TEST(test_priority_lg_over_mio) {
@@ -429,6 +444,41 @@ START_TEST(test_rule_issue_and_cpi) {
 }
 END_TEST
 
+/* cpi_stall on lg_throttle names the larger of its two causes: 40 of the 50
+ * warp cycles per issue are lg_throttle; of it 30 are the warps' own DRAM
+ * lines (75 %: more occupancy, read Occupancy) or 10 (25 %: nothing
+ * suggested, read Speed Of Light). */
+START_TEST(test_rule_lg_causes) {
+  static const struct {
+    gdouble warp_cpi;
+    guint suggests;
+    ProfileSection next;
+    const gchar *text;
+  } cases[] = {
+      {30, PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_OCCUPANCY,
+       "75 % of it loads wait for their warp's own DRAM lines in flight"},
+      {10, 0, PROFILE_SECTION_SOL, "25 % of it loads wait for their warp's own DRAM lines"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    for (guint s = 0; s < STALL_MAX; s++)
+      tiny->state_pct[s] = tiny->state_cpi[s] = 0;
+    tiny->issue_slot_pct = 2;
+    tiny->total_cpi = 50;
+    tiny->state_cpi[STALL_LG_THROTTLE] = 40;
+    tiny->state_pct[STALL_LG_THROTTLE] = 80;
+    tiny->state_order[0] = STALL_LG_THROTTLE;
+    tiny->lg_warp_cpi = cases[i].warp_cpi;
+    tiny->lg_sm_cpi = 40 - cases[i].warp_cpi;
+    apply_tiny();
+    const ProfileRule *r = &tiny_rules.rule[PROFILE_RULE_CPI_STALL];
+    ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
+    ck_assert_uint_eq(r->suggests, cases[i].suggests);
+    ck_assert_int_eq(r->next, cases[i].next);
+    ck_assert_msg(strstr(r->message, cases[i].text) != NULL, "%s", r->message);
+  }
+}
+END_TEST
+
 /* Launch rules on real launches of the tiny SM (../shared/cases/other.md:
  * 108 SMs, 1 CTA each, 109 CTAs = 2 waves, the second may take 50 %). */
 static const struct {
@@ -600,6 +650,7 @@ int main(void) {
       {"accounting", test_identities, G_N_ELEMENTS(identity_cases)},
       {"accounting", test_priority_exact, G_N_ELEMENTS(exact_cases)},
       {"accounting", test_priority_lg_over_mio, 1},
+      {"accounting", test_lg_sm_exact, 1},
       {"accounting", test_priority_pipe_not_selected, 1},
       {"accounting", test_priority_dispatch, 1},
       {"accounting", test_priority_mio, 1},
@@ -607,6 +658,7 @@ int main(void) {
       {"thresholds", test_rule_sol_suggests, 1},
       {"thresholds", test_rule_occupancy, 1},
       {"thresholds", test_rule_issue_and_cpi, 1},
+      {"thresholds", test_rule_lg_causes, 1},
       {"thresholds", test_skip_and_json, 1},
       {"rules", test_rule_launch, G_N_ELEMENTS(launch_cases)},
       {"rules", test_what_if_change, G_N_ELEMENTS(what_if_cases)},
