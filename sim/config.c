@@ -358,6 +358,15 @@ void config_clear(const ConfigEntry *table, guint n, gpointer target) {
   }
 }
 
+/* `v` in the fewest of 15 or 17 significant digits that read back as `v`
+ * (0.4, not g_ascii_dtostr's 0.40000000000000002), into buf. */
+static const gchar *shortest_double(gchar *buf, gsize len, gdouble v) {
+  g_ascii_formatd(buf, len, "%.15g", v);
+  if (g_ascii_strtod(buf, NULL) != v)
+    g_ascii_formatd(buf, len, "%.17g", v);
+  return buf;
+}
+
 static void append_value(const ConfigEntry *e, gconstpointer target, GString *out) {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
   switch (e->type) {
@@ -365,7 +374,7 @@ static void append_value(const ConfigEntry *e, gconstpointer target, GString *ou
     g_string_append_printf(out, "%u", *CFIELD(target, e->offset, guint));
     break;
   case CONFIG_DOUBLE:
-    g_string_append(out, g_ascii_dtostr(buf, sizeof buf, *CFIELD(target, e->offset, gdouble)));
+    g_string_append(out, shortest_double(buf, sizeof buf, *CFIELD(target, e->offset, gdouble)));
     break;
   case CONFIG_BOOL:
     g_string_append(out, *CFIELD(target, e->offset, gboolean) ? "true" : "false");

@@ -200,7 +200,8 @@ static const ConfigEntry model_table[] = {
     CLASS_READ_KEY(OPCLASS_GLOBAL, "global", "global/local memory"),
     {"class_global", "lines_in_flight", CONFIG_UINT, M(opclass[OPCLASS_GLOBAL].lines_in_flight), 0,
      "0", 0, 1000000, NULL, 0, 0, "lines per SM",
-     "SASS kernels: L1 lines missing at once per SM before lg_throttle (0 = no cap)",
+     "SASS kernels: L1 lines missing at once per SM, loads' and (stores_hold_lines) stores', "
+     "before lg_throttle (0 = no cap)",
      "assumed: no cap"},
     {"class_global", "warp_lines_in_flight", CONFIG_UINT,
      M(opclass[OPCLASS_GLOBAL].warp_lines_in_flight), 0, "0", 0, 4096, NULL, 0, 0, "lines per warp",
@@ -213,7 +214,7 @@ static const ConfigEntry model_table[] = {
     {"class_global", "dram_turnaround", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].dram_turnaround),
      0, "0", 0, 10, NULL, 0, 0, "read bytes per byte",
      "SASS kernels: more DRAM time of a stored byte times the reads' share of the SM's DRAM "
-     "bytes so far (read/write turnaround)",
+     "bytes since the launch began (read/write turnaround)",
      "assumed: none"},
     {"class_global", "stores_hold_lines", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].stores_hold_lines),
      0, "false", 0, 0, NULL, 0, 0, NULL,
