@@ -421,7 +421,7 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
   guint lg = u->lg_full
-                 ? sm->n_ready_of[CLS_LOAD] + (u->stores_hold_lines ? sm->n_ready_of[CLS_STORE] : 0)
+                 ? sm->n_ready_of[CLS_LOAD] + (sm->n_ready_of[CLS_STORE] & (guint)u->store_held)
                  : 0;
   guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
@@ -567,7 +567,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->mem = mem_new(m, &sm->rng);
   sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
-  sm->units.stores_hold_lines = launch->stores_hold_lines;
+  sm->units.store_held = launch->stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;

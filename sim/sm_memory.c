@@ -168,7 +168,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   } else if (in->l1tex && in->op == OP_STG) {
     /* and, with stores_hold_lines, every line a store writes until it is
      * written (results/reference/h200/real8/) */
-    if (missed && sm->units.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
+    if (missed && sm->l.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
       count_queue_add(&sm->units.inflight, done, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
     count_queue_add(&sm->units.inflight, ready, 1);

@@ -34,19 +34,19 @@ extern const guint8 smsp_op_class[OP_MAX];
 
 /* SM-wide units every SMSP's throttles read. */
 typedef struct {
-  SimCycle smem_free;         /* cycle the shared-memory unit has done all it has queued */
-  SimCycle smem_block;        /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
-                                 smem_free less the queue (smsp_units_update) */
-  guint smem_queue;           /* cycles of work the unit may have queued ([smem] queue) */
-  CountQueue inflight;        /* loads in flight (SASS: lines of loads, and of stores with
-                                 stores_hold_lines), by the cycle they complete */
-  guint max_inflight;         /* of them per SM before lg_throttle; 0 = no cap */
-  gboolean lg_full;           /* the cap is reached (smsp_units_update) */
-  gboolean stores_hold_lines; /* SASS global stores hold lines of `inflight`, and stores
-                                 (CLS_STORE) wait while lg_full, as loads do
-                                 (SmLaunch stores_hold_lines) */
-  SimCycle busy_until;        /* a unit throttles before this cycle: smem_free, or never when
-                                 lg_full (smsp_units_update) */
+  SimCycle smem_free;  /* cycle the shared-memory unit has done all it has queued */
+  SimCycle smem_block; /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
+                          smem_free less the queue (smsp_units_update) */
+  guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
+  CountQueue inflight; /* loads in flight (SASS: lines of loads, and of stores with
+                          SmLaunch stores_hold_lines), by the cycle they complete */
+  guint max_inflight;  /* of them per SM before lg_throttle; 0 = no cap */
+  gboolean lg_full;    /* the cap is reached (smsp_units_update) */
+  guint64 store_held;  /* all ones when SASS global stores hold lines of `inflight` and
+                          stores (CLS_STORE) wait while lg_full, as loads do (SmLaunch
+                          stores_hold_lines), else 0: a mask, so the hot path has no branch */
+  SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
+                          lg_full (smsp_units_update) */
 } SmUnits;
 
 /* The shared-memory unit or the loads in flight changed: update lg_full,
@@ -131,7 +131,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
-    if ((cls == CLS_LOAD || (cls == CLS_STORE && u->stores_hold_lines)) && u->lg_full) {
+    if (u->lg_full && (cls == CLS_LOAD || (cls == CLS_STORE && u->store_held))) {
       *free_at = count_queue_next(&u->inflight);
       return STALL_LG_THROTTLE;
     }
@@ -157,9 +157,8 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
                                     StallTally *t, guint64 *cand) {
   gboolean smem_busy = u->smem_block > now, lg_full = u->lg_full;
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
-  guint64 lg_held =
-      lg_full ? s->ready[CLS_LOAD] | (u->stores_hold_lines ? s->ready[CLS_STORE] : 0) : 0;
-  guint n_load = smsp_count(lg_held);
+  guint64 lg_held = lg_full ? s->ready[CLS_LOAD] | (s->ready[CLS_STORE] & u->store_held) : 0;
+  guint n_load = lg_full ? smsp_count(lg_held) : 0;
   *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~lg_held;
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
   stall_tally_add(t, STALL_LG_THROTTLE, n_load);
