@@ -14,7 +14,7 @@ n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { 
 if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
-units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes hist:bytes reduce:bytes transpose33:elements gather_l2:elements conv:points mufu:warp-MUFU dpoly:warp-DFMA spmv:nonzeros dgather:elements ghist:bytes divg:elements treduce:elements scan:elements bounds:points vmix:elements v4:elements store1f:bytes copy1f:bytes store4f:bytes copy4f:bytes store1f4:bytes copy1f4:bytes store4f4:bytes copy4f4:bytes"
+units = "saxpy:bytes softmax:bytes sgemm:warp-FFMA stencil:points gather:elements transpose:elements blur:bytes mv:bytes hist:bytes reduce:bytes transpose33:elements gather_l2:elements conv:points mufu:warp-MUFU dpoly:warp-DFMA spmv:nonzeros dgather:elements ghist:bytes divg:elements treduce:elements scan:elements bounds:points vmix:elements v4:elements store1f:bytes copy1f:bytes store4f:bytes copy4f:bytes store1f4:bytes copy1f4:bytes store4f4:bytes copy4f4:bytes st2d:points rowsm:elements gstore:elements mm32:FFMA colsum:elements"
 unit(k) = (strstrt(units, k.":") ? word(system(sprintf("echo '%s' | tr ' ' '\\n' | awk -F: '$1 == \"%s\" { print $2 }'", units, k)), 1) : (strstrt(k, "spill_") == 1 ? "warp-FFMA" : "work"))
 nk = words(kernels)
 cols = nk > 9 ? 4 : 3
@@ -28,7 +28,7 @@ set xrange [0:68]
 set xtics 0,8,64
 set yrange [0:*]
 set key bottom right
-set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); saxpy, softmax, sgemm, stencil, gather, transpose fitted, the others held out; spill_C (register cap C): no profile" font ",13"
+set multiplot layout rows,cols title "real kernels on the H200: measured (points) vs simulated from SASS + the B = 8 profile (lines); the keys fitted on a curve: real_summary.csv column fitted; spill_C (register cap C): no profile" font ",13"
 do for [k in kernels] {
   set title k
   # ghist's measured points lie along the bottom (0.016 bytes/cycle/SM)

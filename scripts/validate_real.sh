@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
-# (40 curves: first the six of results/reference/h200/real/: saxpy, softmax,
+# (45 curves: first the six of results/reference/h200/real/: saxpy, softmax,
 # sgemm, stencil, gather, transpose; then those listed below) from their SASS
 # listings and the Nsight Compute profile at 8
 # blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
@@ -26,7 +26,9 @@
 # scan, bounds), and two streaming kernels for one DRAM bandwidth across
 # request widths (results/reference/h200/real7/: vmix, v4), and eight store
 # streams for the DRAM write path (results/reference/h200/real8/: store and
-# copy, float and float4, one or four stores in flight per thread).
+# copy, float and float4, one or four stores in flight per thread), and five
+# held-out kernels that mix the mechanisms of the six (results/reference/
+# h200/real9/: st2d, rowsm, gstore, mm32, colsum).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
@@ -69,9 +71,9 @@ sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real8/: measured afterwards, held out).
+# real3/ to real9/: measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2 spill_sass real3 real4 real5 real6 real7 real8; do
+for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9; do
   [ -f "$ref/../$set/curves.csv" ] || continue
   awk -F, -v sms="$sms" -v root="$root" '
     function trace(k,   base, f) {

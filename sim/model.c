@@ -221,6 +221,11 @@ static const ConfigEntry model_table[] = {
      "SASS kernels: a global store that leaves L1 holds its lines of lines_in_flight until "
      "written, and waits (lg_throttle) while the SM has none free",
      "assumed: stores never wait"},
+    {"class_global", "l1_cycle_per_line", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].l1_cycle_per_line),
+     0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels: a scattered global access keeps L1 busy at least one cycle ([l1] "
+     "bytes_per_cycle bytes) per line it touches, whether it hits or misses",
+     "assumed: bytes alone"},
     {"class_global", "partial_sector_load_bytes", CONFIG_DOUBLE,
      M(opclass[OPCLASS_GLOBAL].partial_load_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
      "SASS kernels: extra DRAM time per sector a misaligned contiguous load reads in part",

@@ -39,6 +39,8 @@ typedef struct {
                                   unit of the reads' share of the SM's DRAM bytes */
   gboolean stores_hold_lines;  /* global: a store that leaves L1 holds lines_in_flight slots
                                   until its write is done */
+  gboolean l1_cycle_per_line;  /* global: a scattered access keeps L1 busy one cycle per line
+                                  it touches (a wavefront each), hit or miss */
   gdouble partial_load_bytes;  /* global: extra DRAM time, in read bytes, per sector a
                                   contiguous load reads in part (misaligned) */
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in

@@ -97,6 +97,7 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
       .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
       .dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].dram_turnaround : 0.0,
       .stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
+      .l1_cycle_per_line = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].l1_cycle_per_line,
       .seed = k->seed,
       .max_cycles = opt->max_cycles,
       .deadline_us = opt->deadline_us};

@@ -37,6 +37,8 @@ typedef struct {
                                     (1 = as a read) */
   gdouble dram_turnaround;       /* SASS: more DRAM time of a stored byte per unit of the reads'
                                     share of the SM's DRAM bytes so far (0 = none) */
+  gboolean l1_cycle_per_line;    /* SASS: a scattered access keeps L1 one cycle per line, hit
+                                    or miss */
   gboolean stores_hold_lines;    /* SASS: a store that leaves L1 holds its lines of
                                     max_inflight until written; stores wait while none is free */
   guint32 seed;                  /* seeds the memory system's randomness */

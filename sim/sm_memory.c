@@ -19,6 +19,9 @@ static MemLevel draw_level(Sm *sm, const Instr *in) {
  * of `bytes`, a store's DRAM time not yet scaled (write_cost). */
 static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel level) {
   guint cost = bytes;
+  if (level == MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line)
+    /* a wavefront per line: each line one cycle of L1, at least */
+    cost = MAX(bytes, (guint)(in->line_cost * sm->m->l1.bytes_per_cycle + 0.5));
   if (level == MEM_DRAM && in->line_cost > 0)
     cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
   if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
@@ -91,6 +94,10 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
   }
   SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
+  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line))
+    /* a scattered access that missed takes its L1 wavefronts all the same
+     * (l1_cycle_per_line; SASS only, so in->l1tex) */
+    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
   *done = ready;
   if (sm->dec[w->pc].capped && level == MEM_DRAM &&
       a->shape[level].lines > 0) /* (an entry holds at least one line) */

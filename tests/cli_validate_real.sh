@@ -50,7 +50,7 @@ else
   echo "FAIL: validate_real.sh --check: rc $rc, kernels missing the targets '$failing' (known: '$KNOWN')"; cat "$out/log"; fail=$((fail + 1))
 fi
 rows=$(awk -F, 'NR > 1' "$out/v/real_summary.csv" | wc -l)
-[ "$rows" -eq 40 ] && pass=$((pass + 1)) || { echo "FAIL: $rows kernels in real_summary.csv (want 40: 8 kernels, 8 spill caps, 24 more kernels)"; fail=$((fail + 1)); }
+[ "$rows" -eq 45 ] && pass=$((pass + 1)) || { echo "FAIL: $rows kernels in real_summary.csv (want 45: 8 kernels, 8 spill caps, 29 more kernels)"; fail=$((fail + 1)); }
 # Stencil at B = 12 (measured 1,680,092 cycles, curves.csv): within 5 % with
 # the partial-sector store cost (1,722,748: 2.5 % slow), more than 10 % fast
 # without it (1,472,996: 12.3 %; 15 % before stores paid dram_turnaround
@@ -96,6 +96,16 @@ for t in 0.4 0; do
     pass=$((pass + 1)) ||
     { echo "FAIL: copy4f4 B = 8 at dram_turnaround=$t: $c cycles, want $peak / (2 + $t / 2) stored B/cycle/SM"; fail=$((fail + 1)); }
 done
+# A wavefront per line (class_global.l1_cycle_per_line): colsum at B = 1
+# (real9/curves.csv: 32,922 cycles; 32 lines per warp-load, each lane its
+# own row) is L1 bound: within 20 % with it (16.6 % slow), more than 1.5x
+# fast without it (2.05x: 16 bytes-worth of L1 per warp-load, not 32 lines).
+read -r meas dyn < <(awk -F, '$1 == "colsum" && $2 == 1 { print $5, $4 }' \
+  "$root/results/reference/h200/real9/curves.csv")
+with=$(cycles colsum 1 "$dyn") without=$(cycles colsum 1 "$dyn" --set class_global.l1_cycle_per_line=false)
+awk -v a="$(err "$with")" -v w="$without" -v m="$meas" 'BEGIN { exit !(a <= 0.20 && m / w > 1.5) }' &&
+  pass=$((pass + 1)) ||
+  { echo "FAIL: colsum B = 1: $with cycles with a cycle per line, $without without (measured $meas)"; fail=$((fail + 1)); }
 # Warm L2 across launches: treduce at B = 2 and 4 (real6/curves.csv: 39,040
 # and 44,755 cycles, median of 3 launches after a warm-up) touches 16 and 33
 # MiB, which the timed launches find in L2; simulated within 10 % with
