@@ -279,11 +279,50 @@ static gboolean validate_smem(SmModel *m, GKeyFile *kf, const gchar *file, GErro
   return TRUE;
 }
 
+/* A SASS base opcode: an upper-case letter, then upper-case letters, digits
+ * and '_' (LDGSTS_SHARED); no modifiers ("FFMA", not "FFMA.FTZ"). */
+static gboolean opcode_name_ok(const gchar *op) {
+  if (!g_ascii_isupper(op[0]))
+    return FALSE;
+  for (const gchar *p = op; *p; p++)
+    if (!g_ascii_isupper(*p) && !g_ascii_isdigit(*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* Each [class_*] group's opcodes a ';'-separated list of SASS base opcodes,
+ * none twice: an empty item, a space ("FF MA" was read as FF and MA) or a
+ * repeat is a typo. */
+static gboolean opcode_list_ok(const gchar *list, const gchar *at, const gchar *group,
+                               GError **error) {
+  g_auto(GStrv) ops = g_strsplit(list, ";", -1);
+  for (guint i = 0; ops[i] != NULL; i++) {
+    g_strstrip(ops[i]); /* "FFMA; FADD" reads */
+    gboolean repeat = FALSE;
+    for (guint j = 0; j < i && !repeat; j++)
+      repeat = strcmp(ops[i], ops[j]) == 0;
+    if (opcode_name_ok(ops[i]) && !repeat)
+      continue;
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [%s] opcodes: item %u '%s' %s (allowed: SASS base opcodes such as FFMA, "
+                "';'-separated, each once)",
+                at, group, i + 1, ops[i], repeat ? "is repeated" : "is no opcode name");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Each SASS opcode in one [class_*] group: opclass_lookup takes the first
  * class that names it, so a second would be silently ignored. */
 static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *file,
                                    GError **error) {
   for (guint c = 0; c < OPCLASS_MAX; c++) {
+    if (m->opclass[c].opcodes != NULL && *m->opclass[c].opcodes != '\0') {
+      g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name((OpClass)c));
+      g_autofree gchar *at = config_origin(kf, file, group, "opcodes");
+      if (!opcode_list_ok(m->opclass[c].opcodes, at, group, error))
+        return FALSE;
+    }
     g_auto(GStrv) ops =
         g_strsplit_set(m->opclass[c].opcodes ? m->opclass[c].opcodes : "", "; ", -1);
     for (guint i = 0; ops[i] != NULL; i++) {

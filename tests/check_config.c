@@ -306,8 +306,18 @@ static const BadInput bad_inputs[] = {
     {"m.ini", "", "sm.cc=nine", "m.ini, --set: [sm] cc", "major.minor"},
     {"m.ini", "", "sm.max_warps=63", "[sm] max_warps", "smsps"},
     {"m.ini", "", "sched.policy=fifo", "[sched] policy", "gto|lrr|oldest|grr"},
-    {"m.ini", "[class_fp32]\nopcodes=FFMA;FADD\n[class_int]\nopcodes=IMAD FADD\n", "",
+    {"m.ini", "[class_fp32]\nopcodes=FFMA;FADD\n[class_int]\nopcodes=IMAD; FADD\n", "",
      "[class_int] opcodes: 'FADD' is also in [class_fp32]", "each opcode in one class"},
+    /* an empty item, a space inside one ("FF MA" was read as FF and MA), a
+     * modifier, a repeat */
+    {"m.ini", "[class_fp32]\nopcodes=FFMA;;FADD\n", "", "[class_fp32] opcodes: item 2 ''",
+     "';'-separated, each once"},
+    {"m.ini", "[class_fp32]\nopcodes=FF MA\n", "", "item 1 'FF MA' is no opcode name",
+     "SASS base opcodes"},
+    {"m.ini", "[class_fp32]\nopcodes=FFMA.FTZ\n", "", "item 1 'FFMA.FTZ' is no opcode name",
+     "SASS base opcodes"},
+    {"m.ini", "[class_fp32]\nopcodes=FFMA;FADD;FFMA\n", "", "item 3 'FFMA' is repeated",
+     "each once"},
 };
 
 /* Load bad input `_i` as a kernel or a model; it must fail with one line
