@@ -637,6 +637,47 @@ static guint64 walk_count(const Program *p) {
   return n + 1;
 }
 
+/* With a profile: one warp's walk of the program (every warp branches
+ * alike, by the counters) must reach EXIT within 4x the warp instructions
+ * the profile executed per warp, plus 4096.  Counts that do not add up (a
+ * BAR after a loop branch counted 0 makes the branch always taken) would
+ * otherwise loop until --max-cycles or --timeout.  FALSE with
+ * SASSPROG_ERROR_INPUT naming the loop branch walked most often against
+ * its own count. */
+static gboolean check_walk(const SassKernel *sk, const Program *p, GError **error) {
+  const SassFunction *fn = sk->fn;
+  guint64 budget = 4 * p->warp_insts + 4096, n = 0;
+  g_autofree guint64 *visits = g_new0(guint64, p->n);
+  guint32 counters[PROGRAM_MAX_COUNTERS];
+  memcpy(counters, p->counter_init, sizeof counters);
+  guint pc = p->entry;
+  for (; n < budget && p->code[pc].op != OP_EXIT; n++) {
+    visits[pc]++;
+    pc = program_next_pc(&p->code[pc], pc, counters);
+  }
+  if (n < budget)
+    return TRUE;
+  guint worst = 0;
+  gdouble worst_ratio = -1;
+  for (guint i = 0; i < fn->n; i++) {
+    gdouble per_warp = sassmem_executed(sk, i) / sk->warps;
+    gdouble ratio = (gdouble)visits[i] / MAX(per_warp, 1.0);
+    if (sass_is_back_edge(&fn->ins[i]) && ratio > worst_ratio) {
+      worst = i;
+      worst_ratio = ratio;
+    }
+  }
+  g_set_error(
+      error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+      "%s:%u: the profile's counts do not add up: a warp walking them passes %" G_GUINT64_FORMAT
+      " warp instructions without reaching EXIT where the profile executed %" G_GUINT64_FORMAT
+      " per warp; '%s' ran %" G_GUINT64_FORMAT " times against %.0f in the profile "
+      "(allowed: counts as Nsight Compute exported them)",
+      fn->file, fn->ins[worst].line, n, p->warp_insts, fn->ins[worst].text, visits[worst],
+      sassmem_executed(sk, worst) / sk->warps);
+  return FALSE;
+}
+
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
@@ -704,6 +745,8 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     for (guint i = 0; i < fn->n; i++)
       sum += sassmem_executed(sk, i);
     p->warp_insts = (guint64)llround(sum / sk->warps);
+    if (!check_walk(sk, p, error))
+      return NULL;
   } else {
     p->warp_insts = walk_count(p);
   }

@@ -72,6 +72,23 @@ function=k"
 bad no_function "no function matches 'k_nothing'" "_Z7k_saxpyPfPKffiP3RecS_" -- "[sass]
 $sass
 function=k_nothing"
+# Counts that do not add up: st2d's BAR after its loop branch counted 0
+# makes the branch always taken; the run looped to --max-cycles or
+# --timeout (found by a bad-input helper).  Refused at once: a warp's walk
+# passes 4x the profile's warp instructions per warp without an EXIT.
+r9=$root/results/reference/h200/real9
+awk 'NR == 81 { sub(/"4224","135168","135168"/, "\"0\",\"135168\",\"135168\"") } { print }' \
+  "$r9/ncu/st2d_source_b8.csv" >"$tmp/st2d_bar0.csv"
+cmp -s "$tmp/st2d_bar0.csv" "$r9/ncu/st2d_source_b8.csv" && fail "test setup: line 81 of st2d's export unchanged"
+bad counts_do_not_add_up "the profile's counts do not add up" "without reaching EXIT" -- "[sass]
+file=$r9/sass/kernels9.sass
+function=k_st2d(
+source_csv=$tmp/st2d_bar0.csv
+details_csv=$r9/ncu/details9_b8.csv
+[launch]
+threads_per_block=128
+blocks_per_sm=1
+blocks=132"
 sed 's/sm_90/sm_75/g; s/SM90/SM75/g' "$ref/sass/saxpy.sass" >"$tmp/old.sass"
 bad arch "$tmp/old.sass:" "compiled for sm_75" -- "[sass]
 file=$tmp/old.sass
