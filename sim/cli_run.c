@@ -152,22 +152,25 @@ static void name_bound(const RunOptions *o, GError *error) {
   error->message = msg;
 }
 
-/* About 100 M warp instructions per second (scripts/bench.sh): say so before a
- * run that takes a minute or more, so a typo is not mistaken for a hang.  The
- * what-ifs (text and JSON) run up to two more simulations of at most twice
- * the work each (twice the CTAs or twice the chains): counted as 4x. */
+/* About 100 M warp instructions per second on synthetic kernels, 10 M on
+ * SASS kernels (scripts/bench.sh: 105 M for fma; 7-18 M for the six SASS
+ * kernels): say so before a run that takes a minute or more, so a typo is
+ * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
+ * simulations of at most twice the work each (twice the CTAs or twice the
+ * chains): counted as 4x. */
 static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs, gdouble timeout_s) {
   gdouble insts = m->has_timing ? sim_estimate_insts(m, k) * (what_ifs ? 5.0 : 1.0) : 0.0;
-  if (insts <= 6e9)
+  gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
+  if (insts <= 60.0 * rate)
     return;
   g_autofree gchar *bound = timeout_s > 0.0
                                 ? g_strdup_printf("; --timeout stops it after %g s", timeout_s)
                                 : g_strdup("");
   fprintf(stderr,
-          "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~100 "
+          "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~%.0f "
           "million per second%s)\n",
-          insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / 1e8,
-          bound);
+          insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / rate,
+          rate / 1e6, bound);
 }
 
 /* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running

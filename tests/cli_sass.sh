@@ -89,6 +89,18 @@ details_csv=$r9/ncu/details9_b8.csv
 threads_per_block=128
 blocks_per_sm=1
 blocks=132"
+# A loop branch whose count adds up but is huge (2^40): a long run, announced
+# at the SASS rate (about 10 M warp instructions per second, bench.sh), where
+# the note once assumed 100 M and stayed silent for a 14 s run.
+awk 'NR == 80 { sub(/"28","135168","4325376"/, "\"28\",\"1099511627776\",\"4325376\"") } { print }' \
+  "$r9/ncu/st2d_source_b8.csv" >"$tmp/st2d_huge.csv"
+cmp -s "$tmp/st2d_huge.csv" "$r9/ncu/st2d_source_b8.csv" && fail "test setup: line 80 of st2d's export unchanged"
+printf '[sass]\nfile=%s\nfunction=k_st2d(\nsource_csv=%s\ndetails_csv=%s\n[launch]\nthreads_per_block=128\nblocks_per_sm=1\nblocks=132\n' \
+  "$r9/sass/kernels9.sass" "$tmp/st2d_huge.csv" "$r9/ncu/details9_b8.csv" >"$tmp/st2d_huge.ini"
+timeout 60 "$bin" run --kernel "$tmp/st2d_huge.ini" --format csv --timeout 0.5 >/dev/null 2>"$tmp/err"
+grep -q "note: this run simulates about [0-9.e+]* warp instructions (about [0-9]* s at ~10 million" "$tmp/err" ||
+  fail "no long-run note for a huge SASS loop count: $(cat "$tmp/err")"
+passed=$((passed + 1))
 sed 's/sm_90/sm_75/g; s/SM90/SM75/g' "$ref/sass/saxpy.sass" >"$tmp/old.sass"
 bad arch "$tmp/old.sass:" "compiled for sm_75" -- "[sass]
 file=$tmp/old.sass
