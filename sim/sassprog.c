@@ -623,18 +623,28 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
                          sk->fn->file, in->line, in->text, all > 0 ? 100.0 * atomics / all : 0.0);
 }
 
+/* One warp's walk of the program from its entry (every warp branches alike,
+ * by the counters): the instructions before EXIT, stopped at `budget`
+ * (then `budget`); with `visits` (p->n entries, zeroed), each pc's count. */
+static guint64 walk(const Program *p, guint64 budget, guint64 *visits) {
+  guint32 counters[PROGRAM_MAX_COUNTERS];
+  memcpy(counters, p->counter_init, sizeof counters);
+  guint64 n = 0;
+  for (guint pc = p->entry; n < budget && p->code[pc].op != OP_EXIT; n++) {
+    if (visits != NULL)
+      visits[pc]++;
+    pc = program_next_pc(&p->code[pc], pc, counters);
+  }
+  return n;
+}
+
 /* Warp instructions from entry to EXIT without a profile: one warp's walk
  * of the program (every warp branches alike, by the counters), stopped at
  * 2^28 (then a lower bound; the walk takes about half a second there):
  * what cli_run.c's long-run note estimates from, so that nested loops with
  * large trip counts are announced, not mistaken for a hang. */
 static guint64 walk_count(const Program *p) {
-  guint32 counters[PROGRAM_MAX_COUNTERS];
-  memcpy(counters, p->counter_init, sizeof counters);
-  guint64 n = 0;
-  for (guint pc = p->entry; n < (1u << 28) && p->code[pc].op != OP_EXIT; n++)
-    pc = program_next_pc(&p->code[pc], pc, counters);
-  return n + 1;
+  return walk(p, 1u << 28, NULL) + 1;
 }
 
 /* With a profile: one warp's walk of the program (every warp branches
@@ -646,15 +656,9 @@ static guint64 walk_count(const Program *p) {
  * its own count. */
 static gboolean check_walk(const SassKernel *sk, const Program *p, GError **error) {
   const SassFunction *fn = sk->fn;
-  guint64 budget = 4 * p->warp_insts + 4096, n = 0;
+  guint64 budget = 4 * p->warp_insts + 4096;
   g_autofree guint64 *visits = g_new0(guint64, p->n);
-  guint32 counters[PROGRAM_MAX_COUNTERS];
-  memcpy(counters, p->counter_init, sizeof counters);
-  guint pc = p->entry;
-  for (; n < budget && p->code[pc].op != OP_EXIT; n++) {
-    visits[pc]++;
-    pc = program_next_pc(&p->code[pc], pc, counters);
-  }
+  guint64 n = walk(p, budget, visits);
   if (n < budget)
     return TRUE;
   guint worst = 0;

@@ -69,17 +69,25 @@ err() { awk -v s="$1" -v m="$meas" 'BEGIN { e = (s - m) / m; printf "%.3f", e < 
 awk -v a="$(err "$with")" -v w="$without" -v m="$meas" 'BEGIN { exit !(a <= 0.05 && (m - w) / m > 0.10) }' &&
   pass=$((pass + 1)) ||
   { echo "FAIL: stencil B = 12: $with cycles with, $without without the partial-sector cost (measured $meas)"; fail=$((fail + 1)); }
+# switch_off SET KERNEL B OFF WITHIN FAST: KERNEL at B (SET/curves.csv) is
+# within WITHIN (a fraction) of the measured cycles as the model stands, and
+# more than FAST times fast with --set OFF (the mechanism switched off).
+switch_off() {
+  local set=$1 kernel=$2 b=$3 off=$4 within=$5 fast=$6 dyn with without
+  read -r meas dyn < <(awk -F, -v k="$kernel" -v b="$b" '$1 == k && $2 == b { print $5, $4 }' \
+    "$root/results/reference/h200/$set/curves.csv")
+  with=$(cycles "$kernel" "$b" "$dyn") without=$(cycles "$kernel" "$b" "$dyn" --set "$off")
+  awk -v a="$(err "$with")" -v w="$without" -v m="$meas" -v x="$within" -v f="$fast" \
+    'BEGIN { exit !(a <= x && m / w > f) }' &&
+    pass=$((pass + 1)) ||
+    { echo "FAIL: $kernel B = $b: $with cycles, $without with $off (measured $meas)"; fail=$((fail + 1)); }
+}
 # A store stream (real8/curves.csv store1f4 at B = 1: 58,090 cycles, 1 MiB
 # of float4 stores per CTA) is DRAM bound at 4 warps per SM: simulated
 # within 15 % when stores hold miss slots until written, more than 5x fast
 # when they never wait (class_global.stores_hold_lines=false: 6.5x, DRAM at
 # 339 % of its peak).
-read -r meas dyn < <(awk -F, '$1 == "store1f4" && $2 == 1 { print $5, $4 }' \
-  "$root/results/reference/h200/real8/curves.csv")
-with=$(cycles store1f4 1 "$dyn") without=$(cycles store1f4 1 "$dyn" --set class_global.stores_hold_lines=false)
-awk -v a="$(err "$with")" -v w="$without" -v m="$meas" 'BEGIN { exit !(a <= 0.15 && m / w > 5) }' &&
-  pass=$((pass + 1)) ||
-  { echo "FAIL: store1f4 B = 1: $with cycles holding lines, $without not (measured $meas)"; fail=$((fail + 1)); }
+switch_off real8 store1f4 1 class_global.stores_hold_lines=false 0.15 5
 # The read/write turnaround, computed by hand: a copy stream reads as many
 # bytes as it stores, so the reads' share of DRAM bytes is 1/2 and a stored
 # byte costs 1 + dram_turnaround / 2 read bytes of the [dram]
@@ -100,12 +108,7 @@ done
 # (real9/curves.csv: 32,922 cycles; 32 lines per warp-load, each lane its
 # own row) is L1 bound: within 20 % with it (16.6 % slow), more than 1.5x
 # fast without it (2.05x: 16 bytes-worth of L1 per warp-load, not 32 lines).
-read -r meas dyn < <(awk -F, '$1 == "colsum" && $2 == 1 { print $5, $4 }' \
-  "$root/results/reference/h200/real9/curves.csv")
-with=$(cycles colsum 1 "$dyn") without=$(cycles colsum 1 "$dyn" --set class_global.l1_cycle_per_line=false)
-awk -v a="$(err "$with")" -v w="$without" -v m="$meas" 'BEGIN { exit !(a <= 0.20 && m / w > 1.5) }' &&
-  pass=$((pass + 1)) ||
-  { echo "FAIL: colsum B = 1: $with cycles with a cycle per line, $without without (measured $meas)"; fail=$((fail + 1)); }
+switch_off real9 colsum 1 class_global.l1_cycle_per_line=false 0.20 1.5
 # Warm L2 across launches: treduce at B = 2 and 4 (real6/curves.csv: 39,040
 # and 44,755 cycles, median of 3 launches after a warm-up) touches 16 and 33
 # MiB, which the timed launches find in L2; simulated within 10 % with
