@@ -1,12 +1,12 @@
-/* check_config.c - tests of sim/config.[ch] through the two tables that use
+/* check_config.c - tests of sim/input/config.[ch] through the two tables that use
  * it (kernel_load_data, model_load_data): defaults, "group.key=value"
  * overrides, and every kind of bad value.  Every error must be one line that
  * names the origin (file), the group and the key, and the allowed range where
  * there is one (README "Bad input"). */
-#include "config.h"
 #include "fixture.h"
-#include "kernel.h"
-#include "model.h"
+#include "input/config.h"
+#include "input/kernel.h"
+#include "input/model.h"
 
 #include <check.h>
 #include <stddef.h>

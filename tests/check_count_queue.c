@@ -1,9 +1,9 @@
-/* check_count_queue.c - tests of sim/count_queue.[ch]: the number of items
+/* check_count_queue.c - tests of sim/core/count_queue.[ch]: the number of items
  * queued and the first cycle due, after adds on and beyond the wheel and
  * completions that step one cycle or jump past many counters (hand-worked
  * sequences), and the same as a plain list of (cycle, count) pairs on random
  * mixes with delays from 0 to several wheel spans. */
-#include "count_queue.h"
+#include "core/count_queue.h"
 
 #include <check.h>
 #include <stdlib.h>

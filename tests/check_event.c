@@ -1,9 +1,9 @@
-/* check_event.c - tests of sim/event.[ch]: events come out by cycle, then in
+/* check_event.c - tests of sim/core/event.[ch]: events come out by cycle, then in
  * the order they were pushed, whether they went straight to the wheel or
  * waited beyond it in the heap (hand-worked sequences), and the same order
  * as a plain sorted list on random mixes of pushes and pops with delays from
  * 0 to several wheel spans. */
-#include "event.h"
+#include "core/event.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* check_json_text.c - tests of sim/json_text.[ch]: doubles in their shortest
+/* check_json_text.c - tests of sim/report/json_text.[ch]: doubles in their shortest
  * round-trip form (hand-written expectations, e.g. 33.333 and not
  * 33.332999999999998), ".0" kept on integral doubles, and whole trees written
  * as pretty JSON that json-glib parses back to an equal tree. */
-#include "json_text.h"
+#include "report/json_text.h"
 
 #include <check.h>
 #include <math.h>

@@ -5,9 +5,9 @@
  * definitions, and the [launch] keys for launch bounds and warpgroups.
  * The expected values are the measurements and arithmetic of the issue,
  * computed here independently of the code under test. */
-#include "launch.h"
-#include "profile_metrics.h"
-#include "sim.h"
+#include "report/profile_metrics.h"
+#include "run/launch.h"
+#include "run/sim.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-/* check_mem.c - tests of sim/mem.[ch]: exact queueing on one channel
+/* check_mem.c - tests of sim/core/mem.[ch]: exact queueing on one channel
  * (service = bytes / bytes_per_cycle, return = service start + latency,
  * rounded up), sector rounding, the streaming latency and servers, how a
  * random-pattern load spreads its lines over channels, the bandwidth
@@ -6,9 +6,9 @@
  * determinism per seed).  Every case builds its memory system from the
  * string literal below, changed per case with "group.key=value" overrides;
  * expected values are worked out by hand in the comments. */
+#include "core/mem.h"
 #include "fixture.h"
-#include "mem.h"
-#include "model.h"
+#include "input/model.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,12 +1,12 @@
-/* check_ncu.c - tests of sim/ncu.[ch]: the six real H200 source-page and
+/* check_ncu.c - tests of sim/sass/ncu.[ch]: the six real H200 source-page and
  * details exports (results/reference/h200/real/ncu through WARPSIM_ROOT)
  * against their SASS listings, per-instruction memory counters worked out
  * from the files by hand, kernel selection in a multi-kernel details
  * export, and bad input (another kernel's profile, malformed CSV, missing
  * columns, non-numeric values). */
 #include "check_error.h"
-#include "ncu.h"
-#include "ncu_csv.h"
+#include "sass/ncu.h"
+#include "sass/ncu_csv.h"
 
 #include <check.h>
 #include <math.h>

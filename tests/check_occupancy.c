@@ -1,10 +1,10 @@
-/* check_occupancy.c - tests of sim/occupancy.[ch]: every case of
+/* check_occupancy.c - tests of sim/occupancy/occupancy.[ch]: every case of
  * tests/data/occupancy.tsv (values and limiters), the occupancy cases of
  * ../shared/cases/other.md, and every answer of a real H200's occupancy API
  * (tests/data/h200/occ_api.csv).  Data is found through WARPSIM_TEST_DATA,
  * models through model_load(). */
-#include "model.h"
-#include "occupancy.h"
+#include "input/model.h"
+#include "occupancy/occupancy.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,12 +1,12 @@
-/* check_profile.c - tests of the warp-state accounting (sim/sim.c) and of the
- * Nsight Compute-style report (sim/profile.[ch]): the accounting identities,
+/* check_profile.c - tests of the warp-state accounting (sim/run/sim.c) and of the
+ * Nsight Compute-style report (sim/report/profile.[ch]): the accounting identities,
  * every case of the state priority on a tiny SM built from a string, each
  * rule on both sides of its threshold, the what-if changes, and the H200
  * checks of issue 5 (models/h200.ini and traces/ through WARPSIM_ROOT). */
-#include "kernel.h"
-#include "model.h"
-#include "profile.h"
-#include "sim.h"
+#include "input/kernel.h"
+#include "input/model.h"
+#include "report/profile.h"
+#include "run/sim.h"
 
 #include <check.h>
 #include <math.h>

@@ -3,9 +3,9 @@
  * infinite, the per-cycle invariants hold, and every run ends well inside a
  * time bound.  The configurations come from a GRand seeded with the case
  * number, so a failure names a reproducible case (its --set list). */
-#include "kernel.h"
-#include "model.h"
-#include "sim.h"
+#include "input/kernel.h"
+#include "input/model.h"
+#include "run/sim.h"
 
 #include <check.h>
 #include <math.h>

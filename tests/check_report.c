@@ -1,10 +1,10 @@
-/* check_report.c - tests of sim/report.[ch]: one row of string, unsigned,
+/* check_report.c - tests of sim/report/report.[ch]: one row of string, unsigned,
  * double and bool columns written as CSV (header and values, RFC 4180
  * quoting), as JSON parsed back with json-glib (numbers stay numbers, a
  * uint above G_MAXINT64 keeps its digits as a string, bools stay bools, an
  * extra member) and as aligned text.  Expected output is written out by
  * hand. */
-#include "report.h"
+#include "report/report.h"
 
 #include <check.h>
 #include <json-glib/json-glib.h>

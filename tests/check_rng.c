@@ -1,11 +1,11 @@
-/* check_rng.c - tests of sim/rng.h: the stream for seed 0 against the
+/* check_rng.c - tests of sim/core/rng.h: the stream for seed 0 against the
  * published first outputs of SplitMix64 (S. Vigna's public-domain
  * splitmix64.c, https://prng.di.unimi.it/splitmix64.c, state 0:
  * 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f,
  * 0xf88bb8a8724c81ec),
  * the double and the bounded integer derived from them by hand (top 53 bits
  * x 2^-53; top 32 bits x n / 2^32), and determinism and spread per seed. */
-#include "rng.h"
+#include "core/rng.h"
 
 #include <check.h>
 #include <stdlib.h>

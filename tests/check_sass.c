@@ -1,11 +1,11 @@
-/* check_sass.c - tests of sim/sass.[ch]: control bits of hand-decoded
+/* check_sass.c - tests of sim/sass/sass.[ch]: control bits of hand-decoded
  * encodings, operand roles (destinations, sources, .64/.128 spans, RZ/PT
  * left out), branch targets from offsets and nvdisasm labels, function
  * selection, the six real H200 listings (results/reference/h200/real/sass,
  * through WARPSIM_ROOT) with the register-dataflow cross-check of the
  * scoreboards, and every kind of bad input. */
 #include "check_error.h"
-#include "sass.h"
+#include "sass/sass.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* check_sassprog.c - tests of sim/sassprog.[ch]: one warp walking each real
+/* check_sassprog.c - tests of sim/sass/sassprog.[ch]: one warp walking each real
  * kernel's program (results/reference/h200/real, and mv and spmv of real2 and
  * real4, and divg of real5, through WARPSIM_ROOT) with
  * its Bresenham branch counters reproduces the profile's per-instruction
@@ -7,9 +7,9 @@
  * trip_count is an error naming the line; every instruction gets the control
  * bits of its listing; the cache-capacity model gives the profiled hit rate
  * at the profiled occupancy and never rises with more warps. */
-#include "model.h"
-#include "sassmem.h"
-#include "sassprog.h"
+#include "input/model.h"
+#include "sass/sassmem.h"
+#include "sass/sassprog.h"
 
 #include <check.h>
 #include <glib/gstdio.h>

@@ -1,9 +1,9 @@
-/* check_sched.c - tests of sim/sched.[ch]: each policy's pick over a table
+/* check_sched.c - tests of sim/core/sched.[ch]: each policy's pick over a table
  * of (candidate slots, ages, last slot, group size) worked out by hand,
  * lookup by name, and two properties over random views: the pick is always
  * a candidate, and a policy flagged greedy returns the last slot whenever
  * it is a candidate (while one not flagged does not always). */
-#include "sched.h"
+#include "core/sched.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,15 +1,15 @@
-/* check_sim.c - tests of sim/sim.[ch]: the per-cycle invariants over a table
+/* check_sim.c - tests of sim/run/sim.[ch]: the per-cycle invariants over a table
  * of kernels and policies, Little's law on the FFMA plateau, the issue and
  * pipe ceilings, the operand bank-conflict switch, DRAM latency,
  * determinism, the barrier unit's cycles per round, and the "Simulator behaviour" cases of
  * ../shared/cases/other.md.  Every run uses the test SM of fixture.h and a kernel built from
  * another, both changed per case with "group.key=value" overrides; expected values are worked out
  * by hand in the comments. */
+#include "core/program.h"
 #include "fixture.h"
-#include "kernel.h"
-#include "model.h"
-#include "program.h"
-#include "sim.h"
+#include "input/kernel.h"
+#include "input/model.h"
+#include "run/sim.h"
 
 #include <check.h>
 #include <math.h>

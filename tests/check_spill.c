@@ -4,10 +4,10 @@
  * FFMAs, useful throughput falls once spills start, and the spill footprint
  * overflows L1 at the expected fraction.  Uses models/h200.ini (via
  * WARPSIM_ROOT) so the numbers are the shipped model's. */
-#include "kernel.h"
-#include "model.h"
-#include "sim.h"
-#include "synth.h"
+#include "input/kernel.h"
+#include "input/model.h"
+#include "run/sim.h"
+#include "run/synth.h"
 
 #include <check.h>
 #include <stdlib.h>

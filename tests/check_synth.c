@@ -1,12 +1,12 @@
-/* check_synth.c - tests of sim/synth.[ch]: the instructions of one loop
+/* check_synth.c - tests of sim/run/synth.[ch]: the instructions of one loop
  * iteration counted by op for combinations of the kernel's [stream] keys,
  * the exact order of a body that uses every op, the dependency chains
  * (FFMA, loads, spills, loop control), slots, pipes and flags of every
  * instruction, and the warp's instruction total.  Kernels come from the
  * string literal below with "group.key=value" overrides per case;
  * expected counts are worked out by hand in the comments. */
-#include "kernel.h"
-#include "synth.h"
+#include "input/kernel.h"
+#include "run/synth.h"
 
 #include <check.h>
 #include <stdlib.h>

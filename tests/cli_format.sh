@@ -9,7 +9,7 @@ if ! command -v clang-format >/dev/null 2>&1; then
 fi
 cd "$root"
 bad=0 n=0
-for f in sim/*.c sim/*.h tests/*.c tests/fuzz/*.c tests/fuzz/*.h; do
+for f in sim/*/*.c sim/*/*.h tests/*.c tests/fuzz/*.c tests/fuzz/*.h; do
   n=$((n + 1))
   if ! clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then
     echo "not formatted: $f (run clang-format -i $f)"

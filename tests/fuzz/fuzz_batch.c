@@ -2,8 +2,8 @@
  * command's public entry point (cli_occupancy_main), in CSV and JSON.  The
  * input lives in a memfd, so nothing touches the disk.  Run with
  * -close_fd_mask=3: the command prints its rows and errors. */
-#define _DEFAULT_SOURCE /* syscall(); not _GNU_SOURCE: sim/sched.h shadows <sched.h> */
-#include "cli_occupancy.h"
+#define _DEFAULT_SOURCE /* syscall() */
+#include "cli/cli_occupancy.h"
 #include "fuzz.h"
 
 #include <sys/syscall.h>

@@ -1,6 +1,6 @@
 /* fuzz_kernel.c - libFuzzer: a kernel file (GKeyFile text) through kernel_load_data. */
 #include "fuzz.h"
-#include "kernel.h"
+#include "input/kernel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   g_autofree gchar *text = fuzz_text(data, size);

@@ -1,7 +1,7 @@
 /* fuzz_model.c - libFuzzer: an SM model file (GKeyFile text) through model_load_data;
  * a model that loads also goes through model_check_timing. */
 #include "fuzz.h"
-#include "model.h"
+#include "input/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   g_autofree gchar *text = fuzz_text(data, size);

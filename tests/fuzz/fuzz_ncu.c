@@ -2,7 +2,7 @@
  * ncu_source_load_data and ncu_details_load_data.  The input's first line is
  * the kernel's name key (sass_name_key), the rest the export. */
 #include "fuzz.h"
-#include "ncu.h"
+#include "sass/ncu.h"
 
 #include <string.h>
 

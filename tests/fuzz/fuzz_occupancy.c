@@ -2,7 +2,7 @@
  * per input line) through cli_occupancy_main.  Arguments naming a path
  * (holding '/') are dropped so the target reads no file but the shipped
  * models.  Run with -close_fd_mask=3: the command prints. */
-#include "cli_occupancy.h"
+#include "cli/cli_occupancy.h"
 #include "fuzz.h"
 
 #include <string.h>

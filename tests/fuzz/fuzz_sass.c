@@ -2,9 +2,9 @@
  * function that decodes through sass_program_new with the shipped h200 model
  * (no profile, trip_count 3).  The input's first line names the function. */
 #include "fuzz.h"
-#include "model.h"
-#include "sassmem.h"
-#include "sassprog.h"
+#include "input/model.h"
+#include "sass/sassmem.h"
+#include "sass/sassprog.h"
 
 #include <string.h>
 

@@ -2,8 +2,8 @@
  * per input line) applied to the shipped h200 model and fma kernel, as
  * `warpsim run --set ...` applies them (model_load_data, kernel_load_data). */
 #include "fuzz.h"
-#include "kernel.h"
-#include "model.h"
+#include "input/kernel.h"
+#include "input/model.h"
 
 static gchar *model_text, *kernel_text;
 

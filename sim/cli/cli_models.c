@@ -1,0 +1,48 @@
+/* cli_models.c - `warpsim models`. */
+#include "cli/cli_models.h"
+
+#include "cli/cli.h"
+#include "input/paths.h"
+
+#include <stdio.h>
+
+/* One model as a line of the listing. */
+static void append_model(const SmModel *m, gboolean csv, GString *out) {
+  if (csv)
+    g_string_append_printf(out, "%s,%s,%s,%s\n", m->name, m->cc, m->has_timing ? "yes" : "no",
+                           m->file);
+  else
+    g_string_append_printf(out, "%-10s %-6s %-8s %s\n", m->name, m->cc,
+                           m->has_timing ? "yes" : "occupancy only", m->file);
+}
+
+int cli_models_main(int argc, char **argv) {
+  gboolean csv = FALSE;
+  const GOptionEntry entries[] = {
+      {"csv", 0, 0, G_OPTION_ARG_NONE, &csv, "print CSV (name,cc,timing,file)", NULL},
+      G_OPTION_ENTRY_NULL};
+  g_autoptr(GOptionContext) ctx = g_option_context_new("- list the shipped SM models");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  GError *err = NULL;
+  if (!cli_parse(ctx, "models", argc, argv, &err))
+    return cli_exit(err);
+  g_auto(GStrv) paths = model_list();
+  if (paths[0] == NULL) {
+    g_autofree gchar *where = paths_describe("models");
+    g_autofree gchar *message = g_strdup_printf(
+        "models: no model files found (looked in %s; set WARPSIM_MODELS to the models directory)",
+        where);
+    return cli_fail(message);
+  }
+  g_autoptr(GString) out = g_string_new(csv ? "name,cc,timing,file\n" : NULL);
+  if (!csv)
+    g_string_append_printf(out, "%-10s %-6s %-8s %s\n", "name", "cc", "simulate", "file");
+  for (guint i = 0; paths[i] != NULL; i++) {
+    g_autoptr(SmModel) m = model_load(paths[i], NULL, &err);
+    if (m == NULL)
+      return cli_exit(err);
+    append_model(m, csv, out);
+  }
+  fputs(out->str, stdout);
+  return CLI_EXIT_OK;
+}

@@ -1,0 +1,349 @@
+/* cli_run.c - `warpsim run`. */
+#include "cli/cli_run.h"
+
+#include "cli/cli.h"
+#include "cli/cli_row.h"
+#include "input/config.h"
+#include "report/profile.h"
+#include "run/launch.h"
+#include "run/sim.h"
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The options of one invocation. */
+typedef struct {
+  gchar **sets;  /* --set group.key=value, NULL-terminated */
+  gchar *model;  /* --model */
+  gchar *kernel; /* --kernel */
+  gchar *format; /* --format */
+  gchar *policy; /* --policy; NULL: the model's */
+  gboolean no_header;
+  gboolean help_keys;
+  gboolean comments;
+  gboolean no_whatif;
+  gchar *units;      /* --units: "sm" (NULL) or "device" */
+  gchar *max_cycles; /* --max-cycles; NULL: RUN_MAX_CYCLES_DEFAULT */
+  gchar *timeout;    /* --timeout; NULL: RUN_TIMEOUT_DEFAULT */
+} RunOptions;
+
+/* Bounds on one `warpsim run` (main run and what-ifs): far above any run the
+ * main job or a sweep makes (milliseconds to seconds; 1e10 cycles are 5 s of
+ * H200 time on one SM), far below a run that would take hours. */
+#define RUN_MAX_CYCLES_DEFAULT "10000000000"
+#define RUN_TIMEOUT_DEFAULT "600"
+
+static void run_options_clear(RunOptions *o) {
+  g_strfreev(o->sets);
+  g_free(o->model);
+  g_free(o->kernel);
+  g_free(o->format);
+  g_free(o->policy);
+  g_free(o->units);
+  g_free(o->max_cycles);
+  g_free(o->timeout);
+}
+
+static const gchar run_description[] =
+    "Prints one result: text (default: an Nsight Compute-style report with Speed Of "
+    "Light,\nScheduler, Warp State, Occupancy and Launch sections, the rules that fire and "
+    "a what-if\nsimulation of their advice), one CSV row (with header unless --no-header) "
+    "or a JSON object\n(the row plus a \"profile\" member holding the report).\n"
+    "Rates are per SM per cycle: ipc = warp instructions, fma_per_cycle = warp FFMAs,\n"
+    "bytes_per_cycle = global-load bytes (stores not counted). stall_<state> columns are "
+    "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
+    "Bounds: --max-cycles and --timeout stop a run a typo made hours long (their defaults are\n"
+    "far above any sweep's runs); a run over one exits 3 with one line naming it.\n"
+    "Exit status: 0 ok, 1 internal error, 2 bad input, 3 over a bound.\n\n"
+    "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
+    "launch.blocks_per_sm=2 --format csv\n";
+
+static GOptionContext *run_context(RunOptions *o) {
+  const GOptionEntry entries[] = {
+      {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
+       "SM model: a name (see 'warpsim models'), a compute capability, or a path (default h200)",
+       "M"},
+      {"kernel", 'k', 0, G_OPTION_ARG_FILENAME, &o->kernel,
+       "kernel file: a path, or a name in traces/ (fma, chase, stream, ...)", "K"},
+      {"set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &o->sets,
+       "override a kernel or model key, e.g. stream.ilp=4 or dram.latency=800 (repeatable)",
+       "GROUP.KEY=VALUE"},
+      {"policy", 'p', 0, G_OPTION_ARG_STRING, &o->policy,
+       "warp-scheduler policy: gto, lrr, oldest, grr or two_level (default: the model's)", "P"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "output: text, csv or json", "F"},
+      {"no-header", 0, 0, G_OPTION_ARG_NONE, &o->no_header,
+       "CSV without the header row (to append rows in a loop)", NULL},
+      {"config-comments", 0, 0, G_OPTION_ARG_NONE, &o->comments,
+       "CSV: precede the header with '# ' lines holding the effective model and kernel", NULL},
+      {"no-whatif", 0, 0, G_OPTION_ARG_NONE, &o->no_whatif,
+       "text/json: skip the extra simulations that try a rule's advice (more occupancy or ILP)",
+       NULL},
+      {"units", 'u', 0, G_OPTION_ARG_STRING, &o->units,
+       "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
+       "TFLOP/s, instructions/s) from the model's [sm] sms and clock_mhz",
+       "U"},
+      {"max-cycles", 0, 0, G_OPTION_ARG_STRING, &o->max_cycles,
+       "stop (exit 3) a simulation past N cycles; 0 = no bound (default " RUN_MAX_CYCLES_DEFAULT
+       ", 5 s of H200 time)",
+       "N"},
+      {"timeout", 0, 0, G_OPTION_ARG_STRING, &o->timeout,
+       "stop (exit 3) after S seconds of wall time, what-ifs included; 0 = none "
+       "(default " RUN_TIMEOUT_DEFAULT ")",
+       "S"},
+      {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
+       "list every kernel and model key with its range, unit and meaning", NULL},
+      G_OPTION_ENTRY_NULL};
+  GOptionContext *ctx = g_option_context_new("- simulate one kernel on one SM");
+  g_option_context_add_main_entries(ctx, entries, NULL);
+  g_option_context_set_description(ctx, run_description);
+  return ctx;
+}
+
+/* Every key, then the values and provenance of the model `model_spec`. */
+static void print_help_keys(const gchar *model_spec) {
+  g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
+  kernel_describe(out);
+  g_string_append(out, "\nmodel keys:\n");
+  model_describe(out);
+  g_autoptr(SmModel) shown = model_load(model_spec, NULL, NULL);
+  if (shown != NULL) {
+    g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
+    model_dump(shown, out, "  ");
+  }
+  fputs(out->str, stdout);
+}
+
+/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now);
+ * FALSE with CLI_ERROR_USAGE naming the option. */
+static gboolean parse_bounds(const RunOptions *o, SimOptions *opt, gdouble *timeout_s,
+                             GError **error) {
+  const gchar *max_cycles = o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT;
+  const gchar *timeout = o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT;
+  guint64 cycles = 0;
+  if (!config_parse_uint(max_cycles, &cycles)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--max-cycles: '%s' is not a whole number of cycles (allowed 0..2^64-1)",
+                max_cycles);
+    return FALSE;
+  }
+  gchar *end = NULL;
+  gdouble s = g_ascii_strtod(timeout, &end);
+  if (end == timeout || *end != '\0' || !(s >= 0.0 && s <= 1e7)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--timeout: '%s' is not a number of seconds (allowed 0..1e7; 0 = none)", timeout);
+    return FALSE;
+  }
+  opt->max_cycles = cycles;
+  opt->deadline_us = s > 0.0 ? g_get_monotonic_time() + (gint64)(s * 1e6) : 0;
+  *timeout_s = s;
+  return TRUE;
+}
+
+/* A run over a bound: one line naming the option (the code stays SIM_ERROR_BOUND). */
+static void name_bound(const RunOptions *o, GError *error) {
+  gboolean cycles = g_str_has_prefix(error->message, "max_cycles: ");
+  gchar *msg = g_strdup_printf("over --%s %s%s: %s (raise it; 0 = no bound)",
+                               cycles ? "max-cycles" : "timeout",
+                               cycles ? (o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT)
+                                      : (o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT),
+                               cycles ? " cycles" : " s", strchr(error->message, ' ') + 1);
+  g_free(error->message);
+  error->message = msg;
+}
+
+/* About 100 M warp instructions per second on synthetic kernels, 10 M on
+ * SASS kernels (scripts/bench.sh: 105 M for fma; 7-18 M for the six SASS
+ * kernels): say so before a run that takes a minute or more, so a typo is
+ * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
+ * simulations of at most twice the work each (twice the CTAs or twice the
+ * chains): counted as 4x. */
+static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs, gdouble timeout_s) {
+  gdouble insts = m->has_timing ? sim_estimate_insts(m, k) * (what_ifs ? 5.0 : 1.0) : 0.0;
+  gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
+  if (insts <= 60.0 * rate)
+    return;
+  g_autofree gchar *bound = timeout_s > 0.0
+                                ? g_strdup_printf("; --timeout stops it after %g s", timeout_s)
+                                : g_strdup("");
+  fprintf(stderr,
+          "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~%.0f "
+          "million per second%s)\n",
+          insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / rate,
+          rate / 1e6, bound);
+}
+
+/* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
+ * as the simulated one.  An FFMA is 2 FP32 FLOP per thread. */
+typedef struct {
+  gdouble gb_per_s;          /* global memory, 10^9 bytes per second */
+  gdouble fp32_tflops;       /* 10^12 FP32 operations per second */
+  gdouble warp_ginsts_per_s; /* 10^9 warp instructions per second */
+} DeviceRates;
+
+static DeviceRates device_rates(const SmModel *m, const SimResult *r) {
+  gdouble cycles_per_s = (gdouble)m->sm.sms * m->clock_mhz * 1e6; /* all SMs */
+  return (DeviceRates){
+      .gb_per_s = sim_bytes_per_cycle(r) * cycles_per_s / 1e9,
+      .fp32_tflops = sim_fma_per_cycle(r) * m->sm.warp_size * 2.0 * cycles_per_s / 1e12,
+      .warp_ginsts_per_s = sim_ipc(r) * cycles_per_s / 1e9,
+  };
+}
+
+static void add_device_columns(ReportRow *row, const SmModel *m, const SimResult *r) {
+  DeviceRates d = device_rates(m, r);
+  report_add_uint(row, "device_sms", m->sm.sms);
+  report_add_double(row, "device_clock_mhz", m->clock_mhz, 1);
+  report_add_double(row, "device_gb_per_s", d.gb_per_s, 1);
+  report_add_double(row, "device_fp32_tflops", d.fp32_tflops, 3);
+  report_add_double(row, "device_warp_ginsts_per_s", d.warp_ginsts_per_s, 2);
+}
+
+/* stream.ilp spreads FFMA, MUFU and LDS chains; on a kernel of loads only it
+ * does nothing, so say so when it is set apart from stream.loads. */
+static void warn_ilp(const Kernel *k) {
+  if (k->loads > 0 && k->fma + k->sfu + k->lds == 0 && k->ilp > 1 && k->ilp != k->loads)
+    fprintf(stderr,
+            "warpsim: warning: %s: stream.ilp=%u has no effect on this kernel (ILP spreads FFMA, "
+            "MUFU and LDS chains; it has none); its loads in flight per warp are stream.loads=%u "
+            "(CSV column loads_in_flight)\n",
+            k->file, k->ilp, k->loads);
+}
+
+/* The text report: what ran, its headline rates, then the Nsight Compute-style
+ * sections with their fired rules and what-ifs (profile.h). */
+static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
+                                const SimResult *r, const Profile *p, GString *out) {
+  const ProfileMetrics *pm = profile_metrics(p);
+  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
+                         m->name, r->policy);
+  g_string_append_printf(out,
+                         "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
+                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
+                         k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
+                         r->occupancy_pct, r->sm_blocks);
+  g_autofree gchar *warning = launch_warning(m, k, r);
+  if (*warning != '\0')
+    g_string_append_printf(out, "  warning: %s\n", warning);
+  if (r->n_loads == 2 && r->loads[1].blocks > 0)
+    g_string_append_printf(out,
+                           "  device: %u SMs run %u CTAs, %u SMs %u (both simulated): achieved "
+                           "occupancy %.1f %% device-wide, %.1f %% on this SM\n",
+                           r->loads[0].sms, r->loads[0].blocks, r->loads[1].sms, r->loads[1].blocks,
+                           sim_achieved_occupancy_pct(r, m), sim_sm_achieved_occupancy_pct(r, m));
+  g_string_append_printf(out,
+                         "  result: %" G_GUINT64_FORMAT " cycles, IPC %.4f warp inst/cycle/SM, ",
+                         r->st.cycles, sim_ipc(r));
+  if (strcmp(pm->metric, "ipc") != 0) /* the headline metric, unless it is IPC itself */
+    g_string_append_printf(out, "%s %.4f %s, ", pm->metric, pm->throughput, pm->metric_unit);
+  g_string_append_printf(out, "issue active %.1f %%\n", 100.0 * sim_issue_active(r, m));
+  if (o->units != NULL) {
+    DeviceRates d = device_rates(m, r);
+    g_string_append_printf(out,
+                           "  device rates: %.1f GB/s global memory, %.3f TFLOP/s FP32 (FFMA = 2 "
+                           "FLOP), %.2f G warp inst/s (%u SMs at %.0f MHz, each as this SM)\n",
+                           d.gb_per_s, d.fp32_tflops, d.warp_ginsts_per_s, m->sm.sms, m->clock_mhz);
+  }
+  g_string_append_c(out, '\n');
+  if (!m->validated)
+    g_string_append_printf(out,
+                           "  note: the timing of model %s is from published figures (%s, each "
+                           "key's .source), not validated against measurements here\n\n",
+                           m->name, m->file);
+  profile_append_text(p, out);
+}
+
+/* The CSV row, preceded by the effective configuration when asked. */
+static void append_csv(const RunOptions *o, const SmModel *m, const Kernel *k, const ReportRow *row,
+                       GString *out) {
+  if (o->comments) {
+    g_string_append_printf(out, "# warpsim %s\n", WARPSIM_VERSION);
+    model_dump(m, out, "# ");
+    kernel_dump(k, out, "# ");
+  }
+  if (!o->no_header)
+    report_csv_header(row, out);
+  report_csv_values(row, out);
+}
+
+/* Simulate and write the result in `format` to `out`. */
+static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
+    return FALSE;
+  warn_ilp(k);
+  if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
+                m->file);
+    return FALSE;
+  }
+  SimOptions opt = {.policy = o->policy};
+  gdouble timeout_s = 0.0;
+  if (!parse_bounds(o, &opt, &timeout_s, error))
+    return FALSE;
+  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, timeout_s);
+  SimResult r;
+  if (!sim_run(m, k, &opt, &r, error)) {
+    if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
+      name_bound(o, *error);
+    return FALSE;
+  }
+  if (r.warnings[0] != '\0') { /* one line per opcode no class names */
+    g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
+    for (guint i = 0; lines[i] && *lines[i]; i++)
+      fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
+  }
+  g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
+  if (o->units != NULL)
+    add_device_columns(row, m, &r);
+  if (format == CLI_FORMAT_CSV) {
+    append_csv(o, m, k, row, out);
+    return TRUE;
+  }
+  g_autoptr(Profile) p = profile_new(m, k, &r);
+  if (o->no_whatif)
+    profile_skip_what_if(p);
+  else
+    profile_what_if(p, m, k, &opt);
+  if (format == CLI_FORMAT_JSON) {
+    JsonNode *profile = profile_to_json(p);
+    JsonObject *json = json_node_get_object(profile);
+    json_object_set_boolean_member(json, "model_validated", m->validated);
+    json_object_set_member(json, "model_provenance", model_sources_json(m));
+    report_json(row, "profile", profile, out);
+  } else
+    append_text_summary(o, m, k, &r, p, out);
+  return TRUE;
+}
+
+int cli_run_main(int argc, char **argv) {
+  RunOptions o = {0};
+  g_autoptr(GOptionContext) ctx = run_context(&o);
+  GError *err = NULL;
+  CliFormat format = CLI_FORMAT_TEXT;
+  int rc = CLI_EXIT_OK;
+  if (!cli_parse(ctx, "run", argc, argv, &err)) {
+    rc = cli_exit(err);
+  } else if (o.help_keys) {
+    print_help_keys(o.model ? o.model : "h200");
+  } else if (o.kernel == NULL) {
+    rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
+  } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {
+    rc = cli_exit(err);
+  } else if (o.units != NULL && g_strcmp0(o.units, "sm") != 0 &&
+             g_strcmp0(o.units, "device") != 0) {
+    rc = cli_fail("--units: must be sm or device");
+  } else {
+    if (g_strcmp0(o.units, "sm") == 0)
+      g_clear_pointer(&o.units, g_free); /* the default */
+    g_autoptr(GString) out = g_string_new(NULL);
+    if (run(&o, format, out, &err))
+      fputs(out->str, stdout);
+    else
+      rc = cli_exit(err);
+  }
+  run_options_clear(&o);
+  return rc;
+}

@@ -1,0 +1,83 @@
+/* sched.c - the scheduler policies. */
+#include "core/sched.h"
+
+static guint lowest(guint64 m) {
+  return (guint)__builtin_ctzll(m);
+}
+
+static guint oldest_of(guint64 cand, const guint64 *ages) {
+  guint best = lowest(cand);
+  for (guint64 m = cand & (cand - 1); m != 0; m &= m - 1) {
+    guint s = lowest(m);
+    if (ages[s] < ages[best])
+      best = s;
+  }
+  return best;
+}
+
+static gboolean has(guint64 cand, gint slot) {
+  return slot != SCHED_NO_SLOT && ((cand >> slot) & 1u) != 0;
+}
+
+/* The first slot of `cand` after `last` in round-robin order. */
+static guint next_after(guint64 cand, gint last) {
+  guint64 after = (last == SCHED_NO_SLOT || last >= 63) ? 0 : cand & (~0ULL << (last + 1));
+  return lowest(after ? after : cand);
+}
+
+/* Oldest first: always the oldest candidate. */
+static guint pick_oldest(const SchedView *v) {
+  return oldest_of(v->cand, v->ages);
+}
+
+/* Greedy then oldest: keep the last warp while it can issue, else the oldest
+ * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
+static guint pick_gto(const SchedView *v) {
+  return has(v->cand, v->last) ? (guint)v->last : oldest_of(v->cand, v->ages);
+}
+
+/* Loose round robin: the next candidate slot after the last one selected. */
+static guint pick_lrr(const SchedView *v) {
+  return next_after(v->cand, v->last);
+}
+
+/* Greedy then round robin: keep the last warp while it can issue, else the
+ * next candidate after it; unlike gto it never starves the youngest warps
+ * (README "Scheduler policies"). */
+static guint pick_grr(const SchedView *v) {
+  return has(v->cand, v->last) ? (guint)v->last : next_after(v->cand, v->last);
+}
+
+/* Two-level: slots form fetch groups of group_size; round robin inside the
+ * group of the last selected warp while it has a candidate, else move on to
+ * the next group that has one (Narasiman et al., "Improving GPU Performance
+ * via Large Warps and Two-Level Warp Scheduling", MICRO 2011). */
+static guint pick_two_level(const SchedView *v) {
+  guint g = MAX(v->group_size, 1);
+  if (v->last != SCHED_NO_SLOT && g < 64) {
+    guint first = (guint)v->last / g * g;
+    guint64 group = (~0ULL >> (64 - g)) << first;
+    if (v->cand & group)
+      return next_after(v->cand & group, v->last);
+  }
+  return next_after(v->cand, v->last);
+}
+
+static const SchedPolicy policies[] = {
+    {"gto", "greedy then oldest", pick_gto, TRUE},
+    {"lrr", "loose round robin", pick_lrr, FALSE},
+    {"oldest", "oldest eligible warp first", pick_oldest, FALSE},
+    {"grr", "greedy then loose round robin", pick_grr, TRUE},
+    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE},
+};
+
+const SchedPolicy *sched_lookup(const gchar *name) {
+  for (guint i = 0; i < G_N_ELEMENTS(policies); i++)
+    if (g_strcmp0(policies[i].name, name) == 0)
+      return &policies[i];
+  return NULL;
+}
+
+const gchar *sched_names(void) {
+  return "gto|lrr|oldest|grr|two_level";
+}

@@ -1,0 +1,186 @@
+/* sm_memory.c - what a memory instruction does when it issues: global loads
+ * through the levels (or a drawn hit level), the local-memory port of
+ * spills, the SM-wide shared-memory unit. */
+#include "core/sm_priv.h"
+
+/* The level a global access `in` of a SASS program is served from, drawn
+ * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
+ * access has its own L2 rate). */
+static MemLevel draw_level(Sm *sm, const Instr *in) {
+  gdouble u = sim_rng_double(&sm->rng);
+  if (u < sm->l.load_l1_hit)
+    return MEM_L1;
+  if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below))
+    return MEM_L2;
+  return MEM_DRAM;
+}
+
+/* Bytes the servers of `level` are occupied for by a global access (LDG/STG)
+ * of `bytes`, a store's DRAM time not yet scaled (write_cost). */
+static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel level) {
+  guint cost = bytes;
+  if (level == MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line)
+    /* a wavefront per line: each line one cycle of L1, at least */
+    cost = MAX(bytes, (guint)(in->line_cost * sm->m->l1.bytes_per_cycle + 0.5));
+  if (level == MEM_DRAM && in->line_cost > 0)
+    cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+  if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
+    cost += in->partial_bytes;
+  return cost;
+}
+
+/* The DRAM time, in read bytes, of a store of `cost` stored bytes at `share`
+ * (the reads' share of the SM's DRAM bytes): read/write turnaround. */
+static guint write_cost(const Sm *sm, guint cost, gdouble share) {
+  return (guint)(cost * (sm->l.dram_write_cost + sm->l.dram_turnaround * share) + 0.5);
+}
+
+/* Work out what the memory instruction `in` costs at `bytes` per access. */
+static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
+  gboolean global = in->op == OP_LDG || in->op == OP_STG;
+  a->bytes = bytes;
+  a->busy = (bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle;
+  a->request_bytes = mem_request_bytes(sm->mem, bytes);
+  for (MemLevel level = 0; level < MEM_LEVELS; level++)
+    a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
+  a->dram_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
+  if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
+    a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->dram_cost, 0.0));
+  a->valid = TRUE;
+}
+
+/* The warp's global load of `lines` lines that went to DRAM at `now` is back
+ * at `at`: it joins the warp's missing lines, less those back by `now`. */
+static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, guint lines) {
+  guint done = 0;
+  while (done < m->n && m->out[done].at <= now)
+    m->lines -= m->out[done++].lines;
+  if (done > 0) { /* (a plain loop: one entry or two leave at a time, no memmove call) */
+    m->n -= done;
+    for (guint i = 0; i < m->n; i++)
+      m->out[i] = m->out[i + done];
+  }
+  /* it went out with fewer than cap lines out (sm_warp_load_wait) */
+  g_assert(m->n < cap);
+  guint i = m->n;
+  for (; i > 0 && m->out[i - 1].at > at; i--)
+    m->out[i] = m->out[i - 1];
+  m->out[i] = (WarpMiss){at, lines};
+  m->n++;
+  m->lines += lines;
+}
+
+/* The DRAM lines a store `a` of a SASS program keeps DRAM busy for at
+ * `now`'s mix: its stored bytes times dram_write_cost plus dram_turnaround
+ * times the reads' share of the SM's DRAM bytes so far (none yet: 0). */
+static MemShape store_shape(Sm *sm, const MemAccess *a) {
+  guint64 all = sm->dram_read_bytes + sm->dram_write_bytes;
+  gdouble share = all > 0 ? (gdouble)sm->dram_read_bytes / (gdouble)all : 0.0;
+  return mem_shape(sm->mem, write_cost(sm, a->dram_cost, share));
+}
+
+/* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
+ * the level it is served from; *missed: it left L1; *done: the cycle the
+ * level is done with it (a load's data back, a store written).  Returns the
+ * cycle its data is back (a store: the cycle its registers are read). */
+static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess *a, SimCycle now,
+                              gboolean *missed, SimCycle *done) {
+  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
+  *missed = level != MEM_L1;
+  MemShape shape = a->shape[level];
+  if (level == MEM_DRAM && in->l1tex) { /* the SM's DRAM mix (dram_turnaround) */
+    if (in->op == OP_STG && sm->l.dram_turnaround > 0)
+      shape = store_shape(sm, a);
+    *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
+  }
+  SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
+  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line))
+    /* a scattered access that missed takes its L1 wavefronts all the same
+     * (l1_cycle_per_line; SASS only, so in->l1tex) */
+    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+  *done = ready;
+  if (sm->dec[w->pc].capped && level == MEM_DRAM &&
+      a->shape[level].lines > 0) /* (an entry holds at least one line) */
+    sm_misses_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
+                  a->shape[level].lines);
+  sm->st.level_bytes[level] += a->request_bytes;
+  if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&
+                 sm->l.load_l1_hit > 0)) {
+    /* A synthetic load of an L1 [stream] footprint that missed: its data
+     * comes back through L1 all the same, at L1's bandwidth (SASS loads
+     * pay this in the L1TEX data stage, in->l1tex). */
+    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+    sm->st.level_bytes[MEM_L1] += a->request_bytes;
+  }
+  if (in->op == OP_STG) {
+    /* Nothing waits for a store's data; its registers are read soon after
+     * issue (the read scoreboard). */
+    return now + in->read_latency;
+  }
+  sm->st.loads++;
+  sm->st.load_bytes += a->request_bytes;
+  sm->st.load_latency_sum += ready - now;
+  return ready;
+}
+
+/* A register spill access (LDL/STL) `a` issued at `now`; returns the cycle
+ * its data is back. */
+static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
+  /* Local memory has one SM-wide port, first come first served: each
+   * access holds it for bytes / [spill] bytes_per_cycle cycles
+   * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
+  gdouble start = MAX((gdouble)now, sm->local_free);
+  sm->local_free = start + a->bytes / sm->m->spill_bytes_per_cycle;
+  SimCycle begin = sim_cycle_ceil(start);
+  SimCycle ready = begin + sm->m->l1.latency;
+  /* A spill access also goes to L2 when it misses, which happens when the
+   * SM's spill footprint outgrows the L1 that the shared-memory carveout
+   * leaves (README "Register spills").  The port stays the limit whatever
+   * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
+   * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
+   * Nsight Compute), so a missing STL waits for L2's latency but takes none
+   * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
+   * missing LDL's data comes back over it. */
+  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit)
+    ready = MAX(ready, in->op == OP_LDL ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2],
+                                                         in->sequential, begin)
+                                        : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  sm->st.spill_insts++;
+  return ready;
+}
+
+/* Memory effects of issuing the load or store `in`; returns the cycle its
+ * data is back. */
+SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
+  MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
+  if (G_UNLIKELY(!a->valid || a->bytes != bytes))
+    access_init(sm, in, bytes, a);
+  gboolean missed = TRUE; /* the access left L1 */
+  SimCycle done = 0;      /* a global access: its level is done with it */
+  if (in->l1tex) {
+    /* SASS: global data passes the L1TEX data stage that shared memory
+     * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
+    sm_smem_take(sm, a->busy, now);
+    sm->st.pipe_busy[PIPE_SMEM] += a->busy;
+  }
+  SimCycle ready = in->op == OP_LDG || in->op == OP_STG
+                       ? global_access(sm, w, in, a, now, &missed, &done)
+                       : spill_access(sm, in, a, now);
+  if (in->l1tex && in->op == OP_LDG) {
+    /* SASS: every line that misses L1 holds one of the SM's miss slots
+     * (SmLaunch max_inflight) until its data is back. */
+    if (missed)
+      count_queue_add(&sm->units.inflight, ready, in->lines);
+  } else if (in->l1tex && in->op == OP_STG) {
+    /* and, with stores_hold_lines, every line a store writes until it is
+     * written (results/reference/h200/real8/) */
+    if (missed && sm->l.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
+      count_queue_add(&sm->units.inflight, done, in->lines);
+  } else if (in->op != OP_STL && in->op != OP_STG) {
+    count_queue_add(&sm->units.inflight, ready, 1);
+  }
+  smsp_units_update(&sm->units);
+  w->last_mem = MAX(w->last_mem, ready);
+  return ready;
+}

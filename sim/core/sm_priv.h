@@ -1,0 +1,214 @@
+/* sm_priv.h - the SM's state, shared by the files of the SM core (sm.c the
+ * cycle loop, cta.c CTA launch and retirement, sm_memory.c what memory
+ * instructions do).  Not for other modules: sm.h is the SM's interface.
+ */
+#ifndef WARPSIM_SM_PRIV_H
+#define WARPSIM_SM_PRIV_H
+
+#include "core/event.h"
+#include "core/mem.h"
+#include "core/sm.h"
+#include "core/smsp.h"
+#include "core/warp.h"
+
+typedef struct {
+  guint live;        /* warps not exited */
+  guint arrived;     /* warps waiting at the barrier */
+  guint resident;    /* warps not yet drained */
+  SimCycle bar_done; /* cycle the SM's barrier unit has taken the last arrival so far */
+} Cta;
+
+/* An instruction as this SM runs it, decoded once per run: its issue class,
+ * the model's latency and interval of its pipe, and whether it needs the
+ * general issue path (anything but a plain math op, sm_decode). */
+typedef struct SmDecoded {
+  guint32 latency;  /* cycles to the result (the instruction's, else its pipe's) */
+  guint16 interval; /* cycles its pipe is busy (per-SMSP pipes; 0 otherwise) */
+  guint8 cls;       /* IssueClass */
+  guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
+  guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
+  guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
+  guint8 capped;    /* a global load through L1 and SmLaunch warp_max_inflight > 0 (Sm.misses
+                       kept): sm_warp_load_wait applies */
+  guint64 issues;   /* warp instructions issued from this pc */
+} Decoded;
+
+/* What a memory instruction costs at a given size, worked out at its first
+ * issue (sm_memory.c) and again only when its size changes (a local access
+ * of a warp with fewer lanes): the per-issue arithmetic that does not depend
+ * on the draws. */
+typedef struct {
+  guint32 bytes;              /* bytes per warp-access it was worked out for */
+  guint32 busy;               /* L1TEX: cycles the data stage is busy with them */
+  guint32 request_bytes;      /* bytes rounded up to sectors (SimStats load_bytes) */
+  guint32 dram_cost;          /* global: bytes of DRAM time the access takes (its bytes,
+                                 a scattered access's lines, misaligned sectors), a store's
+                                 before its write cost (write_cost) */
+  gboolean valid;             /* worked out (else bytes means nothing) */
+  MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
+} MemAccess;
+
+/* One warp's global loads that went to DRAM and may still be out (SmLaunch
+ * warp_max_inflight): per load, the cycle its data is back and its lines,
+ * by that cycle. */
+typedef struct {
+  SimCycle at;   /* cycle the load's data is back */
+  guint32 lines; /* 128 B lines of the load that went to DRAM */
+} WarpMiss;
+
+/* The loads of one warp that went to DRAM, those back included until its next
+ * one (sm_misses_add in sm_memory.c drops them; sm_warp_load_wait reads
+ * them). */
+typedef struct {
+  WarpMiss *out; /* owned; sorted by at; capacity SmLaunch warp_max_inflight (each entry holds
+                    at least one line, and a load goes out with fewer lines out than that) */
+  guint n;       /* entries of out */
+  guint lines;   /* lines: the sum of out[0..n).lines */
+} WarpMisses;
+
+/* Warps asleep until a cycle less than SM_WAKE_CYCLES ahead that have not
+ * exited: one bucket per cycle (modulo the wheel).  The order in which such
+ * warps wake within a cycle does not matter (each joins its SMSP's ready
+ * set), so a bucket is a plain stack; exited warps, whose retirement order
+ * matters, and longer sleeps go to the ordered queue (Sm.wake). */
+#define SM_WAKE_CYCLES 1024
+typedef struct {
+  Warp *head[SM_WAKE_CYCLES];        /* warps due in each bucket, linked by wake_next */
+  guint64 used[SM_WAKE_CYCLES / 64]; /* bit b: bucket b is not empty */
+  guint64 words;                     /* bit w: used[w] is not 0 (finds the next bucket without
+                                        a scan of used[]) */
+  SimCycle first;                    /* the first cycle with a warp, SIM_CYCLE_NEVER if none */
+} WakeWheel;
+
+struct Sm {
+  SmLaunch l;                     /* what runs (borrowed pointers) */
+  const SmModel *m;               /* l.model */
+  const Program *p;               /* l.program */
+  Mem *mem;                       /* the memory levels */
+  SimCycle bar_free;              /* cycle the barrier unit takes the next arrival */
+  SimRng rng;                     /* hit levels, latencies, channels, spill misses (rng.h) */
+  Smsp *smsp;                     /* m->sm.smsps of them */
+  Warp *warp;                     /* warp slots: CTA slot x warps per block */
+  Cta *cta;                       /* l.cta_slots of them */
+  SmUnits units;                  /* SM-wide: shared-memory unit, loads in flight */
+  gdouble local_free;             /* cycle the local-memory (spill) port is free, fractional */
+  EventQueue wake;                /* stalled warps, by the cycle they can issue: exited or far */
+  WakeWheel wheel;                /* stalled warps, by the cycle they can issue: the others */
+  Warp **soon;                    /* warps due next cycle (the common case, kept off the queue) */
+  guint n_soon;                   /* entries of soon */
+  guint *retired;                 /* CTA slots retired this cycle, in order */
+  guint n_retired;                /* entries of retired */
+  guint n_active;                 /* resident, not yet drained warps, all SMSPs */
+  guint n_active_smsps;           /* SMSPs with at least one such warp */
+  SimCycle active_since;          /* cycle n_active last changed (charged up to it) */
+  guint blocks_launched;          /* CTAs launched so far */
+  guint blocks_done;              /* CTAs retired so far */
+  guint64 next_age;               /* age of the next warp launched */
+  guint latency[PIPE_MAX];        /* cycles to the result, per pipe */
+  guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
+  StallTally tally;               /* this cycle's throttled warps, by state */
+  guint n_ready;                  /* warps in the SMSPs' ready sets */
+  guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
+  guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets
+                                     ([sm] smsps is at most 8, model.c) */
+  Decoded *dec;                   /* per pc of the program, with its issue count */
+  MemAccess *access;              /* per pc of the program (memory instructions only) */
+  WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
+  guint64 dram_read_bytes;        /* SASS: bytes global loads read from DRAM so far */
+  guint64 dram_write_bytes;       /* SASS: bytes global stores wrote to DRAM so far */
+  gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
+  gdouble l2_hit_below_scattered; /* the same for scattered loads */
+  guint64 selected;               /* warps selected, summed per cycle (the selected state) */
+  SimStats st;                    /* counters */
+  SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
+};
+
+/* The SMSPs' ready sets and the SM-wide counts and mask kept with them
+ * (n_ready, n_ready_of, ready_smsps) change together: the SM core calls
+ * these two, never smsp_ready/smsp_unready directly, and changes a warp's
+ * cls only while it is out of the ready sets (sm_check_ready checks both
+ * every cycle under --check).
+ *
+ * Warp `w` of SMSP `s` joins the candidates of its class (w->cls). */
+static inline void sm_ready(Sm *sm, Smsp *s, const Warp *w) {
+  smsp_ready(s, w);
+  sm->n_ready++;
+  sm->n_ready_of[w->cls]++;
+  sm->ready_smsps |= 1ULL << w->smsp;
+}
+
+/* Warp `w` of SMSP `s` leaves the candidates of its class (w->cls). */
+static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
+  smsp_unready(s, w);
+  sm->n_ready--;
+  sm->n_ready_of[w->cls]--;
+  sm->ready_smsps &= ~((guint64)(s->ready_all == 0) << w->smsp);
+}
+
+/* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
+ * through L1 (SASS) and the warp has SmLaunch warp_max_inflight lines of
+ * DRAM-bound loads missing at *not_before (README "A warp's DRAM loads in
+ * flight"): raises *not_before to the first cycle with fewer, sets *reason to
+ * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there
+ * is no cap, the next instruction is no such load or it need not wait. */
+static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *not_before,
+                                         guint8 *reason) {
+  if (G_LIKELY(!w->d->capped))
+    return FALSE;
+  const WarpMisses *m = &sm->misses[w - sm->warp];
+  SimCycle t = *not_before;
+  guint lines = m->lines;
+  for (guint i = 0; i < m->n && (m->out[i].at <= t || lines >= sm->l.warp_max_inflight); i++) {
+    t = MAX(t, m->out[i].at);
+    lines -= m->out[i].lines;
+  }
+  if (t <= *not_before)
+    return FALSE;
+  *not_before = t;
+  *reason = STALL_LG_THROTTLE;
+  return TRUE;
+}
+
+/* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
+ * warps can issue at once. */
+void cta_launch(Sm *sm, guint slot, SimCycle now);
+
+/* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
+ * order they retired (cta.c). */
+void sm_launch_ctas(Sm *sm, SimCycle now);
+
+/* A drained warp leaves the SM at `now`; its CTA retires with its last warp
+ * (cta.c). */
+void sm_retire(Sm *sm, Warp *w, SimCycle now);
+
+/* The active warps change at `now` (wake or CTA stage): charge the cycles
+ * since the last change with the old counts (cta.c). */
+void sm_active_changes(Sm *sm, SimCycle now);
+
+/* Memory effects of issuing the global or local load or store `in`; returns
+ * the cycle its data is back (sm_memory.c). */
+SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
+
+/* The SM-wide shared-memory unit takes `busy` cycles of work handed to it at
+ * `now` (an LDS/STS/SHFL, a BAR arrival's slot, a global load's L1TEX data),
+ * once it has done what it has queued; returns the cycle it starts on it. */
+static inline SimCycle sm_smem_take(Sm *sm, SimCycle busy, SimCycle now) {
+  SimCycle start = MAX(now, sm->units.smem_free);
+  sm->units.smem_free = start + busy;
+  smsp_units_update(&sm->units);
+  return start;
+}
+
+/* Shared-memory effects of issuing `in`: the SM-wide shared-memory unit
+ * takes it for `ways` intervals once it has done what it has queued (at most
+ * [smem] queue cycles of work, or the LDS would not have issued); returns the
+ * cycle its result is ready.  Inline: a quarter of a GEMM's instructions are
+ * LDS. */
+static inline SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
+  SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
+  SimCycle start = sm_smem_take(sm, busy, now);
+  guint latency = in->latency ? in->latency : sm->m->smem.latency;
+  return start + latency + busy - sm->m->smem.interval;
+}
+
+#endif

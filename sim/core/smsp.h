@@ -1,0 +1,206 @@
+/* smsp.h - one SM sub-partition (SMSP): its warp slots, the warps whose
+ * operands are ready grouped by issue class, its pipes and dispatch port
+ * (the throttles), and the scheduler's pick of one warp per cycle.
+ *
+ * Internal to the SM core (sm.c): fields are read directly on the hot path.
+ */
+#ifndef WARPSIM_SMSP_H
+#define WARPSIM_SMSP_H
+
+#include "core/count_queue.h"
+#include "core/sched.h"
+#include "core/warp.h"
+
+#include <glib.h>
+
+/* Issue classes: warps whose next instruction shares a class are blocked or
+ * free together in a cycle (same pipe, same throttle). */
+typedef enum {
+  CLS_FMA,
+  CLS_ALU,
+  CLS_SFU,
+  CLS_FP64,    /* SASS programs */
+  CLS_TENSOR,  /* SASS programs */
+  CLS_UNIFORM, /* SASS programs; the last per-SMSP math class */
+  CLS_SMEM,
+  CLS_LOAD,
+  CLS_STORE,
+  CLS_NONE,
+  CLS_MAX
+} IssueClass;
+
+/* The issue class of each opcode class. */
+extern const guint8 smsp_op_class[OP_MAX];
+
+/* SM-wide units every SMSP's throttles read. */
+typedef struct {
+  SimCycle smem_free;  /* cycle the shared-memory unit has done all it has queued */
+  SimCycle smem_block; /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
+                          smem_free less the queue (smsp_units_update) */
+  guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
+  CountQueue inflight; /* loads in flight (SASS: lines of loads, and of stores with
+                          SmLaunch stores_hold_lines), by the cycle they complete */
+  guint max_inflight;  /* of them per SM before lg_throttle; 0 = no cap */
+  gboolean lg_full;    /* the cap is reached (smsp_units_update) */
+  guint64 store_held;  /* all ones when SASS global stores hold lines of `inflight` and
+                          stores (CLS_STORE) wait while lg_full, as loads do (SmLaunch
+                          stores_hold_lines), else 0: a mask, so the hot path has no branch */
+  SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
+                          lg_full (smsp_units_update) */
+} SmUnits;
+
+/* The shared-memory unit or the loads in flight changed: update lg_full,
+ * smem_block and busy_until. */
+static inline void smsp_units_update(SmUnits *u) {
+  u->lg_full = u->max_inflight > 0 && u->inflight.len >= u->max_inflight;
+  u->smem_block = u->smem_free - MIN(u->smem_free, (SimCycle)u->smem_queue);
+  u->busy_until = u->lg_full ? SIM_CYCLE_NEVER : u->smem_block;
+}
+
+typedef struct {
+  Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
+  guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
+  guint64 ready[CLS_MAX];        /* warps whose operands are ready, by next issue class */
+  guint64 ready_all;             /* the union of ready[] */
+  guint classes;                 /* bit c set when ready[c] != 0 */
+  SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
+  SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts, FP64) */
+  SimCycle busy_until;           /* the latest of pipe_free[] and dispatch_free */
+  gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
+  guint64 last_mask;             /* bit of last_slot, 0 when none */
+  const Warp *last_warp;         /* warp selected last (operand reuse cache) */
+  guint n_active;                /* resident, not yet drained warps */
+} Smsp;
+
+/* An SMSP with no warps. */
+void smsp_init(Smsp *s);
+
+/* The warp's operands are ready: it joins the candidates of its class. */
+static inline void smsp_ready(Smsp *s, const Warp *w) {
+  s->ready[w->cls] |= w->bit;
+  s->ready_all |= w->bit;
+  s->classes |= 1u << w->cls;
+}
+
+/* The warp leaves the candidates of its class. */
+static inline void smsp_unready(Smsp *s, const Warp *w) {
+  s->ready[w->cls] &= ~(w->bit);
+  s->ready_all &= ~(w->bit);
+  s->classes &= ~((guint)(s->ready[w->cls] == 0) << w->cls);
+}
+
+/* Warps in the set `m`. */
+static inline guint smsp_count(guint64 m) {
+  return (guint)__builtin_popcountll(m);
+}
+
+/* The warp issued: it is the last selected (the operand reuse cache). */
+static inline void smsp_selected(Smsp *s, const Warp *w) {
+  if (s->last_warp == w)
+    return; /* greedy policies: the common case */
+  s->last_slot = (gint)w->slot;
+  s->last_mask = w->bit;
+  s->last_warp = w;
+}
+
+/* A pipe (or dispatch) of the SMSP is busy until `until`. */
+static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
+  *free_at = until;
+  s->busy_until = MAX(s->busy_until, until);
+}
+
+/* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
+ * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
+ * mio_throttle, math_pipe_throttle, dispatch_stall (README "Warp states"). */
+static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
+                                            SimCycle now, SimCycle *free_at) {
+  static const guint8 pipe_of[CLS_MAX] = {
+      [CLS_FMA] = PIPE_FMA,   [CLS_ALU] = PIPE_ALU,       [CLS_SFU] = PIPE_SFU,
+      [CLS_FP64] = PIPE_FP64, [CLS_TENSOR] = PIPE_TENSOR, [CLS_UNIFORM] = PIPE_UNIFORM,
+      [CLS_SMEM] = PIPE_SMEM, [CLS_LOAD] = PIPE_LSU,      [CLS_STORE] = PIPE_LSU,
+      [CLS_NONE] = PIPE_NONE};
+  StallState b = STALL_SELECTED;
+  if (cls <= CLS_UNIFORM) {
+    if (s->pipe_free[pipe_of[cls]] > now) {
+      *free_at = s->pipe_free[pipe_of[cls]];
+      return STALL_MATH_PIPE_THROTTLE;
+    }
+  } else if (cls == CLS_SMEM) {
+    if (u->smem_block > now) {
+      *free_at = u->smem_block;
+      return STALL_MIO_THROTTLE;
+    }
+  } else if (cls != CLS_NONE) {
+    if (u->lg_full && (cls == CLS_LOAD || (cls == CLS_STORE && u->store_held))) {
+      *free_at = count_queue_next(&u->inflight);
+      return STALL_LG_THROTTLE;
+    }
+    if (s->pipe_free[PIPE_LSU] > now) { /* loads and stores need the LSU */
+      *free_at = s->pipe_free[PIPE_LSU];
+      return STALL_MIO_THROTTLE;
+    }
+  }
+  if (s->dispatch_free > now) {
+    *free_at = s->dispatch_free;
+    b = STALL_DISPATCH_STALL;
+  }
+  return b;
+}
+
+/* Ready warps of the SMSP whose class is not throttled at `now`, in *cand,
+ * when no pipe or dispatch port of the SMSP is busy, so
+ * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
+ * and the lines-in-flight cap (lg_throttle).  The throttled ones are charged
+ * (stall_tally_add) and lower *next to the cycle their unit frees up, as
+ * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
+static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
+                                    StallTally *t, guint64 *cand) {
+  gboolean smem_busy = u->smem_block > now, lg_full = u->lg_full;
+  guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
+  guint64 lg_held = lg_full ? s->ready[CLS_LOAD] | (s->ready[CLS_STORE] & u->store_held) : 0;
+  guint n_load = lg_full ? smsp_count(lg_held) : 0;
+  *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~lg_held;
+  stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
+  stall_tally_add(t, STALL_LG_THROTTLE, n_load);
+  *next = MIN(*next, n_smem ? u->smem_block : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_load ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
+}
+
+/* One cycle of the SMSP's scheduler at `now`: charges its ready
+ * warps whose class is throttled (stall_tally_add: for the whole span of cycles that follows),
+ * lowers *next to the cycle a throttled class frees up, selects one of the others by the policy and
+ * counts the rest in *not_selected (the caller charges them). Returns the selected warp (the caller
+ * issues it and counts it selected), or NULL when none is eligible. */
+static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
+                                gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
+                                StallTally *t, guint *not_selected) {
+  guint64 cand = s->ready_all; /* nothing throttles: the common case of synthetic kernels */
+  /* No ready warp: nothing to charge or select (memory-bound kernels' common case). */
+  if (cand == 0)
+    return NULL;
+  if (G_UNLIKELY(now < s->busy_until)) {
+    cand = 0;
+    for (guint m = s->classes; m != 0; m &= m - 1) {
+      guint c = (guint)__builtin_ctz(m);
+      SimCycle free_at = 0;
+      StallState b = smsp_class_blocked(s, u, (IssueClass)c, now, &free_at);
+      if (b == STALL_SELECTED) {
+        cand |= s->ready[c];
+      } else {
+        stall_tally_add(t, b, smsp_count(s->ready[c]));
+        *next = MIN(*next, free_at);
+      }
+    }
+  } else if (G_UNLIKELY(now < u->busy_until)) {
+    smsp_unthrottled(s, u, now, next, t, &cand);
+  }
+  if (cand == 0)
+    return NULL;
+  *not_selected += smsp_count(cand) - 1;
+  if (greedy && (cand & s->last_mask))
+    return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
+  SchedView view = {cand, s->ages, s->last_slot, group_size};
+  return s->slot[policy->pick(&view)];
+}
+
+#endif

@@ -1,0 +1,562 @@
+/* model.c - reading SM models (models/<name>.ini) through one key table. */
+#include "input/model.h"
+
+#include "core/sched.h"
+#include "input/config.h"
+#include "input/model_find.h"
+
+#include <json-glib/json-glib.h>
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_model_error, model_error)
+
+#define SM(f) offsetof(SmModel, sm.f)
+#define M(f) offsetof(SmModel, f)
+#define T CONFIG_OPTIONAL_GROUP
+#define U32 4294967295.0
+
+/* The six keys of one memory level ([l1], [l2], [dram]). */
+/* clang-format off */
+#define LEVEL_KEYS(lv, NAME)                                                                      \
+  {#lv, "latency", CONFIG_UINT, M(lv.latency), 0, NULL, 1, 100000, NULL, 0, T, "cycles",          \
+   NAME " latency of a random-line warp-load (mean, unloaded)", NULL},                                  \
+  {#lv, "stream_latency", CONFIG_UINT, M(lv.stream_latency), 0, "0", 0, 100000, NULL, 0, 0,       \
+   "cycles", NAME " latency of sequential (streaming) loads (0 = latency)", "assumed: the random-line latency"},                      \
+  {#lv, "latency_spread", CONFIG_UINT, M(lv.latency_spread), 0, "0", 0, 100000, NULL, 0, 0,       \
+   "cycles", "mean of the exponentially distributed part of the " NAME " latency", "assumed: no spread"},               \
+  {#lv, "bytes_per_cycle", CONFIG_DOUBLE, M(lv.bytes_per_cycle), 0, NULL, 0.001, 1e6, NULL, 0, T, \
+   "bytes per cycle per SM", NAME " bandwidth share of one SM", NULL},                                  \
+  {#lv, "channels", CONFIG_UINT, M(lv.channels), 0, NULL, 1, 1024, NULL, 0, T, "servers",         \
+   "independent " NAME " servers random-line loads spread over", NULL},                                 \
+  {#lv, "stream_channels", CONFIG_UINT, M(lv.stream_channels), 0, "0", 0, 1024, NULL, 0, 0,       \
+   "servers", "independent " NAME " servers sequential loads spread over (0 = channels)", "assumed: as random lines"}
+/* clang-format on */
+
+/* The keys of one SASS opcode class ([class_<name>], opclass.h). */
+/* clang-format off */
+#define CLASS_KEYS(id, name, DESC)                                                                \
+  {"class_" name, "opcodes", CONFIG_STRING, M(opclass[id].opcodes), 0, "", 0, 0, NULL, 0, 0,      \
+   NULL, "SASS opcodes of the " DESC " class (';'-separated base opcodes)",                      \
+   "assumed: no opcodes"},                      \
+  {"class_" name, "latency", CONFIG_UINT, M(opclass[id].latency), 0, "1", 1, 100000, NULL, 0, 0,  \
+   "cycles", DESC ": cycles until a result waited on through a scoreboard is written",            \
+   "assumed: 1 cycle"},           \
+  {"class_" name, "interval", CONFIG_UINT, M(opclass[id].interval), 0, "1", 1, 255, NULL, 0, 0,   \
+   "cycles", DESC ": cycles its pipe stays busy per warp instruction", "assumed: 1 cycle"}
+#define CLASS_READ_KEY(id, name, DESC)                                                            \
+  {"class_" name, "read_latency", CONFIG_UINT, M(opclass[id].read_latency), 0, "1", 1, 255,       \
+   NULL, 0, 0, "cycles", DESC ": cycles after issue a store's registers are read",               \
+   "assumed: 1 cycle"}
+/* clang-format on */
+
+/* The one table of model keys.  Entries flagged T are timing keys: a model
+ * without them serves the occupancy calculator only. */
+static const ConfigEntry model_table[] = {
+    {"model", "description", CONFIG_STRING, M(description), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "one-line description of the GPU", "assumed: none given"},
+    {"model", "validated", CONFIG_BOOL, M(validated), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "true when the timing groups were checked against measurements of this GPU in the "
+     "repository (results/reference/<gpu>/); false: published figures only",
+     "assumed: not validated unless the file says so"},
+    {"sm", "cc", CONFIG_STRING, M(cc), 0, NULL, 0, 0, NULL, 0, 0, NULL,
+     "compute capability, major.minor", NULL},
+    {"sm", "smsps", CONFIG_UINT, SM(smsps), 0, NULL, 1, 8, NULL, 0, 0, "SMSPs per SM",
+     "sub-partitions, one warp scheduler each", NULL},
+    {"sm", "sms", CONFIG_UINT, SM(sms), 0, NULL, 1, 1024, NULL, 0, 0, "SMs", "SMs per device",
+     NULL},
+    {"sm", "warp_size", CONFIG_UINT, SM(warp_size), 0, "32", 32, 32, NULL, 0, 0, "threads",
+     "threads per warp", "public: CUDA C++ Programming Guide, compute capabilities table"},
+    {"sm", "max_warps", CONFIG_UINT, SM(max_warps), 0, NULL, 1, 256, NULL, 0, 0, "warps per SM",
+     "resident warps per SM", NULL},
+    {"sm", "max_blocks", CONFIG_UINT, SM(max_blocks), 0, NULL, 1, 256, NULL, 0, 0, "CTAs per SM",
+     "resident CTAs per SM", NULL},
+    {"sm", "max_threads_per_block", CONFIG_UINT, SM(max_threads_per_block), 0, "1024", 32, 4096,
+     NULL, 0, 0, "threads", "threads per CTA",
+     "public: CUDA C++ Programming Guide, compute capabilities table"},
+    {"sm", "regs", CONFIG_UINT, SM(regs), 0, NULL, 1024, 1048576, NULL, 0, 0, "registers per SM",
+     "32-bit registers per SM", NULL},
+    {"sm", "max_regs_per_block", CONFIG_UINT, SM(max_regs_per_block), 0, NULL, 1024, 1048576, NULL,
+     0, 0, "registers", "32-bit registers per CTA", NULL},
+    {"sm", "max_regs_per_thread", CONFIG_UINT, SM(max_regs_per_thread), 0, "255", 16, 255, NULL, 0,
+     0, "registers", "registers per thread",
+     "public: CUDA C++ Programming Guide, compute capabilities table"},
+    {"sm", "reg_alloc_unit", CONFIG_UINT, SM(reg_alloc_unit), 0, "256", 1, 4096, NULL, 0, 0,
+     "registers", "per-warp register allocation unit (1 = none)",
+     "public: CUDA Occupancy Calculator (cuda_occupancy.h)"},
+    {"sm", "smem_per_sm", CONFIG_UINT, SM(smem_per_sm), 0, NULL, 0, 16777216, NULL, 0, 0, "bytes",
+     "largest shared-memory carveout per SM", NULL},
+    {"sm", "smem_per_block", CONFIG_UINT, SM(smem_per_block), 0, "49152", 0, 16777216, NULL, 0, 0,
+     "bytes", "shared memory per CTA without opt-in",
+     "public: CUDA C++ Programming Guide (48 KB without opt-in)"},
+    {"sm", "smem_per_block_optin", CONFIG_UINT, SM(smem_per_block_optin), 0, NULL, 0, 16777216,
+     NULL, 0, 0, "bytes", "shared memory per CTA with opt-in", NULL},
+    {"sm", "smem_reserved", CONFIG_UINT, SM(smem_reserved), 0, "0", 0, 65536, NULL, 0, 0, "bytes",
+     "shared memory the system reserves per CTA",
+     "public: CUDA C++ Programming Guide (none before cc 8.0)"},
+    {"sm", "smem_alloc_unit", CONFIG_UINT, SM(smem_alloc_unit), 0, "256", 1, 65536, NULL, 0, 0,
+     "bytes", "shared-memory allocation unit (1 = none)",
+     "public: CUDA Occupancy Calculator (256 B before cc 8.0)"},
+    {"sm", "smem_configs", CONFIG_UINT_LIST, SM(smem_configs), SM(n_smem_configs), "", 0, 16777216,
+     NULL, MODEL_MAX_SMEM_CONFIGS, 0, "bytes",
+     "supported shared-memory carveouts, ascending (empty = smem_per_sm only)",
+     "public: the largest carveout only"},
+    {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
+     "SM clock under load", "assumed: 1 GHz when the file gives none"},
+    {"sched", "policy", CONFIG_STRING, M(policy), 0, NULL, 0, 0, NULL, 0, T, NULL,
+     "default warp-scheduler policy (gto, lrr, oldest, grr, two_level)", NULL},
+    {"sched", "group_size", CONFIG_UINT, M(sched_group), 0, "4", 1, 64, NULL, 0, 0,
+     "warps per SMSP", "two_level policy: warps per fetch group",
+     "assumed: Narasiman et al., MICRO 2011 use fetch groups of a few warps"},
+    {"fma", "latency", CONFIG_UINT, M(fma.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "FP32 dependent-issue latency", NULL},
+    {"fma", "interval", CONFIG_UINT, M(fma.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "FP32 pipe initiation interval", NULL},
+    {"alu", "latency", CONFIG_UINT, M(alu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "INT32 dependent-issue latency", NULL},
+    {"alu", "interval", CONFIG_UINT, M(alu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "INT32 pipe initiation interval", NULL},
+    {"sfu", "latency", CONFIG_UINT, M(sfu.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "MUFU dependent-issue latency", NULL},
+    {"sfu", "interval", CONFIG_UINT, M(sfu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp instruction per SMSP", "MUFU pipe initiation interval", NULL},
+    {"smem", "latency", CONFIG_UINT, M(smem.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "shared-memory load latency", NULL},
+    {"smem", "interval", CONFIG_UINT, M(smem.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per conflict-free warp-wide 4 B load per SM",
+     "shared-memory unit initiation interval (whole SM)", NULL},
+    {"smem", "queue", CONFIG_UINT, M(smem_queue), 0, "0", 0, 1024, NULL, 0, 0, "cycles per SM",
+     "shared-memory unit: work it may have queued when an LDS/STS/SHFL issues (MIO queue)",
+     "assumed: none (an LDS issues only to an idle unit)"},
+    {"lsu", "interval", CONFIG_UINT, M(lsu.interval), 0, NULL, 1, 64, NULL, 0, T,
+     "cycles per warp-load per SMSP", "LSU/MIO issue interval to L1TEX", NULL},
+    {"branch", "latency", CONFIG_UINT, M(branch_latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
+     "loop-back branch: cycles before the warp issues again", NULL},
+    {"barrier", "latency", CONFIG_UINT, M(bar_latency), 0, "0", 0, 1000, NULL, 0, 0, "cycles",
+     "BAR.SYNC: from the barrier unit taking a CTA's last arrival to its warps' release",
+     "assumed: released the next cycle"},
+    {"barrier", "interval", CONFIG_UINT, M(bar_interval), 0, "0", 0, 64, NULL, 0, 0,
+     "cycles per warp arrival per SM",
+     "BAR.SYNC: the SM's barrier unit takes one arrival per interval", "assumed: no limit"},
+    {"barrier", "smem_slot", CONFIG_BOOL, M(bar_smem_slot), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "BAR.SYNC: each arrival also takes one [smem] interval of the shared-memory unit (delaying "
+     "the next LDS/STS, not itself)",
+     "assumed: barriers and shared memory do not share a unit"},
+    {"operand", "bank_conflict", CONFIG_BOOL, M(operand_conflict), 0, NULL, 0, 0, NULL, 0, T, NULL,
+     "FFMA register-bank conflict unless operands come from the reuse cache", NULL},
+    {"operand", "penalty", CONFIG_UINT, M(operand_penalty), 0, "1", 0, 64, NULL, 0, 0, "cycles",
+     "extra dispatch cycles of a conflicting FFMA (it also delays its result)",
+     "fitted: results/reference/h200/fma.csv[ilp=1] ceiling 1.97 = 1/2 of the issue peak (one "
+     "extra dispatch cycle per switch)"},
+    {"spill", "bytes_per_cycle", CONFIG_DOUBLE, M(spill_bytes_per_cycle), 0, "33.3", 0.001, 1e6,
+     NULL, 0, 0, "bytes per cycle per SM",
+     "local-memory (LDL/STL) throughput of L1, one SM-wide port",
+     "fitted: results/reference/h200/calibrate/spill.csv[occupancy=max,cap>=48] rolled 64 and "
+     "unrolled 96 (0.260 spill accesses per cycle per SM)"},
+    {"spill", "loop_regs", CONFIG_UINT, M(spill_loop_regs), 0, "8", 0, 255, NULL, 0, 0, "registers",
+     "registers a loop needs beside its live values (so the cap that starts spills)",
+     "measured: results/reference/h200/calibrate/spill.csv[cap=0] (40, 72, 105 registers for 32, "
+     "64, 96 accumulators)"},
+    {"spill", "extra_values", CONFIG_UINT, M(spill_extra_values), 0, "13", 0, 255, NULL, 0, 0,
+     "values", "most values ptxas spills per iteration beyond the registers it lacks",
+     "fitted: results/reference/h200/calibrate/spill_sass.csv rolled 64 and unrolled 96 (ptxas "
+     "-O3, CUDA 13.0)"},
+    LEVEL_KEYS(l1, "L1"),
+    {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
+     "unified L1 + shared memory per SM (spills hit in what shared memory leaves)", NULL},
+    LEVEL_KEYS(l2, "L2"),
+    LEVEL_KEYS(dram, "DRAM"),
+    {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
+     "warp-loads per SM", "loads in flight per SM (0 = no cap)", NULL},
+    {"mem", "sector_bytes", CONFIG_UINT, M(sector_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
+     "sector size", NULL},
+    {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
+     "cache-line size", NULL},
+    {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
+     "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
+     "assumed: no L2 capacity model"},
+    {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "data re-read from L2 in whole up to this footprint (SASS kernels' warm launches; 0 = [l2] "
+     "bytes)",
+     "assumed: the whole L2"},
+    {"l2", "reuse_none_bytes", CONFIG_UINT, M(l2_reuse_none_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "data re-read from DRAM in whole from this footprint on, linear in between (0 = [l2] bytes)",
+     "assumed: the whole L2"},
+    CLASS_KEYS(OPCLASS_FP32, "fp32", "FP32"),
+    CLASS_KEYS(OPCLASS_INT, "int", "integer/logic"),
+    CLASS_KEYS(OPCLASS_FP64, "fp64", "FP64"),
+    {"class_fp64", "dispatch", CONFIG_UINT, M(opclass[OPCLASS_FP64].dispatch), 0, "1", 1, 64, NULL,
+     0, 0, "cycles",
+     "FP64: cycles the SMSP's dispatch is held per warp instruction (no other warp issues)",
+     "assumed: 1 cycle (the next cycle is free)"},
+    CLASS_KEYS(OPCLASS_MUFU, "mufu", "MUFU"),
+    CLASS_KEYS(OPCLASS_TENSOR, "tensor", "tensor"),
+    CLASS_KEYS(OPCLASS_CONV, "conv", "conversion"),
+    CLASS_KEYS(OPCLASS_GLOBAL, "global", "global/local memory"),
+    CLASS_READ_KEY(OPCLASS_GLOBAL, "global", "global/local memory"),
+    {"class_global", "lines_in_flight", CONFIG_UINT, M(opclass[OPCLASS_GLOBAL].lines_in_flight), 0,
+     "0", 0, 1000000, NULL, 0, 0, "lines per SM",
+     "SASS kernels: L1 lines missing at once per SM, loads' and (stores_hold_lines) stores', "
+     "before lg_throttle (0 = no cap)",
+     "assumed: no cap"},
+    {"class_global", "warp_lines_in_flight", CONFIG_UINT,
+     M(opclass[OPCLASS_GLOBAL].warp_lines_in_flight), 0, "0", 0, 4096, NULL, 0, 0, "lines per warp",
+     "SASS kernels: lines of DRAM-bound loads one warp has missing at once; its next global "
+     "load waits (lg_throttle) until fewer are (0 = no cap)",
+     "assumed: no cap"},
+    {"class_global", "dram_write_cost", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].write_cost), 0,
+     "1", 0.1, 10, NULL, 0, 0, "read bytes per byte",
+     "SASS kernels: DRAM time of a stored byte when no reads share DRAM", "assumed: as a read"},
+    {"class_global", "dram_turnaround", CONFIG_DOUBLE, M(opclass[OPCLASS_GLOBAL].dram_turnaround),
+     0, "0", 0, 10, NULL, 0, 0, "read bytes per byte",
+     "SASS kernels: more DRAM time of a stored byte times the reads' share of the SM's DRAM "
+     "bytes since the launch began (read/write turnaround)",
+     "assumed: none"},
+    {"class_global", "stores_hold_lines", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].stores_hold_lines),
+     0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels: a global store that leaves L1 holds its lines of lines_in_flight until "
+     "written, and waits (lg_throttle) while the SM has none free",
+     "assumed: stores never wait"},
+    {"class_global", "l1_cycle_per_line", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].l1_cycle_per_line),
+     0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels: a scattered global access keeps L1 busy at least one cycle ([l1] "
+     "bytes_per_cycle bytes) per line it touches, whether it hits or misses",
+     "assumed: bytes alone"},
+    {"class_global", "partial_sector_load_bytes", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].partial_load_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
+     "SASS kernels: extra DRAM time per sector a misaligned contiguous load reads in part",
+     "assumed: none"},
+    {"class_global", "partial_sector_store_bytes", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].partial_store_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
+     "SASS kernels: extra DRAM time per sector a misaligned contiguous store writes in part",
+     "assumed: none"},
+    CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
+    CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
+    CLASS_KEYS(OPCLASS_SHUFFLE, "shuffle", "shuffle"),
+    CLASS_KEYS(OPCLASS_UNIFORM, "uniform", "uniform datapath"),
+    CLASS_KEYS(OPCLASS_CONTROL, "control", "branch/barrier/sync"),
+    CLASS_KEYS(OPCLASS_SPECIAL, "special", "special-register"),
+};
+#define N_MODEL_KEYS G_N_ELEMENTS(model_table)
+
+/* Shared-memory carveouts: ascending, within smem_per_sm; the per-block
+ * limits below the opt-in below the SM's capacity. */
+static gboolean validate_smem(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
+  if (m->sm.n_smem_configs == 0) {
+    m->sm.smem_configs[0] = m->sm.smem_per_sm;
+    m->sm.n_smem_configs = 1;
+  }
+  for (guint i = 1; i < m->sm.n_smem_configs; i++) {
+    if (m->sm.smem_configs[i] <= m->sm.smem_configs[i - 1]) {
+      g_autofree gchar *at = config_origin(kf, file, "sm", "smem_configs");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_configs: not strictly ascending (allowed ascending bytes)", at);
+      return FALSE;
+    }
+  }
+  for (guint i = 0; i < m->sm.n_smem_configs; i++) {
+    if (m->sm.smem_configs[i] > m->sm.smem_per_sm) {
+      g_autofree gchar *at = config_origin(kf, file, "sm", "smem_configs");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_configs: %u exceeds smem_per_sm (allowed 0..%u bytes)", at,
+                  m->sm.smem_configs[i], m->sm.smem_per_sm);
+      return FALSE;
+    }
+  }
+  if (m->sm.smem_per_block > m->sm.smem_per_block_optin ||
+      m->sm.smem_per_block_optin > m->sm.smem_per_sm) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "smem_per_block");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] smem_per_block, smem_per_block_optin: %u and %u (allowed "
+                "smem_per_block <= smem_per_block_optin <= smem_per_sm = %u bytes)",
+                at, m->sm.smem_per_block, m->sm.smem_per_block_optin, m->sm.smem_per_sm);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A SASS base opcode: an upper-case letter, then upper-case letters, digits
+ * and '_' (LDGSTS_SHARED); no modifiers ("FFMA", not "FFMA.FTZ"). */
+static gboolean opcode_name_ok(const gchar *op) {
+  if (!g_ascii_isupper(op[0]))
+    return FALSE;
+  for (const gchar *p = op; *p; p++)
+    if (!g_ascii_isupper(*p) && !g_ascii_isdigit(*p) && *p != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* Each [class_*] group's opcodes a ';'-separated list of SASS base opcodes,
+ * none twice: an empty item, a space ("FF MA" was read as FF and MA) or a
+ * repeat is a typo. */
+static gboolean opcode_list_ok(const gchar *list, const gchar *at, const gchar *group,
+                               GError **error) {
+  g_auto(GStrv) ops = g_strsplit(list, ";", -1);
+  for (guint i = 0; ops[i] != NULL; i++) {
+    g_strstrip(ops[i]); /* "FFMA; FADD" reads */
+    gboolean repeat = FALSE;
+    for (guint j = 0; j < i && !repeat; j++)
+      repeat = strcmp(ops[i], ops[j]) == 0;
+    if (opcode_name_ok(ops[i]) && !repeat)
+      continue;
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [%s] opcodes: item %u '%s' %s (allowed: SASS base opcodes such as FFMA, "
+                "';'-separated, each once)",
+                at, group, i + 1, ops[i], repeat ? "is repeated" : "is no opcode name");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Each SASS opcode in one [class_*] group: opclass_lookup takes the first
+ * class that names it, so a second would be silently ignored. */
+static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                   GError **error) {
+  for (guint c = 0; c < OPCLASS_MAX; c++) {
+    if (m->opclass[c].opcodes != NULL && *m->opclass[c].opcodes != '\0') {
+      g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name((OpClass)c));
+      g_autofree gchar *at = config_origin(kf, file, group, "opcodes");
+      if (!opcode_list_ok(m->opclass[c].opcodes, at, group, error))
+        return FALSE;
+    }
+    g_auto(GStrv) ops =
+        g_strsplit_set(m->opclass[c].opcodes ? m->opclass[c].opcodes : "", "; ", -1);
+    for (guint i = 0; ops[i] != NULL; i++) {
+      OpClass first = *ops[i] ? opclass_lookup(m->opclass, ops[i]) : (OpClass)c;
+      if (first == (OpClass)c)
+        continue;
+      g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name((OpClass)c));
+      g_autofree gchar *other = g_strdup_printf("class_%s", opclass_name(first));
+      g_autofree gchar *at = config_origin(kf, file, group, "opcodes");
+      g_autofree gchar *other_at = config_origin(kf, file, other, "opcodes");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [%s] opcodes: '%s' is also in [%s] of %s (allowed: each opcode in one "
+                  "class)",
+                  at, group, ops[i], other, other_at);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* A reuse edge as given ("N", or "0 ([l2] bytes N)"; a new string). */
+static gchar *reuse_edge_text(guint raw, guint l2_bytes) {
+  return raw ? g_strdup_printf("%u", raw) : g_strdup_printf("0 ([l2] bytes %u)", l2_bytes);
+}
+
+/* [l2] reuse_full_bytes <= reuse_none_bytes, each 0 standing for [l2] bytes.
+ * The error names the key a --set moved (reuse_full_bytes when both or
+ * neither) and the values of that key that would be accepted. */
+static gboolean reuse_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                    GError **error) {
+  guint full, none;
+  model_l2_reuse_edges(m, &full, &none);
+  if (full <= none)
+    return TRUE;
+  g_autofree gchar *at_full = config_origin(kf, file, "l2", "reuse_full_bytes");
+  g_autofree gchar *at_none = config_origin(kf, file, "l2", "reuse_none_bytes");
+  g_autofree gchar *full_text = reuse_edge_text(m->l2_reuse_full_bytes, m->l2_bytes);
+  g_autofree gchar *none_text = reuse_edge_text(m->l2_reuse_none_bytes, m->l2_bytes);
+  if (strcmp(at_none, file) != 0 && strcmp(at_full, file) == 0)
+    g_set_error(
+        error, MODEL_ERROR, MODEL_ERROR_INVALID,
+        "%s: [l2] reuse_none_bytes: %s is below reuse_full_bytes %s (allowed %u..4294967295 "
+        "bytes%s)",
+        at_none, none_text, full_text, full, m->l2_bytes >= full ? ", or 0" : "");
+  else
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [l2] reuse_full_bytes: %s exceeds reuse_none_bytes %s (allowed %u..%u bytes)",
+                at_full, full_text, none_text, m->l2_bytes <= none ? 0u : 1u, none);
+  return FALSE;
+}
+
+/* Checks across keys; a message names "FILE, --set" when the key's value came
+ * from an override. */
+static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
+  guint major = 0, minor = 0;
+  if (!model_find_parse_cc(m->cc, &major, &minor)) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "cc");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] cc: '%s' is not a compute capability (allowed major.minor)", at, m->cc);
+    return FALSE;
+  }
+  m->sm.cc_major = major;
+  m->sm.cc_minor = minor;
+  if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error))
+    return FALSE;
+  if (m->sm.max_warps / m->sm.smsps > 64) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] max_warps: %u warps over %u SMSPs (allowed at most 64 warps per SMSP)",
+                at, m->sm.max_warps, m->sm.smsps);
+    return FALSE;
+  }
+  if (m->sm.max_warps % m->sm.smsps != 0) {
+    g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sm] max_warps: %u is not a multiple of smsps %u", at, m->sm.max_warps,
+                m->sm.smsps);
+    return FALSE;
+  }
+  const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
+  const gchar *lv_name[] = {"l1", "l2", "dram"};
+  for (guint i = 0; m->has_timing && i < G_N_ELEMENTS(lv); i++) {
+    guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency) : lv[i]->latency;
+    if (lv[i]->latency_spread > lat) {
+      g_autofree gchar *at = config_origin(kf, file, lv_name[i], "latency_spread");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [%s] latency_spread: %u exceeds the level's latency %u (allowed 0..%u "
+                  "cycles)",
+                  at, lv_name[i], lv[i]->latency_spread, lat, lat);
+      return FALSE;
+    }
+  }
+  if (!reuse_edges_ordered(m, kf, file, error))
+    return FALSE;
+  if (m->has_timing && sched_lookup(m->policy) == NULL) {
+    g_autofree gchar *at = config_origin(kf, file, "sched", "policy");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [sched] policy: unknown policy '%s' (allowed %s)", at, m->policy,
+                sched_names());
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
+                             const gchar *const *overrides, GError **error) {
+  g_autoptr(SmModel) m = g_new0(SmModel, 1);
+  m->name = g_strdup(name);
+  m->file = g_strdup(file);
+  GError *err = NULL;
+  if (!config_apply_overrides(kf, model_table, N_MODEL_KEYS, overrides, &err)) {
+    g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  g_autofree gchar *missing = NULL;
+  if (!config_read_sources(model_table, N_MODEL_KEYS, kf, file, m, &missing, &m->sources, &err)) {
+    g_set_error_literal(error, MODEL_ERROR, MODEL_ERROR_INVALID, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  m->has_timing = missing == NULL;
+  m->missing_timing = g_steal_pointer(&missing);
+  if (!validate(m, kf, file, error))
+    return NULL;
+  return g_steal_pointer(&m);
+}
+
+SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error) {
+  g_autoptr(GKeyFile) kf = g_key_file_new();
+  GError *err = NULL;
+  if (!g_key_file_load_from_data(kf, data, (gsize)-1, G_KEY_FILE_NONE, &err)) {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_PARSE, "%s: %s", origin, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  return load_keyfile(kf, origin, origin, overrides, error);
+}
+
+SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error) {
+  g_autofree gchar *path = NULL;
+  if (spec == NULL || *spec == '\0') {
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, "--model: empty model name");
+    return NULL;
+  }
+  /* A path names a file; a bare "h100.ini" that is not one is a shipped name. */
+  if (strchr(spec, '/') != NULL ||
+      (g_str_has_suffix(spec, ".ini") && g_file_test(spec, G_FILE_TEST_EXISTS))) {
+    path = g_strdup(spec);
+  } else {
+    path = model_find_path(spec, error);
+    if (path == NULL)
+      return NULL;
+  }
+  g_autoptr(GKeyFile) kf =
+      config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
+  if (kf == NULL)
+    return NULL;
+  g_autofree gchar *stem = config_file_stem(path);
+  return load_keyfile(kf, stem, path, overrides, error);
+}
+
+const MemLevelModel *model_mem_level(const SmModel *model, guint level) {
+  const MemLevelModel *lv[] = {&model->l1, &model->l2, &model->dram};
+  g_return_val_if_fail(level < G_N_ELEMENTS(lv), &model->dram);
+  return lv[level];
+}
+
+void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none) {
+  *full = model->l2_reuse_full_bytes ? model->l2_reuse_full_bytes : model->l2_bytes;
+  *none = model->l2_reuse_none_bytes ? model->l2_reuse_none_bytes : model->l2_bytes;
+}
+
+guint model_level_latency(const MemLevelModel *level, gboolean sequential) {
+  return sequential && level->stream_latency ? level->stream_latency : level->latency;
+}
+
+/* The shipped models that can be simulated, space-separated (newly allocated). */
+static gchar *timing_model_names(void) {
+  g_auto(GStrv) paths = model_list();
+  GString *s = g_string_new(NULL);
+  for (guint i = 0; paths[i] != NULL; i++) {
+    g_autoptr(SmModel) m = model_load(paths[i], NULL, NULL);
+    if (m != NULL && m->has_timing)
+      g_string_append_printf(s, "%s%s", s->len ? " " : "", m->name);
+  }
+  return g_string_free(s, FALSE);
+}
+
+gboolean model_check_timing(const SmModel *model, GError **error) {
+  if (model->has_timing)
+    return TRUE;
+  g_autofree gchar *names = timing_model_names();
+  g_set_error(error, MODEL_ERROR, MODEL_ERROR_NO_TIMING,
+              "%s: %s: missing, so model '%s' has occupancy limits only and cannot be "
+              "simulated (models that can: %s; a model needs the timing groups [sched] [fma] "
+              "[alu] [sfu] [smem] [lsu] [branch] [operand] [l1] [l2] [dram] [mem], see h200.ini)",
+              model->file, model->missing_timing, model->name, *names ? names : "none found");
+  return FALSE;
+}
+
+gboolean model_override_group(const gchar *group) {
+  return config_has_group(model_table, N_MODEL_KEYS, group);
+}
+
+void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
+  config_dump_sources(model_table, N_MODEL_KEYS, model, &model->sources, out, prefix);
+}
+
+gpointer model_sources_json(const SmModel *model) {
+  JsonObject *o = json_object_new();
+  for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++) {
+    if (model->sources.source[i] == NULL)
+      continue;
+    g_autofree gchar *name = g_strdup_printf("%s.%s", model_table[i].group, model_table[i].key);
+    json_object_set_string_member(o, name, model->sources.source[i]);
+  }
+  JsonNode *node = json_node_new(JSON_NODE_OBJECT);
+  json_node_take_object(node, o);
+  return node;
+}
+
+void model_describe(GString *out) {
+  config_describe(model_table, N_MODEL_KEYS, out);
+}
+
+void model_free(SmModel *model) {
+  if (model == NULL)
+    return;
+  config_clear(model_table, N_MODEL_KEYS, model);
+  config_sources_clear(&model->sources);
+  g_free(model->missing_timing);
+  g_free(model->name);
+  g_free(model->file);
+  g_free(model);
+}

@@ -1,0 +1,168 @@
+/* model.h - the description of one SM: limits, pipes, memory levels, clock.
+ *
+ * A model is read from a GKeyFile (models/<name>.ini) through the table in
+ * model.c, validated, and then passed as `const SmModel *` to every module.
+ * Models that carry only the [sm] limits serve the occupancy calculator; the
+ * timing groups ([sched], [fma], [alu], [sfu], [smem], [lsu], [branch],
+ * [operand], [l1], [l2], [dram], [mem]) are needed to simulate.
+ */
+#ifndef WARPSIM_MODEL_H
+#define WARPSIM_MODEL_H
+
+#include "input/config.h"
+#include "sass/opclass.h"
+
+#include <glib.h>
+
+#define MODEL_MAX_SMEM_CONFIGS 16
+
+/* Occupancy-relevant limits of one SM (CUDA C Programming Guide, "Compute
+ * Capabilities" tables; NVIDIA's cuda_occupancy.h). */
+typedef struct {
+  guint cc_major;                             /* compute capability, major */
+  guint cc_minor;                             /* compute capability, minor */
+  guint smsps;                                /* sub-partitions (schedulers) per SM */
+  guint sms;                                  /* SMs per device (for waves per SM) */
+  guint warp_size;                            /* threads per warp */
+  guint max_warps;                            /* resident warps per SM */
+  guint max_blocks;                           /* resident CTAs per SM */
+  guint max_threads_per_block;                /* threads */
+  guint regs;                                 /* 32-bit registers per SM */
+  guint max_regs_per_block;                   /* 32-bit registers per CTA */
+  guint max_regs_per_thread;                  /* registers */
+  guint reg_alloc_unit;                       /* registers per warp allocation unit; 1 = none */
+  guint smem_per_sm;                          /* bytes, largest shared-memory carveout */
+  guint smem_per_block;                       /* bytes a CTA may use without opt-in */
+  guint smem_per_block_optin;                 /* bytes a CTA may use with opt-in */
+  guint smem_reserved;                        /* bytes the system reserves per CTA */
+  guint smem_alloc_unit;                      /* bytes; 1 = none */
+  guint n_smem_configs;                       /* entries in smem_configs */
+  guint smem_configs[MODEL_MAX_SMEM_CONFIGS]; /* bytes, supported carveouts, ascending */
+} SmLimits;
+
+/* One execution pipe of an SMSP (or of the whole SM where said). */
+typedef struct {
+  guint latency;  /* cycles from issue until a dependent instruction may issue */
+  guint interval; /* cycles between two warp instructions entering the pipe */
+} PipeModel;
+
+/* One level of the global-memory hierarchy as seen from one SM. */
+typedef struct {
+  guint latency;           /* cycles, mean unloaded latency of a random-line warp-load */
+  guint stream_latency;    /* cycles, same for sequential (streaming) loads; 0 = latency */
+  guint latency_spread;    /* cycles, mean of the exponential part of the latency */
+  gdouble bytes_per_cycle; /* bytes per cycle per SM, the level's share */
+  guint channels;          /* independent servers random-line loads spread over */
+  guint stream_channels;   /* independent servers sequential loads spread over; 0 = channels */
+} MemLevelModel;
+
+typedef struct {
+  gchar *name;           /* model name (file stem), owned */
+  gchar *file;           /* path the model was read from, owned */
+  gchar *description;    /* one line, owned */
+  gchar *cc;             /* "9.0", owned */
+  gboolean validated;    /* timing checked against measurements of this GPU in the repository */
+  ConfigSources sources; /* provenance of every key's value (model_table order) */
+  SmLimits sm;
+  gdouble clock_mhz; /* SM clock under load, MHz (informational) */
+
+  gboolean has_timing;           /* TRUE when every timing group is present */
+  gchar *missing_timing;         /* "[group] key" of the first absent timing key, owned; or NULL */
+  gchar *policy;                 /* default scheduler policy name, owned */
+  guint sched_group;             /* two_level: warps per fetch group, per SMSP */
+  PipeModel fma;                 /* FP32 pipe, per SMSP */
+  PipeModel alu;                 /* INT32 pipe, per SMSP */
+  PipeModel sfu;                 /* MUFU pipe, per SMSP */
+  PipeModel smem;                /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  guint smem_queue;              /* cycles of work the shared-memory unit may have queued when an
+                                    LDS/STS/SHFL issues (0 = it issues only to an idle unit) */
+  PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
+  guint branch_latency;          /* cycles after a loop branch before the warp issues again */
+  guint bar_latency;             /* cycles from the barrier unit taking a CTA's last arrival to
+                                    the release of its warps (never before the cycle after the
+                                    last BAR issued) */
+  guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
+                                    per SM (0 = no limit) */
+  gboolean bar_smem_slot;        /* each arrival also takes one [smem] interval of the
+                                    shared-memory unit (without waiting for it) */
+  gboolean operand_conflict;     /* model the FFMA register-bank conflict */
+  guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
+  gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */
+  guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
+  guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
+  MemLevelModel l1, l2, dram;
+  guint l1_bytes;                    /* bytes of unified L1 + shared memory per SM; local memory
+                                        (spills) hits in what shared memory leaves free */
+  guint max_inflight;                /* warp-loads in flight per SM (0 = no cap) */
+  guint sector_bytes;                /* bytes per sector */
+  guint line_bytes;                  /* bytes per cache line */
+  guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
+  guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
+  guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
+  OpClassModel opclass[OPCLASS_MAX]; /* SASS opcode classes ([class_<name>]) */
+} SmModel;
+
+#define MODEL_ERROR (model_error_quark())
+GQuark model_error_quark(void);
+typedef enum {
+  MODEL_ERROR_NOT_FOUND, /* no model of that name, cc or path */
+  MODEL_ERROR_PARSE,     /* malformed file */
+  MODEL_ERROR_INVALID,   /* unknown group/key, value out of range */
+  MODEL_ERROR_NO_TIMING, /* the model lacks timing groups needed to simulate */
+} ModelError;
+
+/* Resolve `spec` and load it: a path (holding a '/', or an existing
+ * "NAME.ini"), else a shipped model found as paths.h says (WARPSIM_MODELS,
+ * then next to the binary) by its name in any case ("h200", "H100",
+ * "h100.ini"), a compute capability ("9.0") or an nvcc architecture
+ * ("sm_90", "compute_90"); the message of an unknown one lists the models
+ * and the directories searched.  Load it applying `overrides`
+ * ("group.key=value" strings, NULL-terminated, may be NULL) on top of the
+ * file.  Returns a new model (free with model_free) or NULL with
+ * MODEL_ERROR set; messages name the file, group and key. */
+SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error);
+
+/* Like model_load but from an in-memory GKeyFile text; `origin` names it in
+ * messages. */
+SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
+                         GError **error);
+
+/* The memory level `level` (0 = L1, 1 = L2, 2 = DRAM: MemLevel's order) of
+ * `model` (borrowed from it). */
+const MemLevelModel *model_mem_level(const SmModel *model, guint level);
+
+/* A level's unloaded latency in cycles for sequential (streaming) or
+ * random-line loads: stream_latency when set and `sequential`, else latency. */
+guint model_level_latency(const MemLevelModel *level, gboolean sequential);
+
+/* The warm-L2 reuse edges in bytes: *full = [l2] reuse_full_bytes and
+ * *none = reuse_none_bytes, each 0 standing for [l2] bytes. */
+void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none);
+
+/* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
+gboolean model_check_timing(const SmModel *model, GError **error);
+
+/* Write the model's effective configuration as GKeyFile text into `out`
+ * (each line prefixed with `prefix`, e.g. "# "). */
+void model_dump(const SmModel *model, GString *out, const gchar *prefix);
+
+/* Append the provenance of every key as a JSON-ready list: one
+ * "group.key" -> "KIND: detail" pair per key with a known source
+ * (a new JsonNode object; the caller owns it). */
+gpointer model_sources_json(const SmModel *model);
+
+/* TRUE when `group` is a model group (so "--set group.key=v" targets the model). */
+gboolean model_override_group(const gchar *group);
+
+/* Append one line per model key (range, unit, default, meaning), for --help. */
+void model_describe(GString *out);
+
+/* Shipped models, sorted by file name, from every directory paths.h
+ * searches (the first holding a name wins): a NULL-terminated array of paths
+ * (free with g_strfreev); empty when none is found. */
+gchar **model_list(void);
+
+void model_free(SmModel *model);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SmModel, model_free)
+
+#endif

@@ -1,0 +1,61 @@
+/* readfile.c - a whole regular file read into memory with a size cap (see
+ * readfile.h). */
+#include "input/readfile.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+
+void readfile_lone_cr_to_lf(gchar *text, gsize len) {
+  for (gsize i = 0; i < len; i++)
+    if (text[i] == '\r' && (i + 1 == len || text[i + 1] != '\n'))
+      text[i] = '\n';
+}
+
+gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error) {
+  /* Only regular files: a FIFO would block in open(), a device never end. */
+  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
+    gboolean exists = g_file_test(path, G_FILE_TEST_EXISTS);
+    g_set_error(error, G_FILE_ERROR, exists ? G_FILE_ERROR_INVAL : G_FILE_ERROR_NOENT, "%s: %s",
+                path, exists ? "not a regular file" : "no such file");
+    return NULL;
+  }
+  FILE *f = g_fopen(path, "rb");
+  if (f == NULL) {
+    int e = errno;
+    g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+    return NULL;
+  }
+  GByteArray *buf = g_byte_array_new();
+  guint8 chunk[65536];
+  gboolean ok = TRUE;
+  for (;;) {
+    size_t n = fread(chunk, 1, sizeof chunk, f);
+    if (n > 0)
+      g_byte_array_append(buf, chunk, (guint)n);
+    if (buf->len > max_bytes) {
+      g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                  "%s: more than %" G_GSIZE_FORMAT " bytes (allowed 0..%" G_GSIZE_FORMAT ")", path,
+                  max_bytes, max_bytes);
+      ok = FALSE;
+      break;
+    }
+    if (n < sizeof chunk) {
+      if (ferror(f)) {
+        int e = errno;
+        g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+        ok = FALSE;
+      }
+      break;
+    }
+  }
+  fclose(f);
+  if (!ok) {
+    g_byte_array_free(buf, TRUE);
+    return NULL;
+  }
+  *len = buf->len;
+  g_byte_array_append(buf, (const guint8 *)"", 1);
+  return (gchar *)g_byte_array_free(buf, FALSE);
+}

@@ -1,0 +1,41 @@
+/* synth.h - the synthetic instruction source: a kernel's [stream] keys
+ * expanded into a loop program.
+ *
+ * The loop body (one iteration) holds the spill reloads, global loads, LDS,
+ * MUFU and FFMA chains, the live values' FFMAs, the spill stores, interleaved loop
+ * control, an optional BAR and the loop-back BRA; the body's last
+ * instruction branches back to pc 0 `iterations - 1` times, then EXIT
+ * follows.  Dependencies are value slots (program.h).
+ */
+#ifndef WARPSIM_SYNTH_H
+#define WARPSIM_SYNTH_H
+
+#include "core/program.h"
+#include "input/kernel.h"
+
+#include <glib.h>
+
+/* The program of `k`'s loop (borrowed).  Each of `k->live_values` values is
+ * an accumulator that one FFMA updates every iteration (counted as the
+ * kernel's FFMAs; its operands m and c come from uniform registers, so no
+ * bank conflict); `spilled` of them live in local memory and cost an LDL
+ * before their FFMA and an STL after it (README "Register spills").  An
+ * empty body or 0 iterations gives a program whose warps start at EXIT.
+ * Returns a new Program (program_free); never fails. */
+Program *synth_program_new(const Kernel *k, guint spilled);
+
+/* Live values a warp reloads and stores back per iteration when the kernel
+ * runs with `regs_allocated` registers per thread: with x = min(regs_per_thread,
+ * live_values + loop_regs) - regs_allocated registers lacking (0 if none),
+ * min(live_values, x + clamp(x - loop_regs, 0, extra_values)): ptxas of CUDA
+ * 13.0 on sm_90 (results/reference/h200/calibrate/spill_sass.csv). */
+guint synth_spilled_per_iter(const Kernel *k, guint regs_allocated, guint loop_regs,
+                             guint extra_values);
+
+/* Instructions per loop iteration of a synth program (all but the EXIT). */
+guint synth_body_len(const Program *p);
+
+/* Loop trips a warp of a synth program walks (0 when it starts at EXIT). */
+guint synth_iterations(const Program *p);
+
+#endif

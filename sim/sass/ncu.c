@@ -1,0 +1,609 @@
+/* ncu.c - Nsight Compute CSV exports (see ncu.h), parsed with libcsv. */
+#include "sass/ncu.h"
+#include "sass/ncu_csv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(warpsim_ncu_error, ncu_error)
+
+/* ---- source page ----------------------------------------------------------- */
+
+/* The largest count a column may hold: exact in a double (2^53). */
+#define NCU_COUNT_MAX 9007199254740992.0
+
+/* Sectors one warp-level request touches at most: one 32-byte sector per
+ * thread of 32 (a naturally aligned access of at most 16 bytes stays in its
+ * sector; gather's scattered loads: 32.0 per request in
+ * results/reference/h200/real/ncu/gather_source_b8.csv). */
+#define NCU_SECTORS_PER_REQUEST_MAX 32u
+
+typedef struct {
+  guint kernel_row; /* index of the "Kernel Name" row */
+  guint first, end; /* data rows [first, end) */
+} Section;
+
+static gboolean count_col(const NcuRow *r, gint col, const gchar *origin, const gchar *name,
+                          guint64 *out, GError **error) {
+  gdouble v;
+  if (col < 0) {
+    *out = 0;
+    return TRUE;
+  }
+  if (!ncu_csv_number(ncu_csv_field(r, col), &v) || (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX))) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: column '%s': not a count '%s' (allowed 0..%.0f)", origin, r->line, name,
+                ncu_csv_field(r, col), NCU_COUNT_MAX);
+    return FALSE;
+  }
+  *out = isnan(v) ? 0 : (guint64)llround(v);
+  return TRUE;
+}
+
+static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const gchar *origin,
+                           NcuInstr *in, GError **error) {
+  static const gchar *const need[] = {"Address", "Source", "Instructions Executed"};
+  for (guint i = 0; i < G_N_ELEMENTS(need); i++)
+    if (ncu_csv_column(h, need[i]) < 0) {
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                  "%s:%u: no column '%s' (export with ncu --page source --print-source sass "
+                  "--csv)",
+                  origin, h->line, need[i]);
+      return FALSE;
+    }
+  if (r->n_fields != h->n_fields) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
+                r->line, r->n_fields, h->n_fields);
+    return FALSE;
+  }
+  const gchar *addr = ncu_csv_field(r, ncu_csv_column(h, "Address"));
+  gchar *end = NULL;
+  guint64 a = g_ascii_strtoull(addr, &end, 16);
+  if (!g_str_has_prefix(addr, "0x") || *end != '\0' || a < base || a - base > G_MAXUINT32) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: column 'Address': bad address '%s'",
+                origin, r->line, addr);
+    return FALSE;
+  }
+  in->offset = (guint32)(a - base);
+  in->line = r->line;
+  guint64 bits = 0, ways = 0;
+  if (!count_col(r, ncu_csv_column(h, "Instructions Executed"), origin, "Instructions Executed",
+                 &in->executed, error) ||
+      !count_col(r, ncu_csv_column(h, "Thread Instructions Executed"), origin,
+                 "Thread Instructions Executed", &in->thread_exec, error) ||
+      !count_col(r, ncu_csv_column(h, "Access Size"), origin, "Access Size", &bits, error) ||
+      !count_col(r, ncu_csv_column(h, "L1 Tag Requests Global"), origin, "L1 Tag Requests Global",
+                 &in->l1_requests, error) ||
+      !count_col(r, ncu_csv_column(h, "L2 Theoretical Sectors Global"), origin,
+                 "L2 Theoretical Sectors Global", &in->l2_sectors, error) ||
+      !count_col(r, ncu_csv_column(h, "L1 Conflicts Shared N-Way"), origin,
+                 "L1 Conflicts Shared N-Way", &ways, error) ||
+      !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared"), origin, "L1 Wavefronts Shared",
+                 &in->smem_wavefronts, error) ||
+      !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared Ideal"), origin,
+                 "L1 Wavefronts Shared Ideal", &in->smem_ideal, error))
+    return FALSE;
+  if (in->l2_sectors > NCU_SECTORS_PER_REQUEST_MAX * in->executed) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: column 'L2 Theoretical Sectors Global': %" G_GUINT64_FORMAT
+                " sectors for %" G_GUINT64_FORMAT
+                " instructions executed (allowed at most %u per executed instruction)",
+                origin, r->line, in->l2_sectors, in->executed, NCU_SECTORS_PER_REQUEST_MAX);
+    return FALSE;
+  }
+  in->source =
+      g_strdup(ncu_csv_field(r, ncu_csv_column(h, "Source"))); /* owned once the row is good */
+  in->access_bits = (guint)MIN(bits, 4096u);
+  in->smem_ways = (gdouble)ways;
+  const gchar *space = ncu_csv_field(r, ncu_csv_column(h, "Address Space"));
+  in->space = strcmp(space, "Global") == 0   ? NCU_SPACE_GLOBAL
+              : strcmp(space, "Shared") == 0 ? NCU_SPACE_SHARED
+              : strcmp(space, "Local") == 0  ? NCU_SPACE_LOCAL
+                                             : NCU_SPACE_NONE;
+  const gchar *op = ncu_csv_field(r, ncu_csv_column(h, "Access Operation"));
+  in->store = strcmp(op, "Store") == 0 || strcmp(op, "Atomic") == 0 || strcmp(op, "Reduction") == 0;
+  return TRUE;
+}
+
+/* Sections of the file: each "Kernel Name" row, its header, its rows. */
+static GArray *source_sections(GArray *rows, const gchar *origin, GError **error) {
+  GArray *secs = g_array_new(FALSE, FALSE, sizeof(Section));
+  for (guint i = 0; i < rows->len; i++) {
+    const NcuRow *r = &g_array_index(rows, NcuRow, i);
+    if (strcmp(ncu_csv_field(r, 0), "Kernel Name") != 0)
+      continue;
+    if (secs->len > 0)
+      g_array_index(secs, Section, secs->len - 1).end = i;
+    Section s = {i, i + 2, rows->len};
+    g_array_append_val(secs, s);
+  }
+  if (secs->len == 0 || g_array_index(secs, Section, 0).kernel_row != 0) {
+    const NcuRow *r = rows->len ? &g_array_index(rows, NcuRow, 0) : NULL;
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: not a Nsight Compute source-page export (no \"Kernel Name\" line first; "
+                "export with ncu --page source --print-source sass --csv)",
+                origin, r ? r->line : 1);
+    g_array_free(secs, TRUE);
+    return NULL;
+  }
+  for (guint i = 0; i < secs->len; i++) {
+    Section *s = &g_array_index(secs, Section, i);
+    if (s->first > s->end) {
+      const NcuRow *k = &g_array_index(rows, NcuRow, s->kernel_row);
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: kernel without a header row", origin,
+                  k->line);
+      g_array_free(secs, TRUE);
+      return NULL;
+    }
+  }
+  return secs;
+}
+
+/* The section whose kernel's name key is `key`; a file of one other kernel
+ * or no match is NCU_ERROR_KERNEL. */
+static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
+                                   const gchar *origin, GError **error) {
+  GString *names = g_string_new(NULL);
+  g_autoptr(GHashTable) listed = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i < secs->len; i++) {
+    const Section *s = &g_array_index(secs, Section, i);
+    const gchar *name = ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1);
+    g_autofree gchar *k = sass_name_key(name);
+    if (strcmp(k, key) == 0) {
+      g_string_free(names, TRUE);
+      return s;
+    }
+    if (g_hash_table_add(listed, (gpointer)name)) /* each kernel once (several launches) */
+      g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", name);
+  }
+  const NcuRow *first = &g_array_index(rows, NcuRow, g_array_index(secs, Section, 0).kernel_row);
+  g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+              "%s:%u: a profile of %s, not of '%s' (a profile of another kernel)", origin,
+              first->line, names->str, key);
+  g_string_free(names, TRUE);
+  return NULL;
+}
+
+NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
+                                GError **error) {
+  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
+  if (table == NULL)
+    return NULL;
+  GArray *rows = table->rows;
+  NcuSource *out = NULL;
+  GArray *secs = source_sections(rows, origin, error);
+  const Section *s = secs ? pick_section(rows, secs, key, origin, error) : NULL;
+  if (s != NULL && s->first >= s->end) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: no instruction rows", origin,
+                g_array_index(rows, NcuRow, s->kernel_row).line);
+    s = NULL;
+  }
+  if (s != NULL) {
+    const NcuRow *h = &g_array_index(rows, NcuRow, s->kernel_row + 1);
+    out = g_new0(NcuSource, 1);
+    out->file = g_strdup(origin);
+    out->kernel = g_strdup(ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1));
+    out->line = g_array_index(rows, NcuRow, s->kernel_row).line;
+    out->ins = g_new0(NcuInstr, s->end - s->first);
+    const gchar *a0 =
+        ncu_csv_field(&g_array_index(rows, NcuRow, s->first), ncu_csv_column(h, "Address"));
+    guint64 base = g_ascii_strtoull(a0, NULL, 16);
+    for (guint i = s->first; i < s->end; i++) {
+      if (!source_row(&g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n], error)) {
+        ncu_source_free(out);
+        out = NULL;
+        break;
+      }
+      out->n++;
+    }
+  }
+  if (secs)
+    g_array_free(secs, TRUE);
+  return out;
+}
+
+NcuSource *ncu_source_load(const gchar *path, const gchar *key, GError **error) {
+  gchar *text = NULL;
+  gsize len = 0;
+  if (!ncu_csv_read_file(path, &text, &len, error))
+    return NULL;
+  NcuSource *s = ncu_source_load_data(text, len, path, key, error);
+  g_free(text);
+  return s;
+}
+
+/* The opcode of an instruction text: the first word after any guard. */
+static gchar *opcode_of(const gchar *text) {
+  while (*text == ' ')
+    text++;
+  if (*text == '@')
+    while (*text && *text != ' ')
+      text++;
+  while (*text == ' ')
+    text++;
+  const gchar *e = text;
+  while (*e && *e != ' ' && *e != ';')
+    e++;
+  return g_strndup(text, (gsize)(e - text));
+}
+
+gboolean ncu_source_check(const NcuSource *src, const SassFunction *f, GError **error) {
+  for (guint i = 0; i < src->n && i < f->n; i++) {
+    const NcuInstr *p = &src->ins[i];
+    g_autofree gchar *op = opcode_of(p->source);
+    g_autofree gchar *want = g_strconcat(f->ins[i].opcode, f->ins[i].mods, NULL);
+    if (p->offset != f->ins[i].offset || strcmp(op, want) != 0) {
+      g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+                  "%s:%u: instruction %u is '%s' at offset 0x%x in the profile but '%s' at 0x%x "
+                  "in %s (a profile of another kernel or another build)",
+                  src->file, p->line, i, op, p->offset, want, f->ins[i].offset, f->file);
+      return FALSE;
+    }
+  }
+  if (src->n != f->n) {
+    guint line = src->n > f->n ? src->ins[f->n].line : src->ins[src->n - 1].line;
+    g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+                "%s:%u: the profile has %u instructions, function '%s' in %s has %u (a profile "
+                "of another kernel or another build)",
+                src->file, line, src->n, f->name, f->file, f->n);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- details page ---------------------------------------------------------- */
+
+/* Bytes of a shared-memory size in `unit`.  Nsight Compute prints decimal
+ * kilobytes with two decimals (8192 B -> "8.19 Kbyte"); the byte count is
+ * taken as the multiple of 16 nearest the printed value. */
+/* Bytes of `v` in `unit` ("byte", "Kbyte/block", ..., none: bytes; rounded
+ * to 16 bytes when scaled), or NaN for a unit that is no byte unit. */
+static gdouble bytes_of(gdouble v, const gchar *unit) {
+  static const struct {
+    const gchar *unit;
+    gdouble scale;
+  } units[] = {{"", 1.0},      {"byte", 1.0},   {"Kbyte", 1e3},    {"Mbyte", 1e6},
+               {"Gbyte", 1e9}, {"KiB", 1024.0}, {"MiB", 1048576.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
+    gsize n = strlen(units[i].unit);
+    if (strncmp(unit, units[i].unit, n) != 0 || (unit[n] != '\0' && unit[n] != '/'))
+      continue;
+    gdouble b = v * units[i].scale;
+    return units[i].scale > 1.0 ? 16.0 * round(b / 16.0) : b;
+  }
+  return NAN;
+}
+
+typedef struct {
+  gint id, kname, section, metric, unit, value;
+} DetailCols;
+
+/* The details metrics warpsim reads, each with its field and allowed range
+ * (after unit scaling); a value outside is NCU_ERROR_PARSE, NaN is absent.
+ * Limits: registers per thread and threads per block as CUDA's (CUDA C++
+ * Programming Guide, "Compute Capabilities" table), shared memory as
+ * [launch] smem_static, 64 warps per SM (every compute capability there), a
+ * grid of at most G_MAXUINT CTAs, counts exact in a double (2^53). */
+typedef enum {
+  SCALE_NONE,  /* the value as printed */
+  SCALE_BYTES, /* bytes of a size in its unit (bytes_of) */
+  SCALE_RATE,  /* bytes per second of a rate in "byte/s", "Kbyte/s" ... "Tbyte/s"
+                  or "Gbyte/second" ... (rate_of); a row in "%" is another
+                  metric of the same name ("Memory Throughput" is also a % of
+                  peak in the Speed Of Light section) */
+  SCALE_TIME,  /* seconds of a time in "ns", "us", "ms", "s" or "nsecond" ...
+                  (seconds_of) */
+} DetailScale;
+
+typedef struct {
+  const gchar *metric;
+  gsize offset;      /* of the field in NcuDetails */
+  gboolean whole;    /* a guint field holding a whole number (else a gdouble) */
+  DetailScale scale; /* how its unit scales it */
+  gdouble min, max;
+  const gchar *unit;
+  gdouble clip; /* a value above it (and at most max) is read as it; 0: none */
+} DetailMetric;
+
+/* Bytes per second of `v` in the rate unit `unit` ("Gbyte/s" or
+ * "Gbyte/second", prefixes none to T), NaN for another unit. */
+static gdouble rate_of(gdouble v, const gchar *unit) {
+  static const gchar *const prefixes[] = {"", "K", "M", "G", "T"};
+  gdouble scale = 1.0;
+  for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++, scale *= 1e3) {
+    g_autofree gchar *u = g_strconcat(prefixes[i], "byte/s", NULL);
+    g_autofree gchar *longer = g_strconcat(u, "econd", NULL);
+    if (strcmp(unit, u) == 0 || strcmp(unit, longer) == 0)
+      return v * scale;
+  }
+  return NAN;
+}
+
+/* Seconds of `v` in the time unit `unit`, NaN for another unit. */
+static gdouble seconds_of(gdouble v, const gchar *unit) {
+  static const struct {
+    const gchar *unit, *longer;
+    gdouble scale;
+  } units[] = {{"ns", "nsecond", 1e-9},
+               {"us", "usecond", 1e-6},
+               {"ms", "msecond", 1e-3},
+               {"s", "second", 1.0}};
+  for (guint i = 0; i < G_N_ELEMENTS(units); i++)
+    if (strcmp(unit, units[i].unit) == 0 || strcmp(unit, units[i].longer) == 0)
+      return v * units[i].scale;
+  return NAN;
+}
+
+#define D(f) G_STRUCT_OFFSET(NcuDetails, f)
+static const DetailMetric detail_metrics[] = {
+    {"Registers Per Thread", D(regs), TRUE, SCALE_NONE, 1, 255, "registers", 0},
+    {"Static Shared Memory Per Block", D(smem_static), FALSE, SCALE_BYTES, 0, 16777216, "bytes", 0},
+    {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, SCALE_BYTES, 0, 16777216, "bytes",
+     0},
+    {"Shared Memory Configuration Size", D(smem_config), FALSE, SCALE_BYTES, 0, 16777216, "bytes",
+     0},
+    {"Block Size", D(block_size), TRUE, SCALE_NONE, 1, 1024, "threads", 0},
+    {"Grid Size", D(grid_size), TRUE, SCALE_NONE, 1, G_MAXUINT, "CTAs", 0},
+    /* Nsight Compute divides hits by requests counted apart, and prints a
+     * rate a little above 100 %: 100.18 % for the L2 of a pure-store kernel
+     * measured here (results/reference/h200/real8/ncu/details8_b8.csv,
+     * k_store<4, float4>).  Up to 110 % is read as 100 % (the 110: assumed,
+     * a margin); above that the export is taken as broken. */
+    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
+    {"L2 Hit Rate", D(l2_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
+    {"Executed Instructions", D(executed_insts), FALSE, SCALE_NONE, 0, NCU_COUNT_MAX,
+     "warp instructions", 0},
+    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_NONE, 0, 64, "warps", 0},
+    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_NONE, 0, 64, "warps", 0},
+    /* DRAM bytes per second (Memory Workload Analysis) and the launch's
+     * duration: their product is the DRAM traffic of the profiled launch.
+     * The limits are sanity bounds, not hardware: 1e15 bytes/s is about
+     * 200x the H200's 4.8 TB/s, 1e6 s eleven days; 0 is no data (refused) */
+    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 1, 1e15, "bytes/s", 0},
+    {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s", 0},
+};
+#undef D
+
+/* What each scale takes: its kind of unit, the units allowed, the value in
+ * its base unit (NaN for another unit; NULL: the value as printed). */
+static const struct {
+  const gchar *kind, *allowed;
+  gdouble (*of)(gdouble v, const gchar *unit);
+} scales[] = {
+    [SCALE_NONE] = {NULL, NULL, NULL},
+    [SCALE_BYTES] = {"byte", "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
+                     bytes_of},
+    [SCALE_RATE] = {"byte rate",
+                    "byte/s, Kbyte/s, Mbyte/s, Gbyte/s, Tbyte/s, or each /second; % is the Speed "
+                    "Of Light row",
+                    rate_of},
+    [SCALE_TIME] = {"time", "ns, us, ms, s, nsecond, usecond, msecond, second", seconds_of},
+};
+
+/* Decimals the lower end of m's range takes in a message: 9 for a
+ * fraction (Duration's 1 ns), else none. */
+static int min_decimals(const DetailMetric *m) {
+  return m->min < 1 && m->min > 0 ? 9 : 0;
+}
+
+/* The entry of detail_metrics for `metric` in `unit`, or NULL when warpsim
+ * does not read it. */
+static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *unit) {
+  for (guint i = 0; i < G_N_ELEMENTS(detail_metrics); i++)
+    if (strcmp(metric, detail_metrics[i].metric) == 0 &&
+        (detail_metrics[i].scale != SCALE_RATE || strcmp(unit, "%") != 0))
+      return &detail_metrics[i];
+  return NULL;
+}
+
+/* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
+ * NCU_ERROR_PARSE when it is out of the metric's range, in a unit that is
+ * none of its scale's, or repeated for the launch (first_line[i]: the line
+ * detail_metrics[i] was first read from, 0 = not yet; updated). */
+static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
+                               guint *first_line, const gchar *origin, GError **error) {
+  const gchar *metric = ncu_csv_field(r, c->metric), *unit = ncu_csv_field(r, c->unit);
+  const DetailMetric *m = detail_metric_find(metric, unit);
+  if (m == NULL || isnan(v))
+    return TRUE;
+  guint *first = &first_line[m - detail_metrics];
+  if (*first != 0) { /* one launch's row, once: never a silent last-wins */
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s' repeated for the same launch (first at line %u; allowed once)", origin,
+                r->line, metric, *first);
+    return FALSE;
+  }
+  *first = r->line;
+  gdouble x = scales[m->scale].of ? scales[m->scale].of(v, unit) : v;
+  if (isnan(x)) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s': unit '%s' is no %s unit (allowed %s)", origin, r->line, metric, unit,
+                scales[m->scale].kind, scales[m->scale].allowed);
+    return FALSE;
+  }
+  if (x < m->min || x > m->max || (m->whole && x != floor(x))) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: '%s': out of range '%s' (allowed %.*f..%.0f %s%s)", origin, r->line, metric,
+                ncu_csv_field(r, c->value), min_decimals(m), m->min, m->max, m->unit,
+                m->whole ? ", whole" : "");
+    return FALSE;
+  }
+  if (m->clip > 0)
+    x = MIN(x, m->clip);
+  if (m->whole)
+    G_STRUCT_MEMBER(guint, d, m->offset) = (guint)x;
+  else
+    G_STRUCT_MEMBER(gdouble, d, m->offset) = x;
+  return TRUE;
+}
+
+/* The header row and the columns the details export needs in it; NULL with
+ * NCU_ERROR_PARSE when one is missing. */
+static const NcuRow *details_header(GArray *rows, const gchar *origin, DetailCols *c,
+                                    GError **error) {
+  const NcuRow *h = rows->len ? &g_array_index(rows, NcuRow, 0) : NULL;
+  *c = (DetailCols){-1, -1, -1, -1, -1, -1};
+  if (h) {
+    c->id = ncu_csv_column(h, "ID");
+    c->kname = ncu_csv_column(h, "Kernel Name");
+    c->section = ncu_csv_column(h, "Section Name");
+    c->metric = ncu_csv_column(h, "Metric Name");
+    c->unit = ncu_csv_column(h, "Metric Unit");
+    c->value = ncu_csv_column(h, "Metric Value");
+  }
+  if (h == NULL || c->id < 0 || c->kname < 0 || c->metric < 0 || c->unit < 0 || c->value < 0) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: not a Nsight Compute details export (header needs ID, Kernel Name, "
+                "Metric Name, Metric Unit, Metric Value; export with ncu --page details --csv)",
+                origin, h ? h->line : 1);
+    return NULL;
+  }
+  return h;
+}
+
+/* g_ptr_array_sort order of C strings (it passes pointers to the elements). */
+static gint compare_strings(gconstpointer a, gconstpointer b) {
+  return g_strcmp0(*(const gchar *const *)a, *(const gchar *const *)b);
+}
+
+/* NCU_ERROR_KERNEL naming the kernels `seen` (sorted) when none matches key. */
+static void no_kernel_error(GHashTable *seen, const gchar *origin, guint line, const gchar *key,
+                            GError **error) {
+  GString *names = g_string_new(NULL);
+  GHashTableIter it;
+  gpointer k;
+  g_hash_table_iter_init(&it, seen);
+  g_autoptr(GPtrArray) sorted = g_ptr_array_new();
+  while (g_hash_table_iter_next(&it, &k, NULL))
+    g_ptr_array_add(sorted, k);
+  g_ptr_array_sort(sorted, compare_strings);
+  for (guint i = 0; i < sorted->len; i++) {
+    const gchar *const *s = (const gchar *const *)&g_ptr_array_index(sorted, i);
+    g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", *s);
+  }
+  g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+              "%s:%u: no kernel '%s' in the details export (kernels: %s)", origin, line, key,
+              names->len ? names->str : "none");
+  g_string_free(names, TRUE);
+}
+
+static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gchar *key,
+                                     GError **error) {
+  DetailCols c;
+  const NcuRow *h = details_header(rows, origin, &c, error);
+  if (h == NULL)
+    return NULL;
+  NcuDetails *d = NULL;
+  g_autofree gchar *id = NULL;
+  gboolean passed = FALSE;                              /* the rows of the launch used have ended */
+  guint first_line[G_N_ELEMENTS(detail_metrics)] = {0}; /* line of each metric read so far */
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 1; i < rows->len; i++) {
+    const NcuRow *r = &g_array_index(rows, NcuRow, i);
+    /* Nsight Compute leaves a rule's trailing fields out, never adds any */
+    if ((guint)c.value >= r->n_fields || r->n_fields > h->n_fields) {
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
+                  r->line, r->n_fields, h->n_fields);
+      ncu_details_free(d);
+      return NULL;
+    }
+    const gchar *name = ncu_csv_field(r, c.kname);
+    if (d == NULL) {
+      g_autofree gchar *k = sass_name_key(name);
+      if (strcmp(k, key) != 0) {
+        g_hash_table_add(seen, g_strdup(name));
+        continue;
+      }
+      d = g_new0(NcuDetails, 1);
+      d->file = g_strdup(origin);
+      d->kernel = g_strdup(name);
+      d->line = r->line;
+      d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
+      d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
+      d->dram_bytes_per_s = d->duration_s = NAN;
+      id = g_strdup(ncu_csv_field(r, c.id));
+    }
+    if (strcmp(ncu_csv_field(r, c.id), id) != 0) {
+      passed = TRUE;
+      continue; /* another launch */
+    }
+    if (passed) { /* the first launch's rows are one block: a second is another export's */
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                  "%s:%u: launch ID %s of kernel '%s' again, after other launches (first at line "
+                  "%u; allowed: each launch's rows once, together)",
+                  origin, r->line, id, d->kernel, d->line);
+      ncu_details_free(d);
+      return NULL;
+    }
+    gdouble v;
+    if (!ncu_csv_number(ncu_csv_field(r, c.value), &v)) {
+      const gchar *metric = ncu_csv_field(r, c.metric);
+      const DetailMetric *m = detail_metric_find(metric, ncu_csv_field(r, c.unit));
+      if (m != NULL) { /* one warpsim reads: never silently absent */
+        g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                    "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s)", origin, r->line,
+                    metric, ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max, m->unit);
+        ncu_details_free(d);
+        return NULL;
+      }
+      continue; /* text-valued metrics ("PolicySpread") */
+    }
+    if (!details_metric(d, r, &c, v, first_line, origin, error)) {
+      ncu_details_free(d);
+      return NULL;
+    }
+  }
+  if (d == NULL) {
+    no_kernel_error(seen, origin, h->line, key, error);
+    return NULL;
+  }
+  if (d->regs == 0) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: kernel '%s' has no 'Registers Per Thread' (export with --section "
+                "LaunchStats or --set full)",
+                origin, d->line, d->kernel);
+    ncu_details_free(d);
+    return NULL;
+  }
+  return d;
+}
+
+NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
+                                  const gchar *key, GError **error) {
+  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
+  if (table == NULL)
+    return NULL;
+  GArray *rows = table->rows;
+  NcuDetails *d = details_from_rows(rows, origin, key, error);
+  return d;
+}
+
+NcuDetails *ncu_details_load(const gchar *path, const gchar *key, GError **error) {
+  gchar *text = NULL;
+  gsize len = 0;
+  if (!ncu_csv_read_file(path, &text, &len, error))
+    return NULL;
+  NcuDetails *d = ncu_details_load_data(text, len, path, key, error);
+  g_free(text);
+  return d;
+}
+
+void ncu_source_free(NcuSource *s) {
+  if (s == NULL)
+    return;
+  for (guint i = 0; i < s->n; i++)
+    g_free(s->ins[i].source);
+  g_free(s->ins);
+  g_free(s->file);
+  g_free(s->kernel);
+  g_free(s);
+}
+
+void ncu_details_free(NcuDetails *d) {
+  if (d == NULL)
+    return;
+  g_free(d->file);
+  g_free(d->kernel);
+  g_free(d);
+}

@@ -1,0 +1,328 @@
+/* sassmem.c - memory per SASS instruction from the Nsight Compute profile:
+ * sectors per request, footprints, hit rates and their change with resident
+ * warps (see sassmem.h). */
+#include "sass/sassmem.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- what an instruction does ---------------------------------------------- */
+
+/* Bytes per thread the instruction moves (its .8/.16/.64/.128 modifier). */
+guint sassmem_width_bytes(const SassInstr *in) {
+  if (strstr(in->mods, ".128"))
+    return 16;
+  if (strstr(in->mods, ".64"))
+    return 8;
+  if (strstr(in->mods, ".U8") || strstr(in->mods, ".S8"))
+    return 1;
+  if (strstr(in->mods, ".U16") || strstr(in->mods, ".S16"))
+    return 2;
+  return 4;
+}
+
+/* How a global/local-class instruction touches memory. */
+SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p) {
+  if (sass_op_is(in, "LDL") || (p && p->space == NCU_SPACE_LOCAL && !p->store))
+    return SASS_ACC_LOCAL_LOAD;
+  if (sass_op_is(in, "STL") || (p && p->space == NCU_SPACE_LOCAL && p->store))
+    return SASS_ACC_LOCAL_STORE;
+  if (sass_op_is(in, "LDG") || sass_op_is(in, "LD") || sass_op_is(in, "TLD") ||
+      sass_op_is(in, "SULD") || sass_op_is(in, "TEX") || sass_op_is(in, "TLD4") ||
+      sass_op_is(in, "LDGSTS"))
+    return SASS_ACC_LOAD;
+  if (sass_op_is(in, "STG") || sass_op_is(in, "ST") || sass_op_is(in, "SUST"))
+    return SASS_ACC_STORE;
+  if (sass_op_is(in, "ATOMS")) /* shared-memory atomics: [class_shared] */
+    return SASS_ACC_NONE;
+  if (g_str_has_prefix(in->opcode, "ATOM") || g_str_has_prefix(in->opcode, "RED") ||
+      g_str_has_prefix(in->opcode, "SUATOM") || g_str_has_prefix(in->opcode, "SURED"))
+    return in->n_dst > 0 ? SASS_ACC_LOAD : SASS_ACC_ATOMIC;
+  return SASS_ACC_NONE;
+}
+
+/* ---- loading ----------------------------------------------------------------- */
+
+gdouble sassmem_executed(const SassKernel *sk, guint i) {
+  return sk->source ? (gdouble)sk->source->ins[i].executed : 0.0;
+}
+
+/* Sectors one execution of global instruction i requests. */
+gdouble sassmem_sectors(const SassKernel *sk, guint i) {
+  const SassInstr *in = &sk->fn->ins[i];
+  gdouble ideal = MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
+  if (sk->source && sk->source->ins[i].executed > 0 && sk->source->ins[i].l2_sectors > 0)
+    return (gdouble)sk->source->ins[i].l2_sectors / (gdouble)sk->source->ins[i].executed;
+  return ideal;
+}
+
+gdouble sassmem_ideal_sectors(const SassInstr *in) {
+  return MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
+}
+
+/* Loops: each back edge j to t < j (sass_is_back_edge) spans [t, j]. */
+typedef struct {
+  guint head, tail;
+} Loop;
+
+static GArray *find_loops(const SassFunction *fn) {
+  GArray *loops = g_array_new(FALSE, FALSE, sizeof(Loop));
+  for (guint j = 0; j < fn->n; j++) {
+    const SassInstr *in = &fn->ins[j];
+    if (sass_is_back_edge(in)) {
+      Loop l = {(guint)(in->target / SASS_INSTR_BYTES), j};
+      g_array_append_val(loops, l);
+    }
+  }
+  return loops;
+}
+
+gboolean sassmem_barrier_synced(const SassKernel *sk, guint i) {
+  g_autoptr(GArray) loops = find_loops(sk->fn);
+  guint head = 0, tail = sk->fn->n - 1;
+  for (guint k = 0; k < loops->len; k++) {
+    const Loop *l = &g_array_index(loops, Loop, k);
+    if (l->head <= i && i <= l->tail && l->tail - l->head < tail - head) {
+      head = l->head;
+      tail = l->tail;
+    }
+  }
+  for (guint j = head; j <= tail; j++)
+    if (sass_is_cta_barrier(&sk->fn->ins[j]) && !sass_never(&sk->fn->ins[j]))
+      return TRUE;
+  return FALSE;
+}
+
+/* Bytes a warp loads through global memory per trip of `l` (per warp of the
+ * profiled launch; counts 1 per instruction without a profile). */
+static gdouble bytes_per_trip(const SassKernel *sk, const Loop *l) {
+  gdouble sum = 0, head = sk->source ? sassmem_executed(sk, l->head) : 1.0;
+  for (guint i = l->head; i <= l->tail; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+    if (sassmem_access(in, p) == SASS_ACC_LOAD)
+      sum += (sk->source ? sassmem_executed(sk, i) : 1.0) * sassmem_sectors(sk, i) * 32.0;
+  }
+  return head > 0 ? sum / head : 0.0;
+}
+
+/* The base register and immediate offset of a memory operand: "[R10.64+0x4004]"
+ * -> ("R10.64", 0x4004).  FALSE when there is no bracket. */
+static gboolean address_of(const SassInstr *in, gchar **base, gint64 *offset) {
+  const gchar *open = strrchr(in->text, '[');
+  const gchar *close = open ? strchr(open, ']') : NULL;
+  if (open == NULL || close == NULL)
+    return FALSE;
+  const gchar *plus = memchr(open, '+', (gsize)(close - open));
+  *base = g_strndup(open + 1, (gsize)((plus ? plus : close) - open - 1));
+  *offset = plus ? g_ascii_strtoll(plus + 1, NULL, 16) : 0;
+  return TRUE;
+}
+
+/* Spatial reuse within one trip of loop `l`: its coalesced loads off one
+ * base register cover [offset, offset + 32 x width) each; sectors that
+ * several loads cover are loaded once and hit in L1 after (stencil's c - 1,
+ * c, c + 1).  Returns the fraction of requested sectors that repeat. */
+static gdouble spatial_reuse(const SassKernel *sk, const Loop *l) {
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  gdouble requested = 0;
+  for (guint i = l->head; i <= l->tail; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+    gchar *base = NULL;
+    gint64 off = 0;
+    if (sassmem_access(in, p) != SASS_ACC_LOAD ||
+        sassmem_sectors(sk, i) >= 2.0 * sassmem_ideal_sectors(in) || !address_of(in, &base, &off))
+      continue;
+    gint64 first = off >= 0 ? off / 32 : -((-off + 31) / 32);
+    gint64 last = (off + 32 * (gint64)sassmem_width_bytes(in) - 1) >= 0
+                      ? (off + 32 * (gint64)sassmem_width_bytes(in) - 1) / 32
+                      : -((-(off + 32 * (gint64)sassmem_width_bytes(in) - 1) + 31) / 32);
+    for (gint64 sct = first; sct <= last; sct++) {
+      requested += 1;
+      g_hash_table_add(seen, g_strdup_printf("%s:%" G_GINT64_FORMAT, base, sct));
+    }
+    g_free(base);
+  }
+  return requested > 0 ? 1.0 - g_hash_table_size(seen) / requested : 0.0;
+}
+
+/* Footprints per warp: L1 reuse within a trip of the innermost loop that
+ * loads, L2 reuse across trips of the outermost one (the bytes a warp loads
+ * per trip); without loops, all the warp loads. */
+static void estimate_footprints(SassKernel *sk) {
+  g_autoptr(GArray) loops = find_loops(sk->fn);
+  gdouble inner = 0, outer = 0;
+  guint inner_len = G_MAXUINT, outer_len = 0;
+  const Loop *inner_loop = NULL;
+  for (guint k = 0; k < loops->len; k++) {
+    const Loop *l = &g_array_index(loops, Loop, k);
+    gdouble b = bytes_per_trip(sk, l);
+    if (b <= 0)
+      continue;
+    guint len = l->tail - l->head;
+    if (len < inner_len) {
+      inner_len = len;
+      inner = b;
+      inner_loop = l;
+    }
+    if (len > outer_len) {
+      outer_len = len;
+      outer = b;
+    }
+  }
+  if (outer == 0) {
+    Loop all = {0, sk->fn->n - 1};
+    gdouble w = sk->warps > 0 ? sk->warps : 1.0;
+    gdouble total = bytes_per_trip(sk, &all) * (sk->source ? sassmem_executed(sk, 0) : 1.0) / w;
+    inner = outer = total;
+  }
+  sk->est_l1 = inner;
+  sk->est_l2 = outer;
+  Loop all = {0, sk->fn->n - 1};
+  sk->reuse_l1 = spatial_reuse(sk, inner_loop ? inner_loop : &all);
+}
+
+gboolean sassmem_scattered(const SassKernel *sk, guint i) {
+  return sassmem_sectors(sk, i) >= 2.0 * sassmem_ideal_sectors(&sk->fn->ins[i]);
+}
+
+/* Profiled hit rates of loads: the details page's rates count stores too
+ * (an L1 miss each; an L2 hit each, as written sectors allocate in L2). */
+static void derive_hit_rates(SassKernel *sk) {
+  gdouble loads = 0, stores = 0;
+  for (guint i = 0; sk->source && i < sk->fn->n; i++) {
+    SassAccess a = sassmem_access(&sk->fn->ins[i], &sk->source->ins[i]);
+    if (a == SASS_ACC_LOAD) {
+      loads += (gdouble)sk->source->ins[i].l2_sectors;
+      if (sassmem_scattered(sk, i))
+        sk->l2_scattered += (gdouble)sk->source->ins[i].l2_sectors;
+      else
+        sk->l2_coalesced += (gdouble)sk->source->ins[i].l2_sectors;
+    } else if (a == SASS_ACC_STORE || a == SASS_ACC_ATOMIC)
+      stores += (gdouble)sk->source->ins[i].l2_sectors;
+  }
+  const NcuDetails *d = sk->details;
+  if (d == NULL || loads <= 0)
+    return;
+  gdouble h1 = isnan(d->l1_hit_pct) ? 0.0 : d->l1_hit_pct / 100.0;
+  gdouble h2 = isnan(d->l2_hit_pct) ? 0.0 : d->l2_hit_pct / 100.0;
+  sk->load_l1_hit = CLAMP(h1 * (loads + stores) / loads, 0.0, 1.0);
+  gdouble l2_loads = loads * (1.0 - sk->load_l1_hit);
+  if (l2_loads > 0)
+    sk->load_l2_hit = CLAMP((h2 * (l2_loads + stores) - stores) / l2_loads, 0.0, 1.0);
+  /* A sector DRAM serves moves at least its 32 bytes, so the profiled
+   * launch's DRAM bytes (Memory Throughput x Duration) bound the sectors
+   * that missed L2.  Coalesced loads' misses and stores' sectors take their
+   * 32 B each (within 10 % of the DRAM bytes of every real kernel without
+   * scattered loads but transpose33, whose stores come to 1.59x: README "The
+   * profile's DRAM bytes bound its L2 misses"), and the scattered loads'
+   * misses are what is left.
+   * Nsight Compute's L2 Hit Rate can count more misses than that (spmv: 73 %
+   * hits, its misses worth 410 MB at 32 B against 287 MB from DRAM; gather_l2
+   * 168 against 128): the scattered sectors DRAM did not serve came from L2
+   * all the same (presumably the other half of GH100's two-part L2, which a
+   * slice counts as a miss), and the model takes them as hits. */
+  gdouble dram = d->dram_bytes_per_s * d->duration_s;
+  gdouble l2_c = sk->l2_coalesced * (1.0 - sk->load_l1_hit);
+  gdouble miss = (1.0 - sk->load_l2_hit) * l2_loads;
+  if (sk->l2_scattered > 0 && !isnan(dram) && miss > l2_c) {
+    gdouble scattered_dram = MAX(0.0, dram / 32.0 - l2_c - stores);
+    if (miss - l2_c > scattered_dram)
+      sk->load_l2_hit = 1.0 - (l2_c + scattered_dram) / l2_loads;
+  }
+  /* Nsight Compute empties the caches before the profiled launch, so what
+   * its loads missed in L2 is the data they read (each line once) and its
+   * stores' sectors are the data written: the bytes the launch leaves in
+   * L2. */
+  if (d->grid_size > 0)
+    sk->cta_l2_bytes = 32.0 * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
+  if (!isnan(d->theoretical_warps) && d->block_size > 0) {
+    sk->prof_warps = d->theoretical_warps;
+    gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
+    gdouble per_block = (isnan(d->smem_static) ? 0 : d->smem_static) +
+                        (isnan(d->smem_dynamic) ? 0 : d->smem_dynamic) + 1024.0;
+    sk->prof_smem = MAX(blocks * per_block, isnan(d->smem_config) ? 0.0 : d->smem_config);
+  }
+}
+
+static void local_bytes(SassKernel *sk) {
+  for (guint i = 0; i < sk->fn->n; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    if (!sass_op_is(in, "LDL") && !sass_op_is(in, "STL"))
+      continue;
+    const gchar *plus = strstr(in->text, "+0x");
+    guint off = plus ? (guint)g_ascii_strtoull(plus + 3, NULL, 16) : 0;
+    sk->local_bytes = MAX(sk->local_bytes, off + sassmem_width_bytes(in));
+  }
+}
+
+void sassmem_derive(SassKernel *sk) {
+  derive_hit_rates(sk);
+  estimate_footprints(sk);
+  local_bytes(sk);
+}
+
+/* ---- hit rates vs resident warps ---------------------------------------------- */
+
+gdouble sass_capacity_share(gdouble capacity, guint warps, gdouble footprint) {
+  if (footprint <= 0 || warps == 0)
+    return 1.0;
+  return MIN(1.0, capacity / ((gdouble)warps * footprint));
+}
+
+/* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
+ * `warps` warps and capacity c. */
+static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint warps, gdouble f,
+                         gdouble cap) {
+  if (w0 <= 0 || f <= 0 || c <= 0)
+    return h0;
+  gdouble share0 = sass_capacity_share(c0, (guint)lround(w0), f);
+  if (h0 > share0 || share0 <= 0)
+    return h0; /* more hits than the warps' own share holds: shared data; or
+                  no room at the profiled point (c0 = 0), nothing to scale */
+  /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
+  return MIN(MIN(1.0, MAX(cap, h0)), h0 * sass_capacity_share(c, warps, f) / share0);
+}
+
+void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                           gdouble *l1_hit, gdouble *l2_hit) {
+  gdouble f1 = sk->footprint_l1 ? sk->footprint_l1 : sk->est_l1;
+  gdouble f2 = sk->footprint_l2 ? sk->footprint_l2 : sk->est_l2;
+  gdouble c1 = MAX(0.0, (gdouble)m->l1_bytes - smem_per_sm);
+  gdouble c1_0 = MAX(0.0, (gdouble)m->l1_bytes - sk->prof_smem);
+  gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
+  /* L1 holds at most the spatial reuse of a trip; L2 is not bounded (reuse
+   * across trips, which the listing does not show). */
+  *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
+  *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
+                        : sk->load_l2_hit;
+}
+
+gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks) {
+  if (sk->cta_l2_bytes <= 0 || m->l2_bytes == 0)
+    return 0.0;
+  gdouble f = sk->cta_l2_bytes * grid_blocks;
+  guint full, none;
+  model_l2_reuse_edges(m, &full, &none);
+  if (f <= full)
+    return 1.0;
+  if (f >= none)
+    return 0.0;
+  return ((gdouble)none - f) / ((gdouble)none - full);
+}
+
+void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
+  gdouble c = sk->l2_coalesced, r = sk->l2_scattered;
+  *coalesced = *scattered = h;
+  if (c <= 0 || r <= 0)
+    return;
+  gdouble miss = (1.0 - h) * (c + r); /* load sectors that miss L2 */
+  if (miss <= c) {
+    *coalesced = 1.0 - miss / c;
+    *scattered = 1.0;
+  } else {
+    *coalesced = 0.0;
+    *scattered = 1.0 - (miss - c) / r;
+  }
+}
