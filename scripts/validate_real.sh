@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
-# (45 curves: first the six of results/reference/h200/real/: saxpy, softmax,
+# (52 curves: first the six of results/reference/h200/real/: saxpy, softmax,
 # sgemm, stencil, gather, transpose; then those listed below) from their SASS
 # listings and the Nsight Compute profile at 8
 # blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
@@ -28,7 +28,9 @@
 # streams for the DRAM write path (results/reference/h200/real8/: store and
 # copy, float and float4, one or four stores in flight per thread), and five
 # held-out kernels that mix the mechanisms of the six (results/reference/
-# h200/real9/: st2d, rowsm, gstore, mm32, colsum).
+# h200/real9/: st2d, rowsm, gstore, mm32, colsum), and seven measured by
+# someone else (results/reference/h200/real_b/: nbody, histo, transpose_pad,
+# vadd4, gemv, scan_b, conv3).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
@@ -73,9 +75,12 @@ sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
 # real3/ to real9/: measured afterwards, held out).
 : >"$tmp/jobs"
-for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9; do
+# A kernel name an earlier set already used (real_b's scan, real6's scan)
+# takes the set's suffix (scan_b) and its traces file (traces/scan_b_sass.ini).
+seen=" "
+for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b; do
   [ -f "$ref/../$set/curves.csv" ] || continue
-  awk -F, -v sms="$sms" -v root="$root" '
+  awk -F, -v sms="$sms" -v root="$root" -v seen="$seen" -v suffix="${set#real}" '
     function trace(k,   base, f) {
       f = root "/traces/" k "_sass.ini"
       if ((getline line < f) >= 0) { close(f); return "--kernel " f }
@@ -84,10 +89,12 @@ for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9; do
                      root, base, k, regs[k])
     }
     NR == FNR { if (FNR > 1) { sub(/\r$/, ""); work[$1] = $6; regs[$1] = $2 }; next }
-    FNR > 1 { sub(/\r$/, "")
+    FNR > 1 { sub(/\r$/, ""); k = $1
+      if (suffix != "" && index(seen, " " k " ")) { k = k suffix; work[k] = work[$1]; regs[k] = regs[$1] }
       printf "%s\t%s\t%s\t%s\t%s\t%s --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
-             $1, $2, $3, $6, work[$1], trace($1), $2, $2 * sms, $4 }' \
+             k, $2, $3, $6, work[k], trace(k), $2, $2 * sms, $4 }' \
     "$ref/../$set/attrs.csv" "$ref/../$set/curves.csv" >>"$tmp/jobs"
+  seen=" $(cut -f1 "$tmp/jobs" | sort -u | paste -sd' ' -) "
 done
 n=$(wc -l <"$tmp/jobs")
 # Bad input (a --set or --model warpsim rejects) is one line and exit 2: the
