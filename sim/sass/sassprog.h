@@ -1,7 +1,7 @@
 /* sassprog.h - a real kernel from its SASS listing and one Nsight Compute
  * profile, as a Program every warp walks (program.h).
  *
- * Control flow: basic blocks and loops follow from branch targets.  Each
+ * Control flow (sassflow.h): basic blocks and loops follow from branch targets.  Each
  * conditional branch's taken ratio comes from the profile's per-instruction
  * execution counts (the flow into and out of the branch); every warp
  * reproduces it deterministically with its own Bresenham counter, taken
