@@ -1,10 +1,12 @@
 /* sm.c - the SM cycle loop: waking, issuing, the cycle and the run. */
 #include "core/sm.h"
 
+#include "core/sim_error.h"
 #include "core/sm_priv.h"
-#include "run/sim.h"
 
 #include <string.h>
+
+G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
 /* ---- sleeping and waking ------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 
 #include "core/program.h"
 #include "core/sched.h"
+#include "core/sim_error.h"
 #include "core/stats.h"
 #include "input/kernel.h"
 #include "input/model.h"

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(warpsim_sim_error, sim_error)
-
 /* The hit rates of the launch `out` plans: spill_l1_hit, load_l1_hit and
  * load_l2_hit of `out`; returns the L1 hit probability of local-memory
  * accesses for the SM. */

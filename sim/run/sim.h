@@ -9,6 +9,7 @@
 #ifndef WARPSIM_SIM_H
 #define WARPSIM_SIM_H
 
+#include "core/sim_error.h"
 #include "core/stats.h"
 #include "input/kernel.h"
 #include "input/model.h"
@@ -55,14 +56,6 @@ typedef struct {
   SimSmLoad loads[2];          /* the device's SMs by load, most CTAs first */
   guint n_loads;               /* entries of loads */
 } SimResult;
-
-#define SIM_ERROR (sim_error_quark())
-GQuark sim_error_quark(void);
-typedef enum {
-  SIM_ERROR_LAUNCH,    /* the launch cannot run (0 CTAs fit, or bad policy) */
-  SIM_ERROR_INVARIANT, /* an invariant failed (a bug; only with check_invariants) */
-  SIM_ERROR_BOUND,     /* the run passed SimOptions' max_cycles or deadline_us */
-} SimError;
 
 /* Simulate `k` on `model` (both borrowed): the most loaded SM of the launch
  * (ceil(grid / sms) CTAs) into out->st, and, when the grid leaves other SMs
