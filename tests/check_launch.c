@@ -7,6 +7,7 @@
  * computed here independently of the code under test. */
 #include "report/profile_metrics.h"
 #include "run/launch.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <check.h>

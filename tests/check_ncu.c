@@ -1,4 +1,4 @@
-/* check_ncu.c - tests of sim/sass/ncu.[ch]: the six real H200 source-page and
+/* check_ncu.c - tests of sim/sass/ncu_{source,details}.[ch]: the six real H200 source-page and
  * details exports (results/reference/h200/real/ncu through WARPSIM_ROOT)
  * against their SASS listings, per-instruction memory counters worked out
  * from the files by hand, kernel selection in a multi-kernel details

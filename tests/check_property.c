@@ -5,6 +5,7 @@
  * number, so a failure names a reproducible case (its --set list). */
 #include "input/kernel.h"
 #include "input/model.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <check.h>

@@ -229,11 +229,11 @@ START_TEST(test_hit_rates) {
   g_autoptr(SassKernel) st = load(3, TRUE, 0, &err);
   ck_assert(st != NULL);
   gdouble smem = 233472, l1, l2, prev1 = 2, prev2 = 2;
-  sass_kernel_hit_rates(st, m, 32, smem, &l1, &l2);
+  sassmem_hit_rates(st, m, 32, smem, &l1, &l2);
   ck_assert_double_eq_tol(l1, st->load_l1_hit, 1e-9);
   ck_assert_double_eq_tol(l2, st->load_l2_hit, 1e-9);
   for (guint w = 4; w <= 48; w += 4) {
-    sass_kernel_hit_rates(st, m, w, smem, &l1, &l2);
+    sassmem_hit_rates(st, m, w, smem, &l1, &l2);
     ck_assert(l1 <= prev1 + 1e-12 && l2 <= prev2 + 1e-12);
     ck_assert(l1 >= 0 && l1 <= 1 && l2 >= 0 && l2 <= 1);
     prev1 = l1;
@@ -241,12 +241,12 @@ START_TEST(test_hit_rates) {
   }
   g_autoptr(SassKernel) sg = load(2, TRUE, 0, &err);
   for (guint w = 4; w <= 36; w += 4) {
-    sass_kernel_hit_rates(sg, m, w, smem, &l1, &l2);
+    sassmem_hit_rates(sg, m, w, smem, &l1, &l2);
     ck_assert_double_eq_tol(l2, sg->load_l2_hit, 1e-9);
   }
-  ck_assert_double_eq_tol(sass_capacity_share(1000, 4, 500), 0.5, 1e-12);
-  ck_assert_double_eq_tol(sass_capacity_share(1000, 1, 500), 1.0, 1e-12);
-  ck_assert_double_eq_tol(sass_capacity_share(1000, 4, 0), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_capacity_share(1000, 4, 500), 0.5, 1e-12);
+  ck_assert_double_eq_tol(model_capacity_share(1000, 1, 500), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_capacity_share(1000, 4, 0), 1.0, 1e-12);
 }
 END_TEST
 
@@ -266,11 +266,11 @@ START_TEST(test_hit_rates_no_room) {
   sk.prof_smem = m->l1_bytes;
   gdouble l1, l2;
   for (guint w = 4; w <= 64; w += 20) {
-    sass_kernel_hit_rates(&sk, m, w, 0, &l1, &l2);
+    sassmem_hit_rates(&sk, m, w, 0, &l1, &l2);
     ck_assert_msg(l1 == 0.0, "%u warps: L1 hit %g, want 0", w, l1);
   }
   sk.load_l1_hit = 0.25;
-  sass_kernel_hit_rates(&sk, m, 16, 0, &l1, &l2);
+  sassmem_hit_rates(&sk, m, 16, 0, &l1, &l2);
   ck_assert_double_eq_tol(l1, 0.25, 1e-12);
 }
 END_TEST
@@ -281,27 +281,27 @@ END_TEST
  * stencil's 5.19-sector stores and loads pay 2 sectors' worth, its aligned
  * loads (4.00 sectors: none here) and saxpy's 4-sector accesses nothing, and
  * blur's 5-sector stores nothing (BAR.SYNC in the loop). */
-/* sass_kernel_l2_split, hand-worked: 3 coalesced and 1 scattered load
+/* sassmem_l2_split, hand-worked: 3 coalesced and 1 scattered load
  * sectors.  h = 0.5: 2 sectors miss, all coalesced: 1 - 2/3 and 1.  h = 0.1:
  * 3.6 miss, the 3 coalesced and 0.6 scattered: 0 and 0.4.  Either kind
  * alone: both h. */
 START_TEST(test_l2_split) {
   SassKernel sk = {.l2_coalesced = 3.0, .l2_scattered = 1.0};
   gdouble c, r;
-  sass_kernel_l2_split(&sk, 0.5, &c, &r);
+  sassmem_l2_split(&sk, 0.5, &c, &r);
   ck_assert_double_eq_tol(c, 1.0 / 3.0, 1e-12);
   ck_assert_double_eq_tol(r, 1.0, 1e-12);
-  sass_kernel_l2_split(&sk, 0.1, &c, &r);
+  sassmem_l2_split(&sk, 0.1, &c, &r);
   ck_assert_double_eq_tol(c, 0.0, 1e-12);
   ck_assert_double_eq_tol(r, 0.4, 1e-12);
   sk.l2_scattered = 0.0;
-  sass_kernel_l2_split(&sk, 0.7, &c, &r);
+  sassmem_l2_split(&sk, 0.7, &c, &r);
   ck_assert_double_eq_tol(c, 0.7, 1e-12);
   ck_assert_double_eq_tol(r, 0.7, 1e-12);
 }
 END_TEST
 
-/* sass_launch_l2_reuse, hand-worked: 1 MB per CTA, reuse in whole up to 40
+/* sassmem_l2_reuse, hand-worked: 1 MB per CTA, reuse in whole up to 40
  * MB, none from 60 MB: 40 CTAs 1, 50 CTAs 0.5, 55 CTAs 0.25, 60 and 70 CTAs
  * 0.  With neither key, a step at [l2] bytes (50 MB): 50 CTAs 1, 51 CTAs 0.
  * No bytes from the profile: 0. */
@@ -312,12 +312,12 @@ START_TEST(test_l2_reuse) {
   const guint grid[] = {40, 50, 55, 60, 70};
   const gdouble want[] = {1.0, 0.5, 0.25, 0.0, 0.0};
   for (guint i = 0; i < G_N_ELEMENTS(grid); i++)
-    ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, grid[i]), want[i], 1e-12);
+    ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, grid[i]), want[i], 1e-12);
   m.l2_reuse_full_bytes = m.l2_reuse_none_bytes = 0;
-  ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, 50), 1.0, 1e-12);
-  ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, 51), 0.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, 50), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, 51), 0.0, 1e-12);
   sk.cta_l2_bytes = 0;
-  ck_assert_double_eq_tol(sass_launch_l2_reuse(&sk, &m, 1), 0.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, 1), 0.0, 1e-12);
 }
 END_TEST
 

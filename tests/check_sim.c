@@ -9,6 +9,7 @@
 #include "fixture.h"
 #include "input/kernel.h"
 #include "input/model.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <check.h>

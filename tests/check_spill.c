@@ -6,6 +6,7 @@
  * WARPSIM_ROOT) so the numbers are the shipped model's. */
 #include "input/kernel.h"
 #include "input/model.h"
+#include "run/rates.h"
 #include "run/sim.h"
 #include "run/synth.h"
 

@@ -12,33 +12,35 @@ static int fail(GError *error) {
   return 2;
 }
 
-static gboolean run_command(const OccOptions *o, OccCommand *c, GString *out, GError **error) {
+static gboolean run_command(const CliOccOptions *o, CliOccCommand *c, GString *out,
+                            GError **error) {
   const SmLimits *sm = &c->model->sm;
   guint n_blocks = 0;
-  if (!occ_parse_format(o->format, o->batch != NULL, &c->format, error) ||
-      !occ_parse_launch(o, sm, o->batch == NULL && !o->best, o->batch == NULL, &c->launch, error) ||
-      !occ_parse_number("grid", o->grid, 1, G_MAXINT64, &c->grid, error))
+  if (!cli_occ_parse_format(o->format, o->batch != NULL, &c->format, error) ||
+      !cli_occ_parse_launch(o, sm, o->batch == NULL && !o->best, o->batch == NULL, &c->launch,
+                            error) ||
+      !cli_occ_parse_number("grid", o->grid, 1, G_MAXINT64, &c->grid, error))
     return FALSE;
   c->no_header = o->no_header;
   c->compiler = o->bounds != NULL || o->max_regs != NULL || o->warpgroups != NULL;
   if (o->smem_for_blocks != NULL)
-    return occ_parse_uint("smem-for-blocks", o->smem_for_blocks, 1, sm->max_blocks, &n_blocks,
-                          error) &&
-           occ_run_smem_for_blocks(c, n_blocks, out, error);
+    return cli_occ_parse_uint("smem-for-blocks", o->smem_for_blocks, 1, sm->max_blocks, &n_blocks,
+                              error) &&
+           cli_occ_run_smem_for_blocks(c, n_blocks, out, error);
   if (o->batch != NULL)
-    return occ_run_batch(c, o->batch, stdout, error);
+    return cli_occ_run_batch(c, o->batch, stdout, error);
   if (o->vary != NULL)
-    return occ_run_vary(c, o->vary, out, error);
+    return cli_occ_run_vary(c, o->vary, out, error);
   if (o->best)
-    return occ_run_best(c, out, error);
-  return occ_run_single(c, out, error);
+    return cli_occ_run_best(c, out, error);
+  return cli_occ_run_single(c, out, error);
 }
 
 int cli_occupancy_main(int argc, char **argv) {
-  OccOptions o = {0};
-  OccCommand c = {0};
+  CliOccOptions o = {0};
+  CliOccCommand c = {0};
   GError *err = NULL;
-  g_autoptr(GOptionContext) ctx = occ_options_context(&o);
+  g_autoptr(GOptionContext) ctx = cli_occ_options_context(&o);
   int rc = 0;
   if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
     g_prefix_error(&err, "%s", "options: ");
@@ -46,7 +48,7 @@ int cli_occupancy_main(int argc, char **argv) {
   } else if (o.help) {
     g_autofree gchar *help = g_option_context_get_help(ctx, TRUE, NULL);
     fputs(help, stdout);
-  } else if (!occ_check_modes(&o, argc, argv, &err)) {
+  } else if (!cli_occ_check_modes(&o, argc, argv, &err)) {
     rc = fail(err);
   } else if ((c.model = model_load(o.model, NULL, &err)) == NULL) {
     rc = fail(err);
@@ -58,6 +60,6 @@ int cli_occupancy_main(int argc, char **argv) {
       rc = fail(err);
   }
   model_free(c.model);
-  occ_options_clear(&o);
+  cli_occ_options_clear(&o);
   return rc;
 }

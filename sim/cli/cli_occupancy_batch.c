@@ -61,13 +61,13 @@ static gboolean read_header(Reader *rd, gchar **fields, GError **error) {
   for (guint i = 0; ok && i < n; i++)
     ok = strcmp(fields[i], field_names[i]) == 0;
   if (!ok)
-    return batch_error(rd, error, "the header must be '" OCC_BATCH_HEADER "'");
+    return batch_error(rd, error, "the header must be '" CLI_OCC_BATCH_HEADER "'");
   rd->n_fields = n;
   return TRUE;
 }
 
 /* One data row into `l` (the command's launch with the row's fields). */
-static gboolean read_row(Reader *rd, gchar **fields, const OccCommand *c, OccLaunch *l,
+static gboolean read_row(Reader *rd, gchar **fields, const CliOccCommand *c, OccLaunch *l,
                          GError **error) {
   guint64 v[5] = {0};
   if (g_strv_length(fields) != rd->n_fields) {
@@ -100,7 +100,7 @@ static gboolean read_row(Reader *rd, gchar **fields, const OccCommand *c, OccLau
 
 /* One pass over the file: every data row is checked, and written to `sink`
  * when it is not NULL. */
-static gboolean batch_pass(Reader *rd, const OccCommand *c, OccSink *sink, GError **error) {
+static gboolean batch_pass(Reader *rd, const CliOccCommand *c, CliOccSink *sink, GError **error) {
   GError *err = NULL;
   rd->lineno = 0;
   rd->n_fields = 0;
@@ -121,7 +121,7 @@ static gboolean batch_pass(Reader *rd, const OccCommand *c, OccSink *sink, GErro
       continue;
     if (!occupancy_compute(&c->model->sm, &l, &r, error))
       return FALSE;
-    occ_sink_add(sink, occ_result_row(c, &l, &r), NULL);
+    cli_occ_sink_add(sink, cli_occ_result_row(c, &l, &r), NULL);
   }
   if (err != NULL) {
     g_propagate_error(error, err);
@@ -129,7 +129,7 @@ static gboolean batch_pass(Reader *rd, const OccCommand *c, OccSink *sink, GErro
   }
   if (rd->n_fields == 0) {
     g_set_error(error, CLI_OCCUPANCY_ERROR, CLI_OCCUPANCY_ERROR_BATCH,
-                "--batch %s: no header line '" OCC_BATCH_HEADER "'", rd->file);
+                "--batch %s: no header line '" CLI_OCC_BATCH_HEADER "'", rd->file);
     return FALSE;
   }
   return TRUE;
@@ -152,22 +152,23 @@ static FILE *batch_open(const gchar *file, GError **error) {
   return f;
 }
 
-gboolean occ_run_batch(const OccCommand *c, const gchar *file, FILE *stream, GError **error) {
+gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *stream,
+                           GError **error) {
   Reader rd = {.file = file};
   rd.f = batch_open(file, error);
   if (rd.f == NULL)
     return FALSE;
   g_autoptr(GString) out = g_string_new(NULL);
-  OccSink sink = {.cmd = c, .array = TRUE, .out = out, .stream = stream};
+  CliOccSink sink = {.cmd = c, .array = TRUE, .out = out, .stream = stream};
   gboolean ok = batch_pass(&rd, c, NULL, error) && batch_pass(&rd, c, &sink, error);
   fclose(rd.f);
   if (!ok)
     return FALSE;
-  if (sink.n == 0 && c->format == OCC_FORMAT_CSV && !c->no_header) {
+  if (sink.n == 0 && c->format == CLI_OCC_FORMAT_CSV && !c->no_header) {
     OccResult r = {0};
-    g_autoptr(ReportRow) empty = occ_result_row(c, &c->launch, &r);
+    g_autoptr(ReportRow) empty = cli_occ_result_row(c, &c->launch, &r);
     report_csv_header(empty, out);
   }
-  occ_sink_finish(&sink);
+  cli_occ_sink_finish(&sink);
   return TRUE;
 }

@@ -6,34 +6,34 @@
 #include <string.h>
 
 /* The row of one launch (and its --grid columns) into a fresh sink. */
-static void single_row(const OccCommand *c, const OccLaunch *l, const OccResult *r,
+static void single_row(const CliOccCommand *c, const OccLaunch *l, const OccResult *r,
                        guint best_threads, gboolean best, GString *out) {
-  OccSink sink = {.cmd = c, .out = out};
+  CliOccSink sink = {.cmd = c, .out = out};
   JsonNode *hist = NULL;
-  ReportRow *row = occ_result_row(c, l, r);
+  ReportRow *row = cli_occ_result_row(c, l, r);
   if (best)
     report_add_uint(row, "best_block_size", best_threads);
   if (c->grid > 0)
-    occ_add_waves_columns(c, row, r, &hist);
-  occ_sink_add(&sink, row, hist);
-  occ_sink_finish(&sink);
+    cli_occ_add_waves_columns(c, row, r, &hist);
+  cli_occ_sink_add(&sink, row, hist);
+  cli_occ_sink_finish(&sink);
 }
 
-gboolean occ_run_single(const OccCommand *c, GString *out, GError **error) {
+gboolean cli_occ_run_single(const CliOccCommand *c, GString *out, GError **error) {
   OccResult r;
   if (!occupancy_compute(&c->model->sm, &c->launch, &r, error))
     return FALSE;
-  if (c->format != OCC_FORMAT_TEXT) {
+  if (c->format != CLI_OCC_FORMAT_TEXT) {
     single_row(c, &c->launch, &r, 0, FALSE, out);
     return TRUE;
   }
-  occ_text_result(out, c, &c->launch, &r);
+  cli_occ_text_result(out, c, &c->launch, &r);
   if (c->grid > 0)
-    occ_text_waves(out, c->model, &r, c->grid);
+    cli_occ_text_waves(out, c->model, &r, c->grid);
   return TRUE;
 }
 
-gboolean occ_run_best(const OccCommand *c, GString *out, GError **error) {
+gboolean cli_occ_run_best(const CliOccCommand *c, GString *out, GError **error) {
   OccResult r;
   guint threads = 0;
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -41,7 +41,7 @@ gboolean occ_run_best(const OccCommand *c, GString *out, GError **error) {
     return FALSE;
   OccLaunch l = c->launch;
   l.threads = threads > 0 ? threads : c->model->sm.warp_size;
-  if (c->format != OCC_FORMAT_TEXT) {
+  if (c->format != CLI_OCC_FORMAT_TEXT) {
     single_row(c, &l, &r, threads, TRUE, out);
     return TRUE;
   }
@@ -49,20 +49,20 @@ gboolean occ_run_best(const OccCommand *c, GString *out, GError **error) {
     g_string_append_printf(out,
                            "Best block size: %u threads (the largest reaching %s %% "
                            "occupancy: %u blocks, %u warps per SM)\n\n",
-                           threads, occ_fmt_num(buf, sizeof buf, r.occupancy_pct), r.blocks_per_sm,
-                           r.warps_per_sm);
+                           threads, cli_occ_fmt_num(buf, sizeof buf, r.occupancy_pct),
+                           r.blocks_per_sm, r.warps_per_sm);
   else
     g_string_append_printf(out, "Best block size: none (no block size can launch: %s)\n\n",
                            r.reason);
-  occ_text_result(out, c, &l, &r);
+  cli_occ_text_result(out, c, &l, &r);
   if (c->grid > 0)
-    occ_text_waves(out, c->model, &r, c->grid);
+    cli_occ_text_waves(out, c->model, &r, c->grid);
   return TRUE;
 }
 
-static void smem_text(GString *out, const OccCommand *c, const OccLaunch *l, guint n_blocks,
+static void smem_text(GString *out, const CliOccCommand *c, const OccLaunch *l, guint n_blocks,
                       const gchar *reason, const OccResult *r) {
-  occ_text_launch(out, c->model, l);
+  cli_occ_text_launch(out, c->model, l);
   if (reason != NULL)
     g_string_append_printf(out, "  %u resident blocks per SM are not possible: %s\n", n_blocks,
                            reason);
@@ -73,8 +73,8 @@ static void smem_text(GString *out, const OccCommand *c, const OccLaunch *l, gui
                            n_blocks, l->smem_dynamic, r->blocks_per_sm);
 }
 
-gboolean occ_run_smem_for_blocks(const OccCommand *c, guint n_blocks, GString *out,
-                                 GError **error) {
+gboolean cli_occ_run_smem_for_blocks(const CliOccCommand *c, guint n_blocks, GString *out,
+                                     GError **error) {
   guint bytes = 0;
   const gchar *reason = NULL;
   OccResult r = {0};
@@ -84,56 +84,57 @@ gboolean occ_run_smem_for_blocks(const OccCommand *c, guint n_blocks, GString *o
   l.smem_dynamic = bytes;
   if (reason == NULL && !occupancy_compute(&c->model->sm, &l, &r, error))
     return FALSE;
-  if (c->format == OCC_FORMAT_TEXT) {
+  if (c->format == CLI_OCC_FORMAT_TEXT) {
     smem_text(out, c, &l, n_blocks, reason, &r);
     return TRUE;
   }
-  OccSink sink = {.cmd = c, .out = out};
-  ReportRow *row = occ_launch_row(c->model, &l);
-  g_autofree gchar *carve = occ_carveout_text(l.carveout_pct);
+  CliOccSink sink = {.cmd = c, .out = out};
+  ReportRow *row = cli_occ_launch_row(c->model, &l);
+  g_autofree gchar *carve = cli_occ_carveout_text(l.carveout_pct);
   report_add_uint(row, "n_blocks", n_blocks);
   report_add_uint(row, "blocks_per_sm", r.blocks_per_sm);
   report_add_str(row, "carveout", carve);
   report_add_str(row, "reason", reason);
-  occ_sink_add(&sink, row, NULL);
-  occ_sink_finish(&sink);
+  cli_occ_sink_add(&sink, row, NULL);
+  cli_occ_sink_finish(&sink);
   return TRUE;
 }
 
 /* The rows of one curve. */
-static void vary_rows(OccSink *sink, OccVary what, GArray *points) {
+static void vary_rows(CliOccSink *sink, OccVary what, GArray *points) {
   for (guint i = 0; i < points->len; i++) {
     const OccPoint *p = &g_array_index(points, OccPoint, i);
-    ReportRow *row = occ_result_row(sink->cmd, &p->launch, &p->result);
+    ReportRow *row = cli_occ_result_row(sink->cmd, &p->launch, &p->result);
     report_add_str(row, "vary", occupancy_vary_name(what));
     report_add_uint(row, "value", p->value);
     report_add_uint(row, "current", p->current ? 1 : 0);
-    occ_sink_add(sink, row, NULL);
+    cli_occ_sink_add(sink, row, NULL);
   }
 }
 
-gboolean occ_run_vary(const OccCommand *c, const gchar *which, GString *out, GError **error) {
-  OccSink sink = {.cmd = c, .array = TRUE, .out = out};
+gboolean cli_occ_run_vary(const CliOccCommand *c, const gchar *which, GString *out,
+                          GError **error) {
+  CliOccSink sink = {.cmd = c, .array = TRUE, .out = out};
   OccVary only = occupancy_vary_from_name(which);
   if (only == OCC_VARY_MAX && strcmp(which, "all") != 0) {
     g_set_error(error, CLI_OCCUPANCY_ERROR, CLI_OCCUPANCY_ERROR_OPTION,
                 "--vary: unknown quantity '%s' (allowed regs|threads|smem|all)", which);
     return FALSE;
   }
-  if (c->format == OCC_FORMAT_TEXT)
-    occ_text_launch(out, c->model, &c->launch);
+  if (c->format == CLI_OCC_FORMAT_TEXT)
+    cli_occ_text_launch(out, c->model, &c->launch);
   for (guint v = 0; v < OCC_VARY_MAX; v++) {
     if (only != OCC_VARY_MAX && v != only)
       continue;
     g_autoptr(GArray) points = occupancy_vary(&c->model->sm, &c->launch, v, error);
     if (points == NULL)
       return FALSE;
-    if (c->format == OCC_FORMAT_TEXT)
-      occ_text_curve(out, v, points);
+    if (c->format == CLI_OCC_FORMAT_TEXT)
+      cli_occ_text_curve(out, v, points);
     else
       vary_rows(&sink, v, points);
   }
-  if (c->format != OCC_FORMAT_TEXT)
-    occ_sink_finish(&sink);
+  if (c->format != CLI_OCC_FORMAT_TEXT)
+    cli_occ_sink_finish(&sink);
   return TRUE;
 }

@@ -7,7 +7,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-void occ_options_clear(OccOptions *o) {
+void cli_occ_options_clear(CliOccOptions *o) {
   gchar **strings[] = {&o->model,        &o->threads,         &o->regs,   &o->smem_static,
                        &o->smem_dynamic, &o->carveout,        &o->format, &o->batch,
                        &o->vary,         &o->smem_for_blocks, &o->grid,   &o->bounds,
@@ -41,7 +41,7 @@ static const gchar description[] =
     "  warpsim occupancy --model h200 --batch launches.csv > occupancy.csv\n"
     "Exit status: 0 ok, 2 bad input (one line on stderr).\n";
 
-GOptionContext *occ_options_context(OccOptions *o) {
+GOptionContext *cli_occ_options_context(CliOccOptions *o) {
   const GOptionEntry entries[] = {
       {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
        "SM model: a name (see 'warpsim models'), a compute capability such as 8.6, or a path", "M"},
@@ -59,7 +59,7 @@ GOptionContext *occ_options_context(OccOptions *o) {
        "output: text, csv or json (default text; csv with --batch)", "F"},
       {"no-header", 0, 0, G_OPTION_ARG_NONE, &o->no_header, "CSV without the header row", NULL},
       {"batch", 0, 0, G_OPTION_ARG_FILENAME, &o->batch,
-       "read launches from a CSV file with header " OCC_BATCH_HEADER "; one output row each",
+       "read launches from a CSV file with header " CLI_OCC_BATCH_HEADER "; one output row each",
        "FILE"},
       {"vary", 0, 0, G_OPTION_ARG_STRING, &o->vary,
        "what-if curve: occupancy over regs (1..255), threads (32..1024 by 32), smem (0..max by "
@@ -99,8 +99,8 @@ static gboolean option_error(GError **error, const gchar *format, ...) {
 
 /* Parse the decimal `text` of option --`opt` into lo..hi; a NULL `text`
  * leaves `*value` as it is. */
-gboolean occ_parse_number(const gchar *opt, const gchar *text, guint64 lo, guint64 hi,
-                          guint64 *value, GError **error) {
+gboolean cli_occ_parse_number(const gchar *opt, const gchar *text, guint64 lo, guint64 hi,
+                              guint64 *value, GError **error) {
   guint64 v = 0;
   if (text == NULL)
     return TRUE;
@@ -118,10 +118,10 @@ gboolean occ_parse_number(const gchar *opt, const gchar *text, guint64 lo, guint
   return TRUE;
 }
 
-gboolean occ_parse_uint(const gchar *opt, const gchar *text, guint lo, guint hi, guint *value,
-                        GError **error) {
+gboolean cli_occ_parse_uint(const gchar *opt, const gchar *text, guint lo, guint hi, guint *value,
+                            GError **error) {
   guint64 v = *value;
-  gboolean ok = occ_parse_number(opt, text, lo, hi, &v, error);
+  gboolean ok = cli_occ_parse_number(opt, text, lo, hi, &v, error);
   *value = (guint)v;
   return ok;
 }
@@ -134,42 +134,43 @@ static gboolean parse_list(const gchar *opt, const gchar *text, guint lo, guint 
   if (*n < 1 || *n > max)
     return option_error(error, "--%s: %u values in '%s' (allowed 1..%u)", opt, *n, text, max);
   for (guint i = 0; i < *n; i++)
-    if (!occ_parse_uint(opt, g_strstrip(items[i]), lo, hi, &values[i], error))
+    if (!cli_occ_parse_uint(opt, g_strstrip(items[i]), lo, hi, &values[i], error))
       return FALSE;
   return TRUE;
 }
 
-gboolean occ_parse_format(const gchar *text, gboolean batch, OccFormat *format, GError **error) {
+gboolean cli_occ_parse_format(const gchar *text, gboolean batch, CliOccFormat *format,
+                              GError **error) {
   static const gchar *const names[] = {"text", "csv", "json"};
-  *format = batch ? OCC_FORMAT_CSV : OCC_FORMAT_TEXT;
+  *format = batch ? CLI_OCC_FORMAT_CSV : CLI_OCC_FORMAT_TEXT;
   for (guint i = 0; text != NULL && i <= G_N_ELEMENTS(names); i++) {
     if (i == G_N_ELEMENTS(names))
       return option_error(error, "--format: unknown format '%s' (allowed text|csv|json)", text);
     if (strcmp(text, names[i]) == 0) {
-      *format = (OccFormat)i;
+      *format = (CliOccFormat)i;
       break;
     }
   }
-  if (batch && *format == OCC_FORMAT_TEXT)
+  if (batch && *format == CLI_OCC_FORMAT_TEXT)
     return option_error(error, "--format: text is not available with --batch (allowed csv|json)");
   return TRUE;
 }
 
 /* --launch-bounds T[,MIN_BLOCKS], --max-regs, --warpgroup-regs. */
-static gboolean parse_compiler(const OccOptions *o, const SmLimits *sm, OccLaunch *l,
+static gboolean parse_compiler(const CliOccOptions *o, const SmLimits *sm, OccLaunch *l,
                                GError **error) {
   if (o->bounds != NULL) {
     g_auto(GStrv) parts = g_strsplit(o->bounds, ",", -1);
     if (g_strv_length(parts) < 1 || g_strv_length(parts) > 2)
       return option_error(error, "--launch-bounds: '%s' (allowed T[,MIN_BLOCKS])", o->bounds);
-    if (!occ_parse_uint("launch-bounds", parts[0], 1, sm->max_threads_per_block,
-                        &l->bounds.max_threads, error) ||
-        !occ_parse_uint("launch-bounds MIN_BLOCKS", parts[1], 1, 1024, &l->bounds.min_blocks,
-                        error))
+    if (!cli_occ_parse_uint("launch-bounds", parts[0], 1, sm->max_threads_per_block,
+                            &l->bounds.max_threads, error) ||
+        !cli_occ_parse_uint("launch-bounds MIN_BLOCKS", parts[1], 1, 1024, &l->bounds.min_blocks,
+                            error))
       return FALSE;
   }
-  if (!occ_parse_uint("max-regs", o->max_regs, 1, sm->max_regs_per_thread, &l->bounds.max_regs,
-                      error))
+  if (!cli_occ_parse_uint("max-regs", o->max_regs, 1, sm->max_regs_per_thread, &l->bounds.max_regs,
+                          error))
     return FALSE;
   if (o->warpgroups == NULL)
     return TRUE;
@@ -180,8 +181,8 @@ static gboolean parse_compiler(const OccOptions *o, const SmLimits *sm, OccLaunc
 /* The launch from the options.  --threads is required unless `need_threads`
  * is FALSE or launch bounds or warpgroups give it; --regs unless `need_regs`
  * is FALSE or a ceiling or warpgroups give it. */
-gboolean occ_parse_launch(const OccOptions *o, const SmLimits *sm, gboolean need_threads,
-                          gboolean need_regs, OccLaunch *l, GError **error) {
+gboolean cli_occ_parse_launch(const CliOccOptions *o, const SmLimits *sm, gboolean need_threads,
+                              gboolean need_regs, OccLaunch *l, GError **error) {
   occupancy_launch_init(l);
   if (!parse_compiler(o, sm, l, error))
     return FALSE;
@@ -193,10 +194,11 @@ gboolean occ_parse_launch(const OccOptions *o, const SmLimits *sm, gboolean need
   l->threads =
       l->n_warpgroups > 0 ? l->n_warpgroups * OCC_WARPGROUP_THREADS : l->bounds.max_threads;
   l->regs = l->n_warpgroups > 0 ? 0 : sm->max_regs_per_thread; /* at the ceiling */
-  if (!occ_parse_uint("threads", o->threads, 1, sm->max_threads_per_block, &l->threads, error) ||
-      !occ_parse_uint("regs", o->regs, 1, sm->max_regs_per_thread, &l->regs, error) ||
-      !occ_parse_uint("smem-static", o->smem_static, 0, G_MAXUINT, &l->smem_static, error) ||
-      !occ_parse_uint("smem-dynamic", o->smem_dynamic, 0, G_MAXUINT, &l->smem_dynamic, error))
+  if (!cli_occ_parse_uint("threads", o->threads, 1, sm->max_threads_per_block, &l->threads,
+                          error) ||
+      !cli_occ_parse_uint("regs", o->regs, 1, sm->max_regs_per_thread, &l->regs, error) ||
+      !cli_occ_parse_uint("smem-static", o->smem_static, 0, G_MAXUINT, &l->smem_static, error) ||
+      !cli_occ_parse_uint("smem-dynamic", o->smem_dynamic, 0, G_MAXUINT, &l->smem_dynamic, error))
     return FALSE;
   l->optin = o->optin;
   if (o->carveout != NULL && strcmp(o->carveout, "-1") != 0) {
@@ -216,7 +218,7 @@ static gboolean mode_error(GError **error, const gchar *message) {
 }
 
 /* Check the options that do not need the model. */
-gboolean occ_check_modes(const OccOptions *o, int argc, char **argv, GError **error) {
+gboolean cli_occ_check_modes(const CliOccOptions *o, int argc, char **argv, GError **error) {
   guint modes =
       (o->batch != NULL) + (o->vary != NULL) + (o->best != FALSE) + (o->smem_for_blocks != NULL);
   if (argc > 1) {

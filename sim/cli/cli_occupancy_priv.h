@@ -26,18 +26,18 @@ typedef enum {
   CLI_OCCUPANCY_ERROR_BATCH,  /* a --batch file unreadable, or a row or header malformed */
 } CliOccupancyError;
 
-typedef enum { OCC_FORMAT_TEXT, OCC_FORMAT_CSV, OCC_FORMAT_JSON } OccFormat;
+typedef enum { CLI_OCC_FORMAT_TEXT, CLI_OCC_FORMAT_CSV, CLI_OCC_FORMAT_JSON } CliOccFormat;
 
 /* What a mode works on once the options are checked. */
 typedef struct {
-  SmModel *model;     /* owned by the entry point */
-  OccLaunch launch;   /* the launch of the options (a batch row replaces the block shape) */
-  OccFormat format;   /* output format */
-  gboolean no_header; /* CSV without its header row */
-  gboolean compiler;  /* --launch-bounds, --max-regs or --warpgroup-regs given: add their
-                         columns and text */
-  guint64 grid;       /* blocks in the grid; 0 = no --grid */
-} OccCommand;
+  SmModel *model;      /* owned by the entry point */
+  OccLaunch launch;    /* the launch of the options (a batch row replaces the block shape) */
+  CliOccFormat format; /* output format */
+  gboolean no_header;  /* CSV without its header row */
+  gboolean compiler;   /* --launch-bounds, --max-regs or --warpgroup-regs given: add their
+                          columns and text */
+  guint64 grid;        /* blocks in the grid; 0 = no --grid */
+} CliOccCommand;
 
 /* The options as GOptionContext leaves them (numbers as text, checked
  * later against the model's limits). */
@@ -45,90 +45,93 @@ typedef struct {
   gchar *model, *threads, *regs, *smem_static, *smem_dynamic, *carveout, *format;
   gchar *batch, *vary, *smem_for_blocks, *grid, *bounds, *max_regs, *warpgroups;
   gboolean optin, no_header, best, help;
-} OccOptions;
+} CliOccOptions;
 
 /* Where result rows go, one at a time: CSV lines (the header before the
  * first unless suppressed) or JSON (one object, or an array of objects).
  * With `stream` set, the text is written there whenever it grows past a few
  * kilobytes (constant memory); otherwise it stays in `out`. */
 typedef struct {
-  const OccCommand *cmd;
+  const CliOccCommand *cmd;
   gboolean array; /* JSON: an array even of one row */
   guint64 n;      /* rows written */
   GString *out;
   FILE *stream; /* may be NULL */
-} OccSink;
+} CliOccSink;
 
 /* ---- cli_occupancy_options.c ---- */
 
 /* The options' parser writing into `o` (free with g_option_context_free). */
-GOptionContext *occ_options_context(OccOptions *o);
-void occ_options_clear(OccOptions *o);
-/* OccOptions that do not need the model: one mode, no stray argument, --model. */
-gboolean occ_check_modes(const OccOptions *o, int argc, char **argv, GError **error);
+GOptionContext *cli_occ_options_context(CliOccOptions *o);
+void cli_occ_options_clear(CliOccOptions *o);
+/* CliOccOptions that do not need the model: one mode, no stray argument, --model. */
+gboolean cli_occ_check_modes(const CliOccOptions *o, int argc, char **argv, GError **error);
 /* The decimal `text` of option --`opt` into lo..hi; NULL `text` leaves
  * `*value` as it is.  CLI_OCCUPANCY_ERROR_OPTION naming the option and range. */
-gboolean occ_parse_number(const gchar *opt, const gchar *text, guint64 lo, guint64 hi,
-                          guint64 *value, GError **error);
-gboolean occ_parse_uint(const gchar *opt, const gchar *text, guint lo, guint hi, guint *value,
-                        GError **error);
+gboolean cli_occ_parse_number(const gchar *opt, const gchar *text, guint64 lo, guint64 hi,
+                              guint64 *value, GError **error);
+gboolean cli_occ_parse_uint(const gchar *opt, const gchar *text, guint lo, guint hi, guint *value,
+                            GError **error);
 /* --format (default text, csv with --batch; text is refused with --batch). */
-gboolean occ_parse_format(const gchar *text, gboolean batch, OccFormat *format, GError **error);
+gboolean cli_occ_parse_format(const gchar *text, gboolean batch, CliOccFormat *format,
+                              GError **error);
 /* The launch of the options; --threads / --regs are required where
  * `need_threads` / `need_regs` unless launch bounds, --max-regs or
  * warpgroups imply them (threads: maxThreads or 128 per warpgroup; regs: the
  * ceiling, or the warpgroups' launch count). */
-gboolean occ_parse_launch(const OccOptions *o, const SmLimits *sm, gboolean need_threads,
-                          gboolean need_regs, OccLaunch *l, GError **error);
+gboolean cli_occ_parse_launch(const CliOccOptions *o, const SmLimits *sm, gboolean need_threads,
+                              gboolean need_regs, OccLaunch *l, GError **error);
 
 /* ---- cli_occupancy_rows.c ---- */
 
 /* `v` with up to 3 decimals, trailing zeros dropped (locale-independent). */
-const gchar *occ_fmt_num(gchar *buf, gsize size, gdouble v);
+const gchar *cli_occ_fmt_num(gchar *buf, gsize size, gdouble v);
 /* "default" or the percentage (newly allocated). */
-gchar *occ_carveout_text(gint pct);
+gchar *cli_occ_carveout_text(gint pct);
 /* Occupancy (percent) of `l` with its registers at the ceiling of `r`. */
-gdouble occ_ceiling_occupancy(const SmLimits *sm, const OccLaunch *l, const OccResult *r);
+gdouble cli_occ_ceiling_occupancy(const SmLimits *sm, const OccLaunch *l, const OccResult *r);
 /* The model and launch columns every row starts with. */
-ReportRow *occ_launch_row(const SmModel *m, const OccLaunch *l);
+ReportRow *cli_occ_launch_row(const SmModel *m, const OccLaunch *l);
 /* The standard result row (the CSV columns of the README), then the compiler
  * columns when cmd->compiler. */
-ReportRow *occ_result_row(const OccCommand *c, const OccLaunch *l, const OccResult *r);
+ReportRow *cli_occ_result_row(const CliOccCommand *c, const OccLaunch *l, const OccResult *r);
 /* The --grid columns; `*hist` gets the last-wave histogram as a JSON array
  * (caller owns) and the CSV gets it as text. */
-void occ_add_waves_columns(const OccCommand *c, ReportRow *row, const OccResult *r,
-                           JsonNode **hist);
+void cli_occ_add_waves_columns(const CliOccCommand *c, ReportRow *row, const OccResult *r,
+                               JsonNode **hist);
 /* Write `row` (and the JSON member `extra`, consumed; may be NULL), freeing both. */
-void occ_sink_add(OccSink *s, ReportRow *row, JsonNode *extra);
+void cli_occ_sink_add(CliOccSink *s, ReportRow *row, JsonNode *extra);
 /* Close a JSON array and write what is left to the stream. */
-void occ_sink_finish(OccSink *s);
+void cli_occ_sink_finish(CliOccSink *s);
 
 /* ---- cli_occupancy_text.c ---- */
 
-void occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l);
+void cli_occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l);
 /* The Occupancy section, the compiler's register ceiling and MIN_BLOCKS. */
-void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, const OccResult *r);
+void cli_occ_text_result(GString *out, const CliOccCommand *c, const OccLaunch *l,
+                         const OccResult *r);
 /* The Launch Statistics section of --grid. */
-void occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid);
+void cli_occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid);
 /* A what-if curve. */
-void occ_text_curve(GString *out, OccVary what, GArray *points);
+void cli_occ_text_curve(GString *out, OccVary what, GArray *points);
 
 /* ---- cli_occupancy_modes.c ---- (each appends to `out`) */
 
-gboolean occ_run_single(const OccCommand *c, GString *out, GError **error);
-gboolean occ_run_best(const OccCommand *c, GString *out, GError **error);
-gboolean occ_run_smem_for_blocks(const OccCommand *c, guint n_blocks, GString *out, GError **error);
-gboolean occ_run_vary(const OccCommand *c, const gchar *which, GString *out, GError **error);
+gboolean cli_occ_run_single(const CliOccCommand *c, GString *out, GError **error);
+gboolean cli_occ_run_best(const CliOccCommand *c, GString *out, GError **error);
+gboolean cli_occ_run_smem_for_blocks(const CliOccCommand *c, guint n_blocks, GString *out,
+                                     GError **error);
+gboolean cli_occ_run_vary(const CliOccCommand *c, const gchar *which, GString *out, GError **error);
 
 /* ---- cli_occupancy_batch.c ---- */
 
 /* Header a --batch file starts with. */
-#define OCC_BATCH_HEADER "threads,regs,smem_static,smem_dynamic[,optin]"
+#define CLI_OCC_BATCH_HEADER "threads,regs,smem_static,smem_dynamic[,optin]"
 
 /* Check every row of `file`, then compute and write one row each to `stream`
  * as it goes (memory independent of the number of rows); nothing is written
  * when a row is bad.  CLI_OCCUPANCY_ERROR_BATCH ("FILE:LINE: ...") or the
  * propagated OCCUPANCY_ERROR of a row. */
-gboolean occ_run_batch(const OccCommand *c, const gchar *file, FILE *stream, GError **error);
+gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *stream, GError **error);
 
 #endif

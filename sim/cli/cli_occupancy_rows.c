@@ -9,7 +9,7 @@ G_DEFINE_QUARK(warpsim_cli_occupancy_error, cli_occupancy_error)
 /* Text past this size is written out when the sink streams. */
 #define SINK_FLUSH_BYTES 65536
 
-const gchar *occ_fmt_num(gchar *buf, gsize size, gdouble v) {
+const gchar *cli_occ_fmt_num(gchar *buf, gsize size, gdouble v) {
   g_ascii_formatd(buf, (gint)size, "%.3f", v);
   gchar *end = buf + strlen(buf) - 1;
   while (end > buf && *end == '0')
@@ -19,7 +19,7 @@ const gchar *occ_fmt_num(gchar *buf, gsize size, gdouble v) {
   return buf;
 }
 
-gchar *occ_carveout_text(gint pct) {
+gchar *cli_occ_carveout_text(gint pct) {
   return pct < 0 ? g_strdup("default") : g_strdup_printf("%d", pct);
 }
 
@@ -67,7 +67,7 @@ static void add_uints(ReportRow *row, gconstpointer base, const UintColumn *cols
     report_add_uint(row, cols[i].name, *(const guint *)((const gchar *)base + cols[i].offset));
 }
 
-ReportRow *occ_launch_row(const SmModel *m, const OccLaunch *l) {
+ReportRow *cli_occ_launch_row(const SmModel *m, const OccLaunch *l) {
   ReportRow *row = report_row_new();
   report_add_str(row, "model", m->name);
   report_add_str(row, "cc", m->cc);
@@ -77,7 +77,7 @@ ReportRow *occ_launch_row(const SmModel *m, const OccLaunch *l) {
   return row;
 }
 
-gdouble occ_ceiling_occupancy(const SmLimits *sm, const OccLaunch *l, const OccResult *r) {
+gdouble cli_occ_ceiling_occupancy(const SmLimits *sm, const OccLaunch *l, const OccResult *r) {
   OccLaunch at = *l;
   OccResult cr;
   at.regs = r->regs_ceiling;
@@ -95,14 +95,14 @@ static void add_compiler_columns(ReportRow *row, const SmLimits *sm, const OccLa
   add_uints(row, l, compiler_columns, G_N_ELEMENTS(compiler_columns));
   report_add_str(row, "warpgroup_regs", wg->str);
   add_uints(row, r, ceiling_columns, G_N_ELEMENTS(ceiling_columns));
-  report_add_double(row, "ceiling_occupancy_pct", occ_ceiling_occupancy(sm, l, r), 3);
+  report_add_double(row, "ceiling_occupancy_pct", cli_occ_ceiling_occupancy(sm, l, r), 3);
   report_add_str(row, "warning", warning->str);
 }
 
-ReportRow *occ_result_row(const OccCommand *c, const OccLaunch *l, const OccResult *r) {
-  ReportRow *row = occ_launch_row(c->model, l);
+ReportRow *cli_occ_result_row(const CliOccCommand *c, const OccLaunch *l, const OccResult *r) {
+  ReportRow *row = cli_occ_launch_row(c->model, l);
   g_autoptr(GString) lim = g_string_new(NULL);
-  g_autofree gchar *carve = occ_carveout_text(l->carveout_pct);
+  g_autofree gchar *carve = cli_occ_carveout_text(l->carveout_pct);
   occupancy_limiters_append(lim, r->limiter_mask, "+");
   add_uints(row, r, count_columns, G_N_ELEMENTS(count_columns));
   report_add_double(row, "occupancy_pct", r->occupancy_pct, 3);
@@ -131,8 +131,8 @@ static JsonNode *hist_json(const OccWaves *w) {
   return json_builder_get_root(b);
 }
 
-void occ_add_waves_columns(const OccCommand *c, ReportRow *row, const OccResult *r,
-                           JsonNode **hist) {
+void cli_occ_add_waves_columns(const CliOccCommand *c, ReportRow *row, const OccResult *r,
+                               JsonNode **hist) {
   const SmLimits *sm = &c->model->sm;
   OccWaves w;
   occupancy_waves(sm, r->blocks_per_sm, c->grid, &w);
@@ -144,7 +144,7 @@ void occ_add_waves_columns(const OccCommand *c, ReportRow *row, const OccResult 
   report_add_double(row, "sm_time_used_pct", w.sm_time_used_pct, 3);
   report_add_double(row, "achievable_occupancy_pct", occupancy_waves_achieved_pct(sm, r, c->grid),
                     3);
-  if (c->format == OCC_FORMAT_JSON) {
+  if (c->format == CLI_OCC_FORMAT_JSON) {
     *hist = hist_json(&w);
     return;
   }
@@ -155,15 +155,15 @@ void occ_add_waves_columns(const OccCommand *c, ReportRow *row, const OccResult 
   report_add_str(row, "last_wave_blocks_per_sm", text->str);
 }
 
-static void sink_flush(OccSink *s, gsize keep_below) {
+static void sink_flush(CliOccSink *s, gsize keep_below) {
   if (s->stream == NULL || s->out->len < keep_below)
     return;
   fwrite(s->out->str, 1, s->out->len, s->stream);
   g_string_truncate(s->out, 0);
 }
 
-void occ_sink_add(OccSink *s, ReportRow *row, JsonNode *extra) {
-  if (s->cmd->format == OCC_FORMAT_CSV) {
+void cli_occ_sink_add(CliOccSink *s, ReportRow *row, JsonNode *extra) {
+  if (s->cmd->format == CLI_OCC_FORMAT_CSV) {
     if (s->n == 0 && !s->cmd->no_header)
       report_csv_header(row, s->out);
     report_csv_values(row, s->out);
@@ -181,8 +181,8 @@ void occ_sink_add(OccSink *s, ReportRow *row, JsonNode *extra) {
   sink_flush(s, SINK_FLUSH_BYTES);
 }
 
-void occ_sink_finish(OccSink *s) {
-  if (s->cmd->format == OCC_FORMAT_JSON && s->array)
+void cli_occ_sink_finish(CliOccSink *s) {
+  if (s->cmd->format == CLI_OCC_FORMAT_JSON && s->array)
     g_string_append(s->out, s->n == 0 ? "[]\n" : "\n]\n");
   sink_flush(s, 1);
 }

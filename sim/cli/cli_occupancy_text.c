@@ -22,11 +22,11 @@ static void text_metric_uint(ReportTable *t, const gchar *name, const gchar *uni
 
 static void text_metric_num(ReportTable *t, const gchar *name, const gchar *unit, gdouble v) {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-  text_metric(t, name, unit, g_strdup(occ_fmt_num(buf, sizeof buf, v)));
+  text_metric(t, name, unit, g_strdup(cli_occ_fmt_num(buf, sizeof buf, v)));
 }
 
-void occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l) {
-  g_autofree gchar *carve = occ_carveout_text(l->carveout_pct);
+void cli_occ_text_launch(GString *out, const SmModel *m, const OccLaunch *l) {
+  g_autofree gchar *carve = cli_occ_carveout_text(l->carveout_pct);
   g_string_append_printf(out, "Occupancy of %s (cc %s): %s\n", m->name, m->cc, m->description);
   g_string_append_printf(out,
                          "  launch: %u threads/block, %u registers/thread, shared memory %u B "
@@ -43,7 +43,7 @@ static void text_impossible(GString *out, const SmModel *m, const OccLaunch *l,
 }
 
 /* The register ceiling, what the kernel gets and MIN_BLOCKS. */
-static void text_compiler(GString *out, const OccCommand *c, const OccLaunch *l,
+static void text_compiler(GString *out, const CliOccCommand *c, const OccLaunch *l,
                           const OccResult *r) {
   const OccBounds *b = &l->bounds;
   g_string_append(out, "  Compiler:");
@@ -63,8 +63,9 @@ static void text_compiler(GString *out, const OccCommand *c, const OccLaunch *l,
   if (r->regs_spilled > 0)
     g_string_append_printf(out, " (%u spilled to local memory)", r->regs_spilled);
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_string_append_printf(out, "; occupancy at the ceiling %s %%",
-                         occ_fmt_num(buf, sizeof buf, occ_ceiling_occupancy(&c->model->sm, l, r)));
+  g_string_append_printf(
+      out, "; occupancy at the ceiling %s %%",
+      cli_occ_fmt_num(buf, sizeof buf, cli_occ_ceiling_occupancy(&c->model->sm, l, r)));
   g_string_append(out, "\n");
   g_autoptr(GString) warning = g_string_new(NULL);
   occupancy_min_blocks_warning(&c->model->sm, l, r, warning);
@@ -90,9 +91,10 @@ static void occupancy_table(GString *out, const SmLimits *sm, const OccResult *r
   report_table_write(t, out);
 }
 
-void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, const OccResult *r) {
+void cli_occ_text_result(GString *out, const CliOccCommand *c, const OccLaunch *l,
+                         const OccResult *r) {
   const SmLimits *sm = &c->model->sm;
-  occ_text_launch(out, c->model, l);
+  cli_occ_text_launch(out, c->model, l);
   occupancy_table(out, sm, r);
   g_autoptr(GString) lim = g_string_new(NULL);
   occupancy_limiters_append(lim, r->limiter_mask, ", ");
@@ -108,7 +110,7 @@ void occ_text_result(GString *out, const OccCommand *c, const OccLaunch *l, cons
     text_impossible(out, c->model, l, r);
 }
 
-void occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid) {
+void cli_occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 grid) {
   OccWaves w;
   occupancy_waves(&m->sm, r->blocks_per_sm, grid, &w);
   g_autoptr(ReportTable) t = section_new(out, "Launch Statistics");
@@ -134,7 +136,7 @@ void occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guint64 
 static const gchar *const vary_units[OCC_VARY_MAX] = {"registers per thread", "threads per block",
                                                       "bytes of shared memory per block"};
 
-void occ_text_curve(GString *out, OccVary what, GArray *points) {
+void cli_occ_text_curve(GString *out, OccVary what, GArray *points) {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
   g_string_append_printf(out, "\n  What-if: occupancy vs %s (* = this launch)\n", vary_units[what]);
   g_string_append_printf(out, "  %10s %7s %6s %12s  %s\n", occupancy_vary_name(what), "blocks",
@@ -145,6 +147,6 @@ void occ_text_curve(GString *out, OccVary what, GArray *points) {
     occupancy_limiters_append(lim, p->result.limiter_mask, "+");
     g_string_append_printf(out, "%c %10u %7u %6u %12s  %s\n", p->current ? '*' : ' ', p->value,
                            p->result.blocks_per_sm, p->result.warps_per_sm,
-                           occ_fmt_num(buf, sizeof buf, p->result.occupancy_pct), lim->str);
+                           cli_occ_fmt_num(buf, sizeof buf, p->result.occupancy_pct), lim->str);
   }
 }

@@ -5,6 +5,7 @@
 #include "core/program.h"
 #include "report/profile_metrics.h"
 #include "run/launch.h"
+#include "run/rates.h"
 
 /* Everything a column reads. */
 typedef struct {

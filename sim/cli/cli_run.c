@@ -6,6 +6,7 @@
 #include "input/config.h"
 #include "report/profile.h"
 #include "run/launch.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <json-glib/json-glib.h>

@@ -1,18 +1,20 @@
 /* cta.c - CTAs: launch into a slot, warp retirement, the active-warp count. */
+#include "core/cta.h"
+
 #include "core/sm_priv.h"
 
 /* The active warps (and SMSPs) change at `now`, in the wake or CTA stage:
  * charge the cycles since the last change with the old counts. */
-void sm_active_changes(Sm *sm, SimCycle now) {
+void cta_active_changes(Sm *sm, SimCycle now) {
   sm->st.active_warp_cycles += (guint64)sm->n_active * (now - sm->active_since);
   sm->st.smsp_active_cycles += (guint64)sm->n_active_smsps * (now - sm->active_since);
   sm->active_since = now;
 }
 
 /* A drained warp leaves the SM at `now`; its CTA retires with its last warp. */
-void sm_retire(Sm *sm, Warp *w, SimCycle now) {
+void cta_retire_warp(Sm *sm, Warp *w, SimCycle now) {
   Smsp *s = &sm->smsp[w->smsp];
-  sm_active_changes(sm, now);
+  cta_active_changes(sm, now);
   sm->st.thread_insts += w->issued * w->lanes;
   s->slot[w->slot] = NULL;
   if (s->last_warp == w)
@@ -43,7 +45,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
     Smsp *s = &sm->smsp[w->smsp];
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
-    sm_active_changes(sm, now);
+    cta_active_changes(sm, now);
     sm->n_active++;
     if (s->n_active++ == 0)
       sm->n_active_smsps++;
@@ -56,7 +58,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
 
 /* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
  * order they retired; their warps can issue this cycle. */
-void sm_launch_ctas(Sm *sm, SimCycle now) {
+void cta_launch_retired(Sm *sm, SimCycle now) {
   for (guint i = 0; i < sm->n_retired && sm->blocks_launched < sm->l.blocks; i++)
     cta_launch(sm, sm->retired[i], now);
   sm->n_retired = 0;

@@ -69,7 +69,7 @@ typedef struct {
   guint8 n_src;               /* value slots read (<= INSTR_MAX_SRC) */
   guint8 conflict;            /* FFMA reading two operands from one register bank */
   guint8 scattered;           /* global access: a gather (sassmem_scattered), with its own L2
-                                 hit rate (sass_kernel_l2_split) */
+                                 hit rate (sassmem_l2_split) */
   guint8 dispatch;            /* cycles the SMSP's dispatch is held (0 or 1: the next cycle
                                  is free; FP64 operands take 2) */
   guint8 stall;               /* cycles before the same warp's next issue (SASS stall

@@ -1,10 +1,12 @@
 /* sm.c - the SM cycle loop: waking, issuing, the cycle and the run. */
 #include "core/sm.h"
 
+#include "core/sim_error.h"
 #include "core/sm_priv.h"
-#include "run/sim.h"
 
 #include <string.h>
+
+G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
 /* ---- sleeping and waking ------------------------------------------------- */
 
@@ -48,7 +50,7 @@ static inline SimCycle sm_next_wake(const Sm *sm) {
  * a drained warp retires instead. */
 static inline void sm_wake(Sm *sm, Warp *w, SimCycle now) {
   if (G_UNLIKELY(w->done)) {
-    sm_retire(sm, w, now);
+    cta_retire_warp(sm, w, now);
     return;
   }
   sm_ready(sm, &sm->smsp[w->smsp], w);
@@ -462,7 +464,7 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
     if (sm->blocks_done >= sm->l.blocks)
       return TRUE; /* the last CTA retired at `now` */
     if (sm->n_retired > 0)
-      sm_launch_ctas(sm, now); /* CTAs: the next CTAs take the retired slots */
+      cta_launch_retired(sm, now); /* CTAs: the next CTAs take the retired slots */
   }
   if (count_queue_next(&sm->units.inflight) <= now) { /* memory: loads complete */
     count_queue_complete(&sm->units.inflight, now);
@@ -516,7 +518,7 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
     ok = within_bounds(sm, now, ++step, error) && sm_cycle(sm, &now, check_invariants, error);
   if (!ok)
     return FALSE;
-  sm_active_changes(sm, now);
+  cta_active_changes(sm, now);
   sm->st.cycles = now;
   sm->st.ctas = sm->blocks_done;
   *st = sm->st;

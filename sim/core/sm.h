@@ -8,6 +8,7 @@
 
 #include "core/program.h"
 #include "core/sched.h"
+#include "core/sim_error.h"
 #include "core/stats.h"
 #include "input/kernel.h"
 #include "input/model.h"
@@ -28,7 +29,7 @@ typedef struct {
   gdouble load_l1_hit;           /* SASS: probability a global load hits in L1 */
   gdouble load_l2_hit;           /* SASS: probability a coalesced global load that misses L1 hits
                                     in L2 */
-  gdouble load_l2_hit_scattered; /* SASS: the same for a scattered one (sass_kernel_l2_split) */
+  gdouble load_l2_hit_scattered; /* SASS: the same for a scattered one (sassmem_l2_split) */
   guint max_inflight;            /* SASS: L1 lines missing at once per SM; 0 = the model's
                                     [mem] max_inflight warp-loads */
   guint warp_max_inflight;       /* SASS: lines of DRAM-bound loads one warp has missing before

@@ -5,18 +5,12 @@
 #ifndef WARPSIM_SM_PRIV_H
 #define WARPSIM_SM_PRIV_H
 
+#include "core/cta.h"
 #include "core/event.h"
 #include "core/mem.h"
 #include "core/sm.h"
 #include "core/smsp.h"
 #include "core/warp.h"
-
-typedef struct {
-  guint live;        /* warps not exited */
-  guint arrived;     /* warps waiting at the barrier */
-  guint resident;    /* warps not yet drained */
-  SimCycle bar_done; /* cycle the SM's barrier unit has taken the last arrival so far */
-} Cta;
 
 /* An instruction as this SM runs it, decoded once per run: its issue class,
  * the model's latency and interval of its pipe, and whether it needs the
@@ -168,22 +162,6 @@ static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *
   *reason = STALL_LG_THROTTLE;
   return TRUE;
 }
-
-/* Launch the grid's next CTA into CTA slot `slot` at `now` (cta.c); its
- * warps can issue at once. */
-void cta_launch(Sm *sm, guint slot, SimCycle now);
-
-/* CTA stage: the grid's next CTAs take the slots retired this cycle, in the
- * order they retired (cta.c). */
-void sm_launch_ctas(Sm *sm, SimCycle now);
-
-/* A drained warp leaves the SM at `now`; its CTA retires with its last warp
- * (cta.c). */
-void sm_retire(Sm *sm, Warp *w, SimCycle now);
-
-/* The active warps change at `now` (wake or CTA stage): charge the cycles
- * since the last change with the old counts (cta.c). */
-void sm_active_changes(Sm *sm, SimCycle now);
 
 /* Memory effects of issuing the global or local load or store `in`; returns
  * the cycle its data is back (sm_memory.c). */

@@ -75,4 +75,31 @@ typedef struct {
                                  STS, SHFL, global loads' L1TEX data, BAR slots) */
 } SimStats;
 
+/* Ready warps whose class is throttled, counted by state in the current
+ * cycle, and charged once the span of cycles in which nothing changes is
+ * known (stall_tally_flush): the cycle itself and, when no warp issues,
+ * every further cycle of the span. */
+typedef struct {
+  guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
+  guint any;                  /* non-zero when some entry is */
+} StallTally;
+
+/* `n` warps (possibly none) are throttled in `state` this cycle. */
+static inline void stall_tally_add(StallTally *t, StallState state, guint n) {
+  t->blocked[state] += n;
+  t->any |= n;
+}
+
+/* The cycle's tally holds for `span` cycles in all: charge it to `states`
+ * and reset it. */
+static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
+  if (!t->any)
+    return;
+  for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
+    states[i] += t->blocked[i] * span;
+    t->blocked[i] = 0;
+  }
+  t->any = 0;
+}
+
 #endif

@@ -1,10 +1,10 @@
 /* warp.h - one warp: its pc and branch counters, its scoreboard, and the
  * charging of its cycles to warp states (stats.h).
  *
- * All stall accounting lives here: a stalled warp is charged when it goes to
- * sleep (its wake-up cycle is known then, warp_charge_causes); warps that
- * could issue are tallied per cycle by state (StallTally) and charged for
- * the span of cycles in which nothing changes.  Internal to the SM core
+ * A stalled warp is charged when it goes to sleep (its wake-up cycle is
+ * known then, warp_charge_causes); warps that could issue are tallied per
+ * cycle by state (StallTally, stats.h) and charged for the span of cycles in
+ * which nothing changes.  Internal to the SM core
  * (sm.c, smsp.c): the fields are read directly on the hot path.
  */
 #ifndef WARPSIM_WARP_H
@@ -156,33 +156,6 @@ static inline void warp_scoreboard_read(Warp *w, guint sb, SimCycle at, guint8 s
 static inline void warp_advance(Warp *w, const Program *p) {
   w->pc = program_next_pc(w->in, w->pc, w->counters);
   w->in = &p->code[w->pc];
-}
-
-/* Ready warps whose class is throttled, counted by state in the current
- * cycle, and charged once the span of cycles in which nothing changes is
- * known (stall_tally_flush): the cycle itself and, when no warp issues,
- * every further cycle of the span. */
-typedef struct {
-  guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
-  guint any;                  /* non-zero when some entry is */
-} StallTally;
-
-/* `n` warps (possibly none) are throttled in `state` this cycle. */
-static inline void stall_tally_add(StallTally *t, StallState state, guint n) {
-  t->blocked[state] += n;
-  t->any |= n;
-}
-
-/* The cycle's tally holds for `span` cycles in all: charge it to `states`
- * and reset it. */
-static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
-  if (!t->any)
-    return;
-  for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
-    states[i] += t->blocked[i] * span;
-    t->blocked[i] = 0;
-  }
-  t->any = 0;
 }
 
 #endif

@@ -497,6 +497,12 @@ void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none) {
   *none = model->l2_reuse_none_bytes ? model->l2_reuse_none_bytes : model->l2_bytes;
 }
 
+gdouble model_capacity_share(gdouble capacity, guint warps, gdouble footprint) {
+  if (footprint <= 0 || warps == 0)
+    return 1.0;
+  return MIN(1.0, capacity / ((gdouble)warps * footprint));
+}
+
 guint model_level_latency(const MemLevelModel *level, gboolean sequential) {
   return sequential && level->stream_latency ? level->stream_latency : level->latency;
 }

@@ -139,6 +139,13 @@ guint model_level_latency(const MemLevelModel *level, gboolean sequential);
  * *none = reuse_none_bytes, each 0 standing for [l2] bytes. */
 void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none);
 
+/* Hit rate of a cache capacity C (bytes) shared by `warps` warps of
+ * `footprint` bytes each, under LRU with no reuse across warps: min(1, C /
+ * (warps x footprint)); 1 when footprint or warps is 0.  Serves [stream]
+ * footprint kernels (sim.c) and the SASS hit rates' move with resident warps
+ * (sassmem_hit_rates). */
+gdouble model_capacity_share(gdouble capacity, guint warps, gdouble footprint);
+
 /* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
 gboolean model_check_timing(const SmModel *model, GError **error);
 

@@ -2,6 +2,7 @@
 #include "report/profile_metrics.h"
 
 #include "core/program.h"
+#include "run/rates.h"
 
 #include <string.h>
 

@@ -38,6 +38,7 @@
 #include "input/kernel.h"
 #include "input/model.h"
 #include "occupancy/occupancy.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <glib.h>

@@ -1,6 +1,8 @@
 /* profile_whatif.c - the changed kernel of each what-if, and its run. */
 #include "report/profile_whatif.h"
 
+#include "run/rates.h"
+
 static const gchar *const what_if_names[PROFILE_WHAT_IF_MAX] = {"occupancy", "ilp"};
 
 const gchar *profile_whatif_name(ProfileWhatIfKind kind) {

@@ -1,5 +1,5 @@
 /* rates.c - the Little's-law bounds and the rates derived from a result. */
-#include "run/sim.h"
+#include "run/rates.h"
 
 #include <string.h>
 

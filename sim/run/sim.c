@@ -4,11 +4,10 @@
 #include "core/sm.h"
 #include "run/launch.h"
 #include "run/synth.h"
+#include "sass/sassmem.h"
 #include "sass/sassprog.h"
 
 #include <string.h>
-
-G_DEFINE_QUARK(warpsim_sim_error, sim_error)
 
 /* The hit rates of the launch `out` plans: spill_l1_hit, load_l1_hit and
  * load_l2_hit of `out`; returns the L1 hit probability of local-memory
@@ -24,14 +23,14 @@ static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) 
     r.spill_values = (k->sass->local_bytes + 3) / 4;
     l1_hit = launch_spill_l1_hit(model, &r);
     out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
-    sass_kernel_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
+    sassmem_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
     if (k->l2_warm) /* the launch before left its data in L2 (as far as it fits) */
-      load_l2 += (1.0 - load_l2) * sass_launch_l2_reuse(k->sass, model, out->grid_blocks);
+      load_l2 += (1.0 - load_l2) * sassmem_l2_reuse(k->sass, model, out->grid_blocks);
   } else if (k->footprint > 0) {
     gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
     gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
-    load_l1 = k->level == MEM_L1 ? sass_capacity_share(c1, out->warps_per_sm, k->footprint) : 0.0;
-    load_l2 = model->l2_bytes ? sass_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
+    load_l1 = k->level == MEM_L1 ? model_capacity_share(c1, out->warps_per_sm, k->footprint) : 0.0;
+    load_l2 = model->l2_bytes ? model_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
   } else {
     /* Synthetic loads of one [stream] level: what they hit, as the CSV
      * reports it (the loads themselves go to that level, synth.c). */
@@ -102,7 +101,7 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
       .max_cycles = opt->max_cycles,
       .deadline_us = opt->deadline_us};
   if (k->sass) /* the misses fall on the coalesced loads first */
-    sass_kernel_l2_split(k->sass, load_l2, &launch.load_l2_hit, &launch.load_l2_hit_scattered);
+    sassmem_l2_split(k->sass, load_l2, &launch.load_l2_hit, &launch.load_l2_hit_scattered);
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];

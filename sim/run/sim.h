@@ -9,6 +9,7 @@
 #ifndef WARPSIM_SIM_H
 #define WARPSIM_SIM_H
 
+#include "core/sim_error.h"
 #include "core/stats.h"
 #include "input/kernel.h"
 #include "input/model.h"
@@ -56,14 +57,6 @@ typedef struct {
   guint n_loads;               /* entries of loads */
 } SimResult;
 
-#define SIM_ERROR (sim_error_quark())
-GQuark sim_error_quark(void);
-typedef enum {
-  SIM_ERROR_LAUNCH,    /* the launch cannot run (0 CTAs fit, or bad policy) */
-  SIM_ERROR_INVARIANT, /* an invariant failed (a bug; only with check_invariants) */
-  SIM_ERROR_BOUND,     /* the run passed SimOptions' max_cycles or deadline_us */
-} SimError;
-
 /* Simulate `k` on `model` (both borrowed): the most loaded SM of the launch
  * (ceil(grid / sms) CTAs) into out->st, and, when the grid leaves other SMs
  * one CTA fewer, one of those too (out->loads), so that device-wide numbers
@@ -81,56 +74,5 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
  * launch cannot run.  A double: the product can pass 2^64.  Lets a caller
  * warn before a very long run. */
 gdouble sim_estimate_insts(const SmModel *model, const Kernel *k);
-
-/* Little's-law bounds with the model's own numbers (Volkov 2016): throughput
- * = min(peak, resident warps x independent work per warp / latency).
- * FFMA per cycle per SM: min(smsps / fma.interval, warps x ilp / fma.latency)
- * when the kernel has FFMAs (else 0); global bytes per cycle per SM:
- * min(level bandwidth, warps x loads x request bytes / level latency) when it
- * has loads (else 0).  Ignores operand conflicts, loop overhead and queueing:
- * where the simulation departs from it, those mechanisms are why. */
-void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdouble *fma,
-                      gdouble *bytes);
-
-/* Derived rates of a result, per SM per cycle unless said. */
-gdouble sim_per_cycle(const SimResult *r, guint64 count);       /* count / cycles (0: none) */
-gdouble sim_ipc(const SimResult *r);                            /* warp instructions per cycle */
-gdouble sim_fma_per_cycle(const SimResult *r);                  /* kernel warp-FFMAs per cycle */
-gdouble sim_loads_per_cycle(const SimResult *r);                /* global warp-loads per cycle */
-gdouble sim_bytes_per_cycle(const SimResult *r);                /* global bytes per cycle */
-gdouble sim_issue_active(const SimResult *r, const SmModel *m); /* fraction, per SMSP avg */
-/* Device-wide achieved occupancy, percent: active warps summed over the SMs
- * of every load over their active cycles summed (each SM is active from its
- * first CTA to its last retirement; idle SMs do not count), / max_warps.
- * Nsight Compute's sm__warps_active.avg.pct_of_peak_sustained_active. */
-gdouble sim_achieved_occupancy_pct(const SimResult *r, const SmModel *m);
-/* The same for the most loaded SM alone (out->st). */
-gdouble sim_sm_achieved_occupancy_pct(const SimResult *r, const SmModel *m);
-
-/* Scheduler statistics as Nsight Compute defines them: per scheduler (SMSP)
- * over the cycles in which it has at least one active warp, summed over the
- * SMSPs of every simulated SM weighted by the SMs of its load (the
- * `.avg.per_cycle_active` of a smsp__ metric: sum / summed active cycles). */
-typedef struct {
-  gdouble active_warps;             /* smsp__warps_active.avg.per_cycle_active */
-  gdouble eligible_warps;           /* smsp__warps_eligible.avg.per_cycle_active: warps that could
-                                       issue (selected + not_selected) */
-  gdouble issued_warps;             /* smsp__issue_active.avg.per_cycle_active: instructions issued
-                                       per active cycle (at most 1) */
-  gdouble ready_warps;              /* warps with operands ready (eligible or throttled), per active
-                                       cycle (no Nsight metric) */
-  gdouble one_or_more_eligible_pct; /* smsp__issue_active.avg.pct_of_peak_sustained_active:
-                                       active cycles with an eligible warp (it issues) */
-} SimSchedStats;
-
-void sim_sched_stats(const SimResult *r, SimSchedStats *out);
-
-/* Device-wide: the share of SM-time the launch used, percent (SM cycles
- * summed over loads / (SMs x the longest load's cycles)); and the share of
- * the run the partial last wave takes, percent ((longest - shortest busy
- * load) / longest; 0 with one load). */
-gdouble sim_sm_time_used_pct(const SimResult *r, const SmModel *m);
-gdouble sim_tail_pct(const SimResult *r);
-gdouble sim_avg_load_latency(const SimResult *r); /* cycles, issue to data */
 
 #endif

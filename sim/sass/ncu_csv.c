@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+G_DEFINE_QUARK(warpsim_ncu_error, ncu_error)
+
 /* ---- rows ------------------------------------------------------------------ */
 
 typedef struct {

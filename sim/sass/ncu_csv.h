@@ -1,10 +1,14 @@
 /* ncu_csv.h - the rows of an Nsight Compute CSV export (RFC 4180 quoting,
  * read with libcsv), each with the line it starts on, and the numbers as
- * Nsight Compute prints them ("135,168", "-" for absent).  Used by ncu.c. */
+ * Nsight Compute prints them ("135,168", "-" for absent).  Used by
+ * ncu_source.c and ncu_details.c. */
 #ifndef WARPSIM_NCU_CSV_H
 #define WARPSIM_NCU_CSV_H
 
 #include <glib.h>
+
+/* The largest count a column may hold: exact in a double (2^53). */
+#define NCU_COUNT_MAX 9007199254740992.0
 
 typedef struct {
   gchar **fields; /* the row's n_fields fields, owned by the table */

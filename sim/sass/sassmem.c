@@ -265,28 +265,22 @@ void sassmem_derive(SassKernel *sk) {
 
 /* ---- hit rates vs resident warps ---------------------------------------------- */
 
-gdouble sass_capacity_share(gdouble capacity, guint warps, gdouble footprint) {
-  if (footprint <= 0 || warps == 0)
-    return 1.0;
-  return MIN(1.0, capacity / ((gdouble)warps * footprint));
-}
-
 /* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
  * `warps` warps and capacity c. */
 static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint warps, gdouble f,
                          gdouble cap) {
   if (w0 <= 0 || f <= 0 || c <= 0)
     return h0;
-  gdouble share0 = sass_capacity_share(c0, (guint)lround(w0), f);
+  gdouble share0 = model_capacity_share(c0, (guint)lround(w0), f);
   if (h0 > share0 || share0 <= 0)
     return h0; /* more hits than the warps' own share holds: shared data; or
                   no room at the profiled point (c0 = 0), nothing to scale */
   /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
-  return MIN(MIN(1.0, MAX(cap, h0)), h0 * sass_capacity_share(c, warps, f) / share0);
+  return MIN(MIN(1.0, MAX(cap, h0)), h0 * model_capacity_share(c, warps, f) / share0);
 }
 
-void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
-                           gdouble *l1_hit, gdouble *l2_hit) {
+void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                       gdouble *l1_hit, gdouble *l2_hit) {
   gdouble f1 = sk->footprint_l1 ? sk->footprint_l1 : sk->est_l1;
   gdouble f2 = sk->footprint_l2 ? sk->footprint_l2 : sk->est_l2;
   gdouble c1 = MAX(0.0, (gdouble)m->l1_bytes - smem_per_sm);
@@ -299,7 +293,7 @@ void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, 
                         : sk->load_l2_hit;
 }
 
-gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks) {
+gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks) {
   if (sk->cta_l2_bytes <= 0 || m->l2_bytes == 0)
     return 0.0;
   gdouble f = sk->cta_l2_bytes * grid_blocks;
@@ -312,7 +306,7 @@ gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_
   return ((gdouble)none - f) / ((gdouble)none - full);
 }
 
-void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
+void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
   gdouble c = sk->l2_coalesced, r = sk->l2_scattered;
   *coalesced = *scattered = h;
   if (c <= 0 || r <= 0)

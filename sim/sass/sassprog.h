@@ -1,7 +1,7 @@
 /* sassprog.h - a real kernel from its SASS listing and one Nsight Compute
  * profile, as a Program every warp walks (program.h).
  *
- * Control flow: basic blocks and loops follow from branch targets.  Each
+ * Control flow (sassflow.h): basic blocks and loops follow from branch targets.  Each
  * conditional branch's taken ratio comes from the profile's per-instruction
  * execution counts (the flow into and out of the branch); every warp
  * reproduces it deterministically with its own Bresenham counter, taken
@@ -95,47 +95,6 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
  * has more conditional branches than PROGRAM_MAX_COUNTERS. */
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error);
-
-/* Hit rates of global loads with `warps` resident warps per SM and
- * `smem_per_sm` bytes of shared memory allocated: per level, h(W) = h_inf x
- * min(1, C / (W x F)) with C the level's capacity (L1: [l1] bytes less the
- * shared memory; L2: [l2] bytes / SMs), F the footprint per warp, and h_inf
- * anchored so that h(profiled warps) is the profiled hit rate.  When the
- * profiled rate exceeds what the capacity allows (data shared by many warps,
- * e.g. sgemm's tiles), the rate stays as profiled at every occupancy. */
-void sass_kernel_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
-                           gdouble *l1_hit, gdouble *l2_hit);
-
-/* The fraction (0..1) of what a launch of `grid_blocks` CTAs of the kernel
- * touches (F = cta_l2_bytes x grid_blocks bytes) that is still in L2 when
- * the same launch runs again: 1 up to F = [l2] reuse_full_bytes, 0 from
- * reuse_none_bytes on, linear in between (a key left 0 stands for [l2]
- * bytes; both 0: a step there).  A launch that follows one over the same
- * data (the timed launches of a benchmark loop,
- * results/reference/h200/real/README.md: "median of 3 launches after a
- * warm-up"; or the kernel that produced the data) finds that part in L2
- * where the profiled launch, whose caches Nsight Compute emptied,
- * missed: sim.c turns that share of the profiled L2 misses into hits.  A
- * footprint past the L2 is swept in the same order each time, so each line
- * is evicted before its reuse (LRU).  0 when the profile does not give the
- * bytes (cta_l2_bytes 0) or the model has no [l2] bytes.  Measured:
- * treduce (results/reference/h200/real6) runs 37.8-51.1 k cycles at B <= 5
- * (F <= 41 MiB), 68.6 k at B = 6 (49 MiB). */
-gdouble sass_launch_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks);
-
-/* The L2 hit rates of coalesced and of scattered loads (*coalesced,
- * *scattered, 0..1) whose average over the profiled load sectors is `h`: the
- * misses fall on the coalesced loads first.  The profile gives one L2 hit
- * rate for the kernel; its misses are above all the first touches of the
- * data it streams (Nsight Compute empties the caches before the profiled
- * launch), and a scattered load that shares the rate would go to DRAM with
- * table lookups that stay in L2 (results/reference/h200/real3: gather_l2).
- * With no scattered (or no coalesced) loads both are `h`. */
-void sass_kernel_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered);
-
-/* Hit rate of a capacity C shared by `warps` warps of `footprint` bytes
- * each: min(1, C / (warps x footprint)); 1 when footprint is 0. */
-gdouble sass_capacity_share(gdouble capacity, guint warps, gdouble footprint);
 
 void sass_kernel_free(SassKernel *sk);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SassKernel, sass_kernel_free)
