@@ -172,35 +172,19 @@ for exp in $(cut -f1 "$tmp/all" | uniq); do
     "$tmp/all" >"$out/$exp.csv"
 done
 
-# Summary: MAPE (fit, held-out, all) and knees per curve.
-awk -F'\t' '
-  { key = $2; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-    i = ++cnt[key]; w[key, i] = $4; m[key, i] = $5; s[key, i] = $13
-    e = ($13 > $5 ? $13 - $5 : $5 - $13) / $5
-    err[key] += e; if ($12) { fe[key] += e; fc[key]++ } else { he[key] += e; hc[key]++ }
-    if ($14 != "-") { berr[key] += ($14 > $5 ? $14 - $5 : $5 - $14) / $5; bc[key]++ }
-    if ($5 > mbest[key]) mbest[key] = $5
-    if ($13 > sbest[key]) sbest[key] = $13
-    lat[key] = $11 }
-  END {
-    print "curve,points,fit_points,mape_fit_pct,mape_heldout_pct,mape_all_pct,bound_mape_pct,plateau_measured,plateau_simulated,knee_measured_warps,knee_simulated_warps,knee_diff_warps,pass"
-    for (j = 1; j <= n; j++) {
-      k = order[j]; km = ""; ks = ""
-      for (i = 1; i <= cnt[k]; i++) {
-        if (km == "" && m[k, i] >= 0.9 * mbest[k]) km = w[k, i]
-        if (ks == "" && s[k, i] >= 0.9 * sbest[k]) ks = w[k, i]
-      }
-      mf = fc[k] ? sprintf("%.1f", 100 * fe[k] / fc[k]) : "-"
-      mh = hc[k] ? sprintf("%.1f", 100 * he[k] / hc[k]) : "-"
-      d = ks - km; ad = d < 0 ? -d : d
-      if (lat[k]) { km = "-"; ks = "-"; dd = "-"; ad = 0 } else dd = sprintf("%+d", d)
-      pass = !hc[k] ? "n/a" : (100 * he[k] / hc[k] <= 8 && ad <= 4) ? "yes" : "NO"
-      mb = bc[k] ? sprintf("%.1f", 100 * berr[k] / bc[k]) : "-"
-      printf "%s,%d,%d,%s,%s,%.1f,%s,%s,%s,%s,%s,%s,%s\n", k, cnt[k], fc[k] + 0, mf, mh,
-             100 * err[k] / cnt[k], mb, lat[k] ? "-" : mbest[k], lat[k] ? "-" : sbest[k],
-             km, ks, dd, pass
-    }
-  }' "$tmp/all" >"$out/summary.csv"
+# Summary: MAPE (fit, held-out, all) and knees per curve (warpsim
+# curve-stats); an inverted experiment's points (latency: separate operations
+# of one warp each) are no curve: no plateau or knee.
+curve_files=() point_files=()
+while IFS=$'\t' read -r exp inv; do
+  if [ "$inv" = 1 ]; then point_files+=("$out/$exp.csv"); else curve_files+=("$out/$exp.csv"); fi
+done < <(cut -f1,11 "$tmp/all" | uniq)
+stats=(curve-stats --group curve --x warps_per_sm --y simulated --measured measured --fit fit
+  --bound little_bound --max-mape 8 --max-knee-diff 4)
+{
+  "$warpsim" "${stats[@]}" "${curve_files[@]}"
+  [ ${#point_files[@]} -eq 0 ] || "$warpsim" "${stats[@]}" --no-knee "${point_files[@]}" | tail -n +2
+} | sed '1s/_x,/_warps,/g' >"$out/summary.csv"
 
 if command -v gnuplot >/dev/null 2>&1 && [ -f "$out/chase_l2.csv" ] && [ -f "$out/chase_dram.csv" ]; then
   gnuplot -c "$root/scripts/plot_validation.gp" "$out" "$out/overlay.png" ||

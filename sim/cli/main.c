@@ -1,5 +1,6 @@
 /* main.c - warpsim: dispatch to a subcommand. */
 #include "cli/cli.h"
+#include "cli/cli_curve_stats.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_models.h"
 #include "cli/cli_occupancy.h"
@@ -19,6 +20,7 @@ static const struct {
     {"occupancy", cli_occupancy_main, "theoretical occupancy, limiters and what-if curves"},
     {"diff", cli_diff_main, "compare two 'run --format json' results, metric by metric"},
     {"models", cli_models_main, "list the shipped SM models"},
+    {"curve-stats", cli_curve_stats_main, "plateau, knee and MAPE per curve of CSV points"},
 };
 
 static void usage(FILE *f) {
@@ -27,8 +29,8 @@ static void usage(FILE *f) {
           "simulator of one GPU SM.\n\nCommands:\n",
           WARPSIM_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].desc);
-  fprintf(f, "  %-10s %s\n", "version", "print the version");
+    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].desc);
+  fprintf(f, "  %-12s %s\n", "version", "print the version");
   fprintf(f, "\nRun 'warpsim COMMAND --help' for a command's options.\n");
 }
 

@@ -66,6 +66,10 @@ void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint d
   add(row, name, report_format_double(value, decimals), COL_DOUBLE, value);
 }
 
+void report_add_number(ReportRow *row, const gchar *name, const gchar *text, gdouble value) {
+  add(row, name, g_strdup(text), COL_DOUBLE, value);
+}
+
 void report_add_bool(ReportRow *row, const gchar *name, gboolean value) {
   add(row, name, g_strdup(value ? "true" : "false"), COL_BOOL, value);
 }

@@ -18,6 +18,9 @@ void report_add_str(ReportRow *row, const gchar *name, const gchar *value);
 void report_add_uint(ReportRow *row, const gchar *name, guint64 value);
 /* `decimals` digits after the point. */
 void report_add_double(ReportRow *row, const gchar *name, gdouble value, guint decimals);
+/* A number with its own text (as an input file wrote it): CSV writes `text`,
+ * JSON the number `value` (null when it is not finite). */
+void report_add_number(ReportRow *row, const gchar *name, const gchar *text, gdouble value);
 void report_add_bool(ReportRow *row, const gchar *name, gboolean value);
 
 /* Comma-separated header line / value line (with '\n'); strings holding a

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# cli_curve_stats.sh - `warpsim curve-stats` on tiny CSVs whose answers are
+# worked out by hand below: plateau, knee, still rising and the change from
+# 50 % to 100 % occupancy per curve (points given out of order, a comment
+# line skipped); MAPE on fit, held-out and all points, the bound's MAPE, both
+# knees and the gate; JSON with null for what does not exist; bad input exits
+# 2 with one line on stderr and nothing on stdout.  Needs WARPSIM_BIN (CTest
+# sets it).
+set -u
+bin=${WARPSIM_BIN:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
+ok() { passed=$((passed + 1)); }
+
+# Curve a, by x: 1, 2, 2.8, 3.0: plateau 3.0; the last step 2.8 -> 3.0 is
+# above 1.02 x 2.8 = 2.856, so still rising: no knee; change from 50 % (2) to
+# 100 % (3.0): +50.0.  Curve b: 1, 2, 3, 3.04: plateau 3.04, 90 % = 2.736,
+# first reached by 3 at 12 warps (75 %); 3.04 <= 1.02 x 3 = 3.06: not rising;
+# change 100 (3.04 / 2 - 1) = +52.0.
+cat >"$tmp/curve.csv" <<'CSV'
+kernel,ilp,warps_per_sm,occupancy_pct,y
+# a comment line
+a,1,12,75,2.8
+a,1,4,25,1
+a,1,8,50,2
+a,1,16,100,3.0
+b,1,4,25,1
+b,1,8,50,2
+b,1,12,75,3
+b,1,16,100,3.04
+CSV
+want='kernel,ilp,metric,points,plateau,knee_x,knee_occupancy_pct,y_at_max_x,still_rising,change_50_to_100_pct
+a,1,y,4,3.0,-,-,3.0,yes,+50.0
+b,1,y,4,3.04,12,75,3.04,no,+52.0'
+got=$("$bin" curve-stats --group kernel,ilp --y y --occupancy occupancy_pct "$tmp/curve.csv" 2>"$tmp/err") ||
+  fail "curve: $(cat "$tmp/err")"
+[ "$got" = "$want" ] || fail "curve: got
+$got
+want
+$want"
+ok
+got=$("$bin" curve-stats --group kernel --y y --missing '' "$tmp/curve.csv" | sed -n 2p)
+[ "$got" = "a,y,4,3.0,,3.0,yes" ] || fail "--missing '': $got"
+ok
+"$bin" curve-stats --group kernel --y y -f json "$tmp/curve.csv" >"$tmp/json" || fail "json"
+grep -q '"knee_x" : null' "$tmp/json" && grep -q '"plateau" : 3.04' "$tmp/json" &&
+  [ "$(head -c1 "$tmp/json")" = "[" ] || fail "json: $(cat "$tmp/json")"
+ok
+
+# Measured 2, 4, 5 and simulated 2.2, 4.6, 5 at 4, 8, 12 warps: relative
+# errors 0.1, 0.15, 0; fit (point 1): 10.0 %; held out: 100 x 0.15 / 2 =
+# 7.5 %; all: 100 x 0.25 / 3 = 8.3 %.  Bound (points 2, 3): |5 - 4| / 4 =
+# 0.25, |4 - 5| / 5 = 0.2: 22.5 %.  Plateaus 5 and 5; knees (4.5): measured
+# 5 at 12, simulated 4.6 at 8: -4.  Gate 8 % and 4 warps: 7.5 <= 8, 4 <= 4.
+cat >"$tmp/cmp.csv" <<'CSV'
+curve,warps_per_sm,measured,simulated,bound,fit
+c,4,2,2.2,-,yes
+c,8,4,4.6,5,no
+c,12,5,5,4,no
+CSV
+head='curve,points,fit_points,mape_fit_pct,mape_heldout_pct,mape_all_pct,bound_mape_pct,plateau_measured,plateau_simulated,knee_measured_x,knee_simulated_x,knee_diff_x,pass'
+cmp=(curve-stats --group curve --y simulated --measured measured --fit fit --bound bound --max-mape 8)
+got=$("$bin" "${cmp[@]}" --max-knee-diff 4 "$tmp/cmp.csv" 2>"$tmp/err") || fail "compare: $(cat "$tmp/err")"
+[ "$got" = "$head
+c,3,1,10.0,7.5,8.3,22.5,5,5,12,8,-4,yes" ] || fail "compare: $got"
+ok
+got=$("$bin" "${cmp[@]}" --max-knee-diff 3 "$tmp/cmp.csv" | tail -1)
+[ "$got" = "c,3,1,10.0,7.5,8.3,22.5,5,5,12,8,-4,NO" ] || fail "knee gate: $got"
+ok
+# Every point fitted: no held-out MAPE, the gate does not apply.
+sed 's/,no$/,yes/' "$tmp/cmp.csv" >"$tmp/allfit.csv"
+got=$("$bin" "${cmp[@]}" "$tmp/allfit.csv" | tail -1)
+[ "$got" = "c,3,3,8.3,-,8.3,22.5,5,5,12,8,-4,n/a" ] || fail "all fitted: $got"
+ok
+# --no-knee: points of separate operations, MAPE only; --fall: peaks at 12
+# and 12, both curves end on their plateau (0.0 %).
+got=$("$bin" curve-stats --y simulated --measured measured --no-knee "$tmp/cmp.csv" | tail -1)
+[ "$got" = "3,8.3,-,-,-,-,-" ] || fail "--no-knee: $got"
+got=$("$bin" curve-stats --y simulated --measured measured --fall "$tmp/cmp.csv" | tail -1)
+[ "$got" = "3,8.3,5,5,12,8,-4,12,12,0.0,0.0" ] || fail "--fall: $got"
+ok
+
+# Bad input: exit 2, one line on stderr, nothing on stdout.
+printf 'warps_per_sm,y\n4,abc\n' >"$tmp/nan.csv"
+printf 'warps_per_sm,measured,y\n4,0,1\n' >"$tmp/zero.csv"
+printf 'warps_per_sm,y\n4,1,2\n' >"$tmp/wide.csv"
+printf 'warps_per_sm,y\n' >"$tmp/header.csv"
+: >"$tmp/empty.csv"
+bad() { # want-in-message, args...
+  local want=$1
+  shift
+  "$bin" curve-stats "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  [ $rc -eq 2 ] || fail "$* exited $rc, not 2"
+  [ ! -s "$tmp/out" ] || fail "$* wrote to stdout"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
+  grep -qF -- "$want" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$want'"
+  ok
+}
+bad "--y" "$tmp/curve.csv"
+bad "expected one CSV file" --y y
+bad "$tmp/none.csv" --y y "$tmp/none.csv"
+bad "no column 'nope'" --y nope "$tmp/curve.csv"
+bad "no column 'kind'" --y y --group kind "$tmp/curve.csv"
+bad "nan.csv:2: column y: 'abc' is not a number" --y y "$tmp/nan.csv"
+bad "zero.csv:2: column measured: 0" --y y --measured measured "$tmp/zero.csv"
+bad "wide.csv:2: 3 fields, the header has 2" --y y "$tmp/wide.csv"
+bad "no data rows" --y y "$tmp/header.csv"
+bad "empty" --y y "$tmp/empty.csv"
+bad "need --measured" --y y --fit fit "$tmp/curve.csv"
+bad "--format" --y y --format text "$tmp/curve.csv"
+bad "--max-mape" --y simulated --measured measured --max-mape -3 "$tmp/cmp.csv"
+sed 's/,yes$/,maybe/' "$tmp/cmp.csv" >"$tmp/maybe.csv"
+bad "'maybe' (allowed yes, no" --y simulated --measured measured --fit fit "$tmp/maybe.csv"
+bad "Unknown option" --y y --bogus "$tmp/curve.csv"
+"$bin" curve-stats --help | grep -q -- '--measured' || fail "--help"
+ok
+echo "$passed passed"
