@@ -1,0 +1,257 @@
+/* check_sm.c - tests of sim/core/sm.c, the cycle loop and the issue stage,
+ * on SASS listings of 2 to 6 instructions run on the test SM (sass_run.h):
+ * the cycles of the run and every warp state, counted by hand in the
+ * comments from the rules of ARCHITECTURE.md ("The path of one
+ * instruction") and sm.h: a warp issues at most once per cycle; the next
+ * instruction of the same warp issues `stall` cycles later (at least 1) or,
+ * after a branch, [branch] latency (10) later; a write scoreboard barrier is
+ * set until the producer's result is ready (issue + its class latency) and a
+ * read barrier until its registers are read (issue + read_latency); a
+ * consumer waiting on a barrier issues in the cycle it clears; an EXIT's warp
+ * drains until its memory is done and retires one cycle after the EXIT at
+ * the earliest; the run ends in the cycle the last CTA retires.  A cycle is
+ * charged to one state per warp: the cycle of an issue to `selected`, a wait
+ * for a stall count to `wait`, for a barrier to the state of its producer
+ * (MUFU: short_scoreboard; loads and stores: long_scoreboard).  The yield
+ * bit is not modelled (sass.h): setting it changes nothing. */
+#include "sass_run.h"
+
+#include <stdlib.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+/* Control words used below (bits 40..63 as X: stall << 1 | yield << 5 |
+ * write barrier << 6 | read barrier << 9 | wait mask << 12):
+ *   0x000fe2: stall 1, yield, no barrier (2 + 32 + 7 x 64 + 7 x 512)
+ *   0x000fc2: stall 1, no yield, no barrier
+ *   0x000fe8: stall 4, yield;  0x000fc8: stall 4, no yield
+ *   0x000fe4: stall 2, yield
+ *   0x000e22: stall 1, yield, write barrier SB0 (2 + 32 + 0 + 3584)
+ *   0x001fe2: stall 1, yield, waits on SB0 (0x000fe2 + 1 << 12)
+ *   0x0003e2: stall 1, yield, read barrier SB1 (2 + 32 + 448 + 512)
+ *   0x002fe2: stall 1, yield, waits on SB1 (0x000fe2 + 2 << 12) */
+
+/* Stall counts: FADD (stall 4), FADD (stall 1), EXIT.  Cycle 0 FADD; 1..3
+ * wait (3); 4 FADD; 5 EXIT; the warp drains (no memory) and retires at 6. */
+/* clang-format off */
+static const gchar stall_listing[] = SASS_HEADER
+    SASS_INS("0000", "FADD R1, R2, R3", "0x000fe80000000000")
+    SASS_INS("0010", "FADD R4, R5, R6", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+/* The same with every yield bit cleared. */
+/* clang-format off */
+static const gchar stall_no_yield[] = SASS_HEADER
+    SASS_INS("0000", "FADD R1, R2, R3", "0x000fc80000000000")
+    SASS_INS("0010", "FADD R4, R5, R6", "0x000fc20000000000")
+    SASS_INS("0020", "EXIT", "0x000fc20000000000");
+/* clang-format on */
+
+START_TEST(test_stall_count) {
+  const gchar *listings[] = {stall_listing, stall_no_yield};
+  for (guint i = 0; i < G_N_ELEMENTS(listings); i++) {
+    SassRun r = {0};
+    sassrun_run(&r, listings[i], &(SassSetup){0});
+    ck_assert_uint_eq(r.p->code[0].stall, 4);
+    ck_assert_uint_eq(r.st.cycles, 6);
+    ck_assert_uint_eq(r.st.issued, 3);
+    sassrun_states(&r, (SassState[]){{STALL_SELECTED, 3}, {STALL_WAIT, 3}, {STALL_MAX, 0}});
+    sassrun_clear(&r);
+  }
+}
+END_TEST
+
+/* A write scoreboard barrier: MUFU (latency 16) sets SB0, FADD waits on SB0.
+ * Cycle 0 MUFU, SB0 set until 16; 1..15 short_scoreboard (15); 16 FADD; 17
+ * EXIT; retires at 18.  Released one cycle late, FADD would issue at 17. */
+/* clang-format off */
+static const gchar sb_write_listing[] = SASS_HEADER
+    SASS_INS("0000", "MUFU.EX2 R1, R2", "0x000e220000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x001fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_sb_write) {
+  SassRun r = {0};
+  sassrun_run(&r, sb_write_listing, &(SassSetup){0});
+  ck_assert_uint_eq(r.p->code[0].sb_write, 0);
+  ck_assert_uint_eq(r.p->code[1].wait_mask, 1);
+  ck_assert_uint_eq(r.st.cycles, 18);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 3}, {STALL_SHORT_SCOREBOARD, 15}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* A read scoreboard barrier: STG (registers read 2 cycles after issue) sets
+ * SB1 until then; FADD, which overwrites the stored register, waits on SB1.
+ * Cycle 0 STG; 1 long_scoreboard (1); 2 FADD; 3 EXIT; the warp does not wait
+ * for the store's write (its last memory event is the read at 2): retires
+ * at 4. */
+/* clang-format off */
+static const gchar sb_read_listing[] = SASS_HEADER
+    SASS_INS("0000", "STG.E [R2.64], R4", "0x0003e20000000000")
+    SASS_INS("0010", "FADD R4, R5, R6", "0x002fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_sb_read) {
+  SassRun r = {0};
+  sassrun_run(&r, sb_read_listing, &(SassSetup){0});
+  ck_assert_uint_eq(r.p->code[0].sb_read, 1);
+  ck_assert_uint_eq(r.p->code[0].read_latency, 2);
+  ck_assert_uint_eq(r.st.cycles, 4);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 3}, {STALL_LONG_SCOREBOARD, 1}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* A loop of 3 trips ([sass] trip_count 3): FADD, ISETP (stall 2), @P0 BRA
+ * back to 0, then EXIT.  A trip from cycle t: FADD t, ISETP t+1, wait t+2,
+ * BRA t+3 (the ALU pipe, interval 2, is free again at t+3), branch_resolving
+ * t+4..t+12 (9), the next trip at t+13.  The branch is taken twice (t = 0,
+ * 13) and not taken once (t = 26): EXIT at 26 + 13 = 39, retire at 40. */
+/* clang-format off */
+static const gchar loop_listing[] = SASS_HEADER
+    SASS_INS("0000", "FADD R1, R2, R3", "0x000fe20000000000")
+    SASS_INS("0010", "ISETP.NE.AND P0, PT, R1, RZ, PT", "0x000fe40000000000")
+    SASS_INS("0020", "@P0 BRA 0x0", "0x000fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_loop_branch) {
+  SassRun r = {0};
+  sassrun_run(&r, loop_listing, &(SassSetup){.trips = 3});
+  ck_assert_uint_eq(r.st.cycles, 40);
+  ck_assert_uint_eq(r.st.issued, 10);
+  ck_assert_uint_eq(r.st.ops[OP_BRA], 3);
+  sassrun_states(
+      &r, (SassState[]){
+              {STALL_SELECTED, 10}, {STALL_WAIT, 3}, {STALL_BRANCH_RESOLVING, 27}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* A forward branch without a profile is not taken: BRA at 0,
+ * branch_resolving 1..9, FADD at 10 (not skipped), EXIT 11, retire at 12. */
+/* clang-format off */
+static const gchar forward_listing[] = SASS_HEADER
+    SASS_INS("0000", "@P0 BRA 0x20", "0x000fe20000000000")
+    SASS_INS("0010", "FADD R1, R2, R3", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_forward_branch) {
+  SassRun r = {0};
+  sassrun_run(&r, forward_listing, &(SassSetup){0});
+  ck_assert_uint_eq(r.st.cycles, 12);
+  ck_assert_uint_eq(r.st.issued, 3);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 3}, {STALL_BRANCH_RESOLVING, 9}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* BAR with two warps of one CTA (warp 0 on SMSP 0, warp 1 on SMSP 1): both
+ * arrive at cycle 0; the barrier unit takes one arrival per 2 cycles (done
+ * at 2 and 4) and releases 6 cycles after the last: at 10.  Each warp waits
+ * at the barrier 1..9 (9); both EXIT at 10 and retire at 11. */
+/* clang-format off */
+static const gchar bar_listing[] = SASS_HEADER
+    SASS_INS("0000", "BAR.SYNC.DEFER_BLOCKING 0x0", "0x000fe20000000000")
+    SASS_INS("0010", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_bar) {
+  SassRun r = {0};
+  sassrun_run(&r, bar_listing, &(SassSetup){.warps = 2});
+  ck_assert_uint_eq(r.p->code[0].op, OP_BAR);
+  ck_assert_uint_eq(r.st.cycles, 11);
+  ck_assert_uint_eq(r.st.active_warp_cycles, 22);
+  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4}, {STALL_BARRIER, 18}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* The SMSP each warp runs on and the order the issue stage visits the SMSPs
+ * (sm.h: warp k of the launch on SMSP k mod 4, SMSPs visited 0 to 3 each
+ * cycle), on an uneven launch: 7 CTAs of one warp, so SMSPs 0..2 hold two
+ * warps (w0 w4, w1 w5, w2 w6) and SMSP 3 one (w3).  Each warp: LDS (SB0;
+ * the SM-wide shared-memory unit takes one per cycle, [smem] interval 1,
+ * queue 0), FADD waiting on SB0, EXIT.  The first SMSP visited with a ready
+ * LDS gets the unit: LDS at cycle 0 w0, 1 w4, 2 w1, 3 w5, 4 w2, 5 w6, 6 w3;
+ * the others ready then are mio_throttle (cycles 0, 1: 5 warps each; 2, 3:
+ * 3; 4, 5: 1; 18 in all) but the second warp of the SMSP being served
+ * (not_selected at 0, 2, 4).  A warp whose LDS issued at c waits 28 cycles
+ * (short_scoreboard: result at c + 29), FADD at c + 29, EXIT at c + 30; the
+ * second warp of a pair, ready at c + 30, is not_selected there (grr keeps
+ * the warp that issued last), so FADD c + 31, EXIT c + 32.  Retire (EXIT + 1):
+ * w0 31, w4 33, w1 33, w5 35, w2 35, w6 37, w3 37 (FADD 35, EXIT 36): 37
+ * cycles, 241 active warp-cycles; SMSPs active 33 + 35 + 37 + 37 = 142.
+ * Visited 3 to 0, the last LDS would go to w4 at 6 and the run take 38. */
+/* clang-format off */
+static const gchar order_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDS R1, [R2]", "0x000e220000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x001fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_smsp_order) {
+  SassRun r = {0};
+  sassrun_run(&r, order_listing, &(SassSetup){.ctas = 7});
+  ck_assert_uint_eq(r.p->code[0].op, OP_LDS);
+  ck_assert_uint_eq(r.st.cycles, 37);
+  ck_assert_uint_eq(r.st.active_warp_cycles, 241);
+  ck_assert_uint_eq(r.st.smsp_active_cycles, 142);
+  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 21},
+                                   {STALL_NOT_SELECTED, 6},
+                                   {STALL_MIO_THROTTLE, 18},
+                                   {STALL_SHORT_SCOREBOARD, 7 * 28},
+                                   {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* IMAD is an FP32-pipe instruction in the shipped H200 model (models/
+ * h200.ini [class_fp32]: latency 4, interval 1): four independent IMADs
+ * (stall 1) issue at 0, 1, 2, 3, EXIT at 4, retire at 5.  In the MUFU class
+ * (interval 8) they would issue at 0, 8, 16, 24 and the run take 26. */
+/* clang-format off */
+static const gchar imad_listing[] = SASS_HEADER
+    SASS_INS("0000", "IMAD R1, R2, R3, R4", "0x000fe20000000000")
+    SASS_INS("0010", "IMAD R5, R2, R3, R4", "0x000fe20000000000")
+    SASS_INS("0020", "IMAD R6, R2, R3, R4", "0x000fe20000000000")
+    SASS_INS("0030", "IMAD R7, R2, R3, R4", "0x000fe20000000000")
+    SASS_INS("0040", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_imad_h200) {
+  g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  SassRun r = {0};
+  sassrun_run(&r, imad_listing, &(SassSetup){.model = h200});
+  ck_assert_int_eq(opclass_lookup(r.m->opclass, "IMAD"), OPCLASS_FP32);
+  ck_assert_uint_eq(r.p->code[0].pipe, PIPE_FMA);
+  ck_assert_uint_eq(r.st.cycles, 5);
+  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 5}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+int main(void) {
+  TCase *tc = tcase_create("sass_timing");
+  tcase_add_test(tc, test_stall_count);
+  tcase_add_test(tc, test_sb_write);
+  tcase_add_test(tc, test_sb_read);
+  tcase_add_test(tc, test_loop_branch);
+  tcase_add_test(tc, test_forward_branch);
+  tcase_add_test(tc, test_bar);
+  tcase_add_test(tc, test_smsp_order);
+  tcase_add_test(tc, test_imad_h200);
+  tcase_set_timeout(tc, 60);
+  Suite *s = suite_create("sm");
+  suite_add_tcase(s, tc);
+  g_autoptr(SRunner) sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

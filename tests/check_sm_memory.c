@@ -1,0 +1,215 @@
+/* check_sm_memory.c - tests of sim/core/sm_memory.c, what SASS global loads
+ * and stores do when they issue, on listings of 3 to 4 instructions run on
+ * the test SM (sass_run.h: one channel per level, no latency spread; L1 49
+ * cycles at 128 B/cycle, L2 305 at 36.5, DRAM 697 at 17.2).  Rules
+ * (sm_memory.c, mem.h, ARCHITECTURE.md): a request of S sectors moves 32 S
+ * bytes in lines of 128 B; each line occupies its level's channel for
+ * bytes / bandwidth cycles from when the channel is free, and its data is
+ * back `latency` after that start (the request's: after its last line's);
+ * a load that misses L1 holds its lines of the SM's miss slots
+ * ([class_global] lines_in_flight) until its data is back, an L1 hit none;
+ * with stores_hold_lines a store that goes to DRAM holds its lines until
+ * DRAM has written it (its one access's latency after the start, at a
+ * stored byte's cost of dram_write_cost = 1 read byte); a global load or
+ * store waits (lg_throttle) while the slots are full.  Control words as in
+ * check_sm.c: 0x000fe2 none, 0x000e22 sets SB0, 0x000e62 sets SB1, 0x001fe2
+ * waits on SB0, 0x003fe2 on SB0 and SB1, 0x001e62 waits on SB0 and sets
+ * SB1 (0x000e62 + 1 << 12). */
+#include "sass_run.h"
+
+#include <stdlib.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+/* A dependent load through L2 (L1 hit 0, L2 hit 1): LDG (SB0) at 0, data
+ * at 305; the second LDG reads the first's result (waits on SB0): issues at
+ * 305, data at 610; FADD at 610, EXIT 611, the warp's memory is back by
+ * then: retires at 612.  long_scoreboard 1..304 and 306..609. */
+/* clang-format off */
+static const gchar chain_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDG.E R2, [R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "LDG.E R3, [R2.64]", "0x001e620000000000")
+    SASS_INS("0020", "FADD R4, R3, R3", "0x002fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_dependent_ldg) {
+  SassRun r = {0};
+  sassrun_run(&r, chain_listing, &(SassSetup){.l2_hit = 1.0});
+  ck_assert_uint_eq(r.st.cycles, 612);
+  ck_assert_uint_eq(r.st.loads, 2);
+  ck_assert_uint_eq(r.st.load_latency_sum, 2 * 305);
+  ck_assert_uint_eq(r.st.level_bytes[MEM_L2], 2 * 128);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 608}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* A request's bytes are its sectors': LDG.E.128 reads 16 B per thread, 16
+ * sectors = 512 B, 4 lines, sequential (>= 2 lines: one channel of the
+ * level's streaming pool).  Two of them to DRAM at cycles 0 and 1 (SB0,
+ * SB1): the first's lines start at 0, 7.44, 14.88, 22.33 (128 / 17.2 cycles
+ * each), its data at 22.33 + 697 -> 720; the second's at 29.77 .. 52.09,
+ * data at 749.09 -> 750.  FADD waits on both: 750; EXIT 751; retires at 752.
+ * long_scoreboard 2..749 (748).  DRAM served 2 x 512 B. */
+/* clang-format off */
+static const gchar wide_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDG.E.128 R4, [R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "LDG.E.128 R8, [R6.64]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R12, R4, R8", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_request_sectors) {
+  SassRun r = {0};
+  sassrun_run(&r, wide_listing, &(SassSetup){0});
+  ck_assert_uint_eq(r.p->code[0].bytes, 512);
+  ck_assert_uint_eq(r.p->code[0].lines, 4);
+  ck_assert_uint_eq(r.st.cycles, 752);
+  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 1024);
+  ck_assert_uint_eq(r.st.load_bytes, 1024);
+  ck_assert_uint_eq(r.st.load_latency_sum, 720 + 749);
+  /* L1TEX's data stage: 512 B at 128 B/cycle, 4 cycles per load */
+  ck_assert_uint_eq(r.st.pipe_busy[PIPE_SMEM], 8);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 748}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* Lines in flight: one miss slot (lines_in_flight 1), two independent
+ * one-line loads to DRAM.  LDG at 0 takes the slot (data at 697); the
+ * second is ready at 1 but the slot is full: lg_throttle 1..696 (the SM's
+ * cap: lg_throttle_sm); at 697 the first completes and the second issues
+ * (the channel is free again: data at 1394); long_scoreboard 698..1393;
+ * FADD 1394, EXIT 1395, retire 1396. */
+/* clang-format off */
+static const gchar two_loads[] = SASS_HEADER
+    SASS_INS("0000", "LDG.E R4, [R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "LDG.E R5, [R6.64]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R7, R4, R5", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_lines_in_flight) {
+  SassRun r = {0};
+  sassrun_run(&r, two_loads, &(SassSetup){.sets = "class_global.lines_in_flight=1"});
+  ck_assert_uint_eq(r.st.cycles, 1396);
+  ck_assert_uint_eq(r.st.lg_throttle_sm, 696);
+  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4},
+                                   {STALL_LG_THROTTLE, 696},
+                                   {STALL_LONG_SCOREBOARD, 696},
+                                   {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* L1 hits hold no miss slot: the same two loads, L1 hit rate 1, one slot:
+ * LDG at 0 (data at 49), LDG at 1 (the L1 channel is free after 1 cycle:
+ * data at 50); FADD 50, EXIT 51, retire 52; long_scoreboard 2..49. */
+START_TEST(test_l1_hit_no_slot) {
+  SassRun r = {0};
+  sassrun_run(&r, two_loads, &(SassSetup){.l1_hit = 1.0, .sets = "class_global.lines_in_flight=1"});
+  ck_assert_uint_eq(r.st.cycles, 52);
+  ck_assert_uint_eq(r.st.level_bytes[MEM_L1], 256);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 48}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* A store holds a miss slot until DRAM has written it (stores_hold_lines,
+ * one slot): STG at 0 (128 B, one line, written at 697); the LDG after it is
+ * lg_throttle 1..696, issues at 697 (data at 1394); FADD 1394, EXIT 1395,
+ * retire 1396.  The store's own warp never waits for the write. */
+/* clang-format off */
+static const gchar store_load[] = SASS_HEADER
+    SASS_INS("0000", "STG.E [R2.64], R4", "0x000fe20000000000")
+    SASS_INS("0010", "LDG.E R5, [R6.64]", "0x000e220000000000")
+    SASS_INS("0020", "FADD R7, R5, R5", "0x001fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+START_TEST(test_store_holds_slot) {
+  SassRun r = {0};
+  sassrun_run(&r, store_load, &(SassSetup){.sets = "class_global.lines_in_flight=1"});
+  ck_assert_uint_eq(r.p->code[0].op, OP_STG);
+  ck_assert_uint_eq(r.st.cycles, 1396);
+  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 256);
+  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4},
+                                   {STALL_LG_THROTTLE, 696},
+                                   {STALL_LONG_SCOREBOARD, 696},
+                                   {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
+ * but the store's line keeps DRAM's one random-line channel until 7.44
+ * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;
+ * long_scoreboard 2..704. */
+START_TEST(test_store_no_hold) {
+  SassRun r = {0};
+  sassrun_run(
+      &r, store_load,
+      &(SassSetup){.sets = "class_global.lines_in_flight=1;class_global.stores_hold_lines=false"});
+  ck_assert_uint_eq(r.st.cycles, 707);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 703}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+/* With a profile, a request's sectors are the profile's (L2 Theoretical
+ * Sectors Global / Instructions Executed), not its width's: an LDG.E (4 B
+ * per thread, 4 sectors ideal) profiled at 13 sectors in 2 executions, 6.5
+ * per request, is 208 B, 224 B on the levels' servers (whole sectors) in 2
+ * lines (not scattered: below 2 x 4).  To DRAM: lines start at 0 and 7.44
+ * (128 B / 17.2), data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;
+ * long_scoreboard 1..704. */
+/* clang-format off */
+static const gchar profiled_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDG.E R4, [R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "FADD R5, R4, R4", "0x001fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+static const gchar profiled_source[] =
+    "\"Kernel Name\",\"test()\"\n"
+    "\"Address\",\"Source\",\"Instructions Executed\",\"L2 Theoretical Sectors Global\","
+    "\"Address Space\",\"Access Operation\"\n"
+    "\"0x0\",\"LDG.E R4, [R2.64]\",\"2\",\"13\",\"Global\",\"Load\"\n"
+    "\"0x10\",\"FADD R5, R4, R4\",\"2\",\"0\",\"\",\"\"\n"
+    "\"0x20\",\"EXIT\",\"2\",\"0\",\"\",\"\"\n";
+
+START_TEST(test_profiled_sectors) {
+  SassRun r = {0};
+  sassrun_run(&r, profiled_listing, &(SassSetup){.source = profiled_source});
+  ck_assert_uint_eq(r.p->code[0].bytes, 208);
+  ck_assert_uint_eq(r.p->code[0].lines, 2);
+  ck_assert_uint_eq(r.p->code[0].scattered, 0);
+  ck_assert_uint_eq(r.st.cycles, 707);
+  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 224);
+  ck_assert_uint_eq(r.st.load_bytes, 224);
+  sassrun_states(&r,
+                 (SassState[]){{STALL_SELECTED, 3}, {STALL_LONG_SCOREBOARD, 704}, {STALL_MAX, 0}});
+  sassrun_clear(&r);
+}
+END_TEST
+
+int main(void) {
+  TCase *tc = tcase_create("sass_memory");
+  tcase_add_test(tc, test_dependent_ldg);
+  tcase_add_test(tc, test_request_sectors);
+  tcase_add_test(tc, test_profiled_sectors);
+  tcase_add_test(tc, test_lines_in_flight);
+  tcase_add_test(tc, test_l1_hit_no_slot);
+  tcase_add_test(tc, test_store_holds_slot);
+  tcase_add_test(tc, test_store_no_hold);
+  tcase_set_timeout(tc, 60);
+  Suite *s = suite_create("sm_memory");
+  suite_add_tcase(s, tc);
+  g_autoptr(SRunner) sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
