@@ -67,6 +67,9 @@ typedef struct {
 typedef struct {
   guint warps;         /* warps per CTA (32 threads each); 0 = 1 */
   guint ctas;          /* CTAs, all resident at once; 0 = 1 */
+  guint blocks;        /* CTAs run in all (waves of `ctas`); 0 = ctas */
+  guint threads;       /* threads per CTA; 0 = 32 x warps */
+  guint early_exit;    /* warps per CTA that start at EXIT */
   gdouble l1_hit;      /* global loads: L1 hit probability */
   gdouble l2_hit;      /* of those missing L1: L2 hit probability */
   guint trips;         /* [sass] trip_count (one for every loop); 0 = none */
@@ -126,10 +129,11 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
   SmLaunch l = {.model = r->m,
                 .program = r->p,
                 .policy = sched_lookup(r->m->policy),
-                .threads_per_block = 32 * warps,
+                .threads_per_block = s->threads ? s->threads : 32 * warps,
                 .warps_per_block = warps,
                 .cta_slots = ctas,
-                .blocks = ctas,
+                .blocks = s->blocks ? s->blocks : ctas,
+                .early_exit = s->early_exit,
                 .spill_l1_hit = 1.0,
                 .load_l1_hit = s->l1_hit,
                 .load_l2_hit = s->l2_hit,

@@ -1,0 +1,82 @@
+/* check_smsp.c - tests of sim/core/smsp.[ch]: the issue class of each
+ * opcode class, the SM-wide units' state (lines-in-flight cap full, the
+ * shared-memory unit's queue), and why a class cannot issue, in the
+ * documented priority: lg_throttle, mio_throttle, math_pipe_throttle,
+ * dispatch_stall (stats.h), each with the cycle it clears. */
+#include "core/smsp.h"
+
+#include <check.h>
+#include <stdlib.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+START_TEST(test_op_class) {
+  ck_assert_uint_eq(smsp_op_class[OP_FFMA], CLS_FMA);
+  ck_assert_uint_eq(smsp_op_class[OP_FP32], CLS_FMA);
+  ck_assert_uint_eq(smsp_op_class[OP_IALU], CLS_ALU);
+  ck_assert_uint_eq(smsp_op_class[OP_BRA], CLS_ALU);
+  ck_assert_uint_eq(smsp_op_class[OP_MUFU], CLS_SFU);
+  ck_assert_uint_eq(smsp_op_class[OP_CONV], CLS_SFU);
+  ck_assert_uint_eq(smsp_op_class[OP_LDG], CLS_LOAD);
+  ck_assert_uint_eq(smsp_op_class[OP_STG], CLS_STORE);
+  ck_assert_uint_eq(smsp_op_class[OP_LDS], CLS_SMEM);
+  ck_assert_uint_eq(smsp_op_class[OP_BAR], CLS_NONE);
+}
+END_TEST
+
+/* Two lines in flight until 100 with a cap of 2: full, so the units
+ * throttle until a line completes (busy_until never); the shared-memory
+ * unit busy until 50 with 10 cycles of queue: an LDS may issue from 40.
+ * At 3: FMA pipe busy until 5 -> math_pipe_throttle, free at 5; a load with
+ * the cap full and the LSU busy until 7 -> lg_throttle (first), free at 100;
+ * a store that holds no lines -> the LSU: mio_throttle at 7; with
+ * store_held, lg_throttle; LDS -> mio_throttle at 40; an integer op with
+ * its pipe free but dispatch busy until 9 -> dispatch_stall at 9. */
+START_TEST(test_blocked) {
+  SmUnits u = {.max_inflight = 2, .smem_free = 50, .smem_queue = 10};
+  count_queue_init(&u.inflight);
+  count_queue_add(&u.inflight, 100, 2);
+  smsp_units_update(&u);
+  ck_assert(u.lg_full);
+  ck_assert_uint_eq(u.smem_block, 40);
+  ck_assert_uint_eq(u.busy_until, SIM_CYCLE_NEVER);
+  Smsp s;
+  smsp_init(&s);
+  s.pipe_free[PIPE_FMA] = 5;
+  s.pipe_free[PIPE_LSU] = 7;
+  SimCycle at = 0;
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_FMA, 3, &at), STALL_MATH_PIPE_THROTTLE);
+  ck_assert_uint_eq(at, 5);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_LOAD, 3, &at), STALL_LG_THROTTLE);
+  ck_assert_uint_eq(at, 100);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_STORE, 3, &at), STALL_MIO_THROTTLE);
+  ck_assert_uint_eq(at, 7);
+  u.store_held = ~G_GUINT64_CONSTANT(0);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_STORE, 3, &at), STALL_LG_THROTTLE);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_SMEM, 3, &at), STALL_MIO_THROTTLE);
+  ck_assert_uint_eq(at, 40);
+  s.dispatch_free = 9;
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_ALU, 3, &at), STALL_DISPATCH_STALL);
+  ck_assert_uint_eq(at, 9);
+  /* at 9 nothing but the load (lines) and LDS (queue) is held */
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_ALU, 9, &at), STALL_SELECTED);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_FMA, 9, &at), STALL_SELECTED);
+  /* the lines back: not full; the units throttle until the LDS may issue */
+  count_queue_complete(&u.inflight, 100);
+  smsp_units_update(&u);
+  ck_assert(!u.lg_full);
+  ck_assert_uint_eq(u.busy_until, 40);
+  count_queue_clear(&u.inflight);
+}
+END_TEST
+
+int main(void) {
+  TCase *tc = tcase_create("smsp");
+  tcase_add_test(tc, test_op_class);
+  tcase_add_test(tc, test_blocked);
+  Suite *s = suite_create("smsp");
+  suite_add_tcase(s, tc);
+  g_autoptr(SRunner) sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
