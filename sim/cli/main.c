@@ -5,6 +5,7 @@
 #include "cli/cli_models.h"
 #include "cli/cli_occupancy.h"
 #include "cli/cli_run.h"
+#include "cli/cli_sweep_points.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -21,6 +22,7 @@ static const struct {
     {"diff", cli_diff_main, "compare two 'run --format json' results, metric by metric"},
     {"models", cli_models_main, "list the shipped SM models"},
     {"curve-stats", cli_curve_stats_main, "plateau, knee and MAPE per curve of CSV points"},
+    {"sweep-points", cli_sweep_points_main, "a sweep's grid: its points, checked, and their hash"},
 };
 
 static void usage(FILE *f) {
