@@ -88,17 +88,8 @@ printf 'warps_per_sm,measured,y\n4,0,1\n' >"$tmp/zero.csv"
 printf 'warps_per_sm,y\n4,1,2\n' >"$tmp/wide.csv"
 printf 'warps_per_sm,y\n' >"$tmp/header.csv"
 : >"$tmp/empty.csv"
-bad() { # want-in-message, args...
-  local want=$1
-  shift
-  "$bin" curve-stats "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ $rc -eq 2 ] || fail "$* exited $rc, not 2"
-  [ ! -s "$tmp/out" ] || fail "$* wrote to stdout"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
-  grep -qF -- "$want" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$want'"
-  ok
-}
+. "$(dirname "${BASH_SOURCE[0]}")/refused_cmd.sh"
+bad() { local want=$1; shift; refused "$want" curve-stats "$@"; }
 bad "--y" "$tmp/curve.csv"
 bad "expected one CSV file" --y y
 bad "$tmp/none.csv" --y y "$tmp/none.csv"

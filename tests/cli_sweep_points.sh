@@ -48,17 +48,8 @@ grep -qx "effective configuration sha256: $conf" "$tmp/sig" || fail "config hash
 [ "$(wc -l <"$tmp/sig")" -eq 8 ] || fail "signature lines: $(cat "$tmp/sig")"
 ok
 
-bad() { # want-in-message, args...
-  local want=$1
-  shift
-  "$bin" sweep-points "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ $rc -eq 2 ] || fail "$* exited $rc, not 2"
-  [ ! -s "$tmp/out" ] || fail "$* wrote to stdout"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
-  grep -qF -- "$want" "$tmp/err" || fail "$*: '$(cat "$tmp/err")' does not say '$want'"
-  ok
-}
+. "$(dirname "${BASH_SOURCE[0]}")/refused_cmd.sh"
+bad() { local want=$1; shift; refused "$want" sweep-points "$@"; }
 bad "--kernel is required" --axis stream.ilp=1
 bad "at least one --axis" --kernel chase
 bad "'ilp' is not a group.key name" --kernel chase --axis ilp=1
