@@ -15,52 +15,43 @@ static const gchar listing[] = SASS_HEADER
     SASS_INS("0010", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-/* Waves: one CTA slot, 3 CTAs of one warp: they run 0..2, 2..4, 4..6: 6
- * cycles, 3 CTAs, 6 active warp-cycles (one warp at a time), 6 issues. */
-START_TEST(test_waves) {
-  SassRun r = {0};
-  sassrun_run(&r, listing, &(SassSetup){.ctas = 1, .blocks = 3});
-  ck_assert_uint_eq(r.st.cycles, 6);
-  ck_assert_uint_eq(r.st.ctas, 3);
-  ck_assert_uint_eq(r.st.active_warp_cycles, 6);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 6}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
+static void waves_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.ctas, 3);
+  ck_assert_uint_eq(r->st.active_warp_cycles, 6);
 }
-END_TEST
 
-/* A partial warp: 48 threads are 2 warps of 32 and 16 lanes, on SMSPs 0 and
- * 1; each issues 2 instructions: 2 x 32 + 2 x 16 = 96 thread instructions;
- * both retire at 2. */
-START_TEST(test_lanes) {
-  SassRun r = {0};
-  sassrun_run(&r, listing, &(SassSetup){.warps = 2, .threads = 48});
-  ck_assert_uint_eq(r.st.cycles, 2);
-  ck_assert_uint_eq(r.st.thread_insts, 96);
-  ck_assert_uint_eq(r.st.smsp_active_cycles, 4);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
+static void lanes_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.thread_insts, 96);
+  ck_assert_uint_eq(r->st.smsp_active_cycles, 4);
 }
-END_TEST
 
-/* Early exit: of 2 warps per CTA the last starts at EXIT: it issues EXIT at
- * 0 and retires at 1; the first FADD 0, EXIT 1, retire 2.  3 issues, 3
- * active warp-cycles, 2 x 32 + 1 x 32 thread instructions. */
-START_TEST(test_early_exit) {
-  SassRun r = {0};
-  sassrun_run(&r, listing, &(SassSetup){.warps = 2, .early_exit = 1});
-  ck_assert_uint_eq(r.st.cycles, 2);
-  ck_assert_uint_eq(r.st.active_warp_cycles, 3);
-  ck_assert_uint_eq(r.st.thread_insts, 96);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 3}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
+static void early_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.active_warp_cycles, 3);
+  ck_assert_uint_eq(r->st.thread_insts, 96);
+}
+
+static const SassCase cases[] = {
+    /* Waves: one CTA slot, 3 CTAs of one warp: they run 0..2, 2..4, 4..6: 6
+     * cycles, 3 CTAs, 6 active warp-cycles (one warp at a time), 6 issues. */
+    {"waves", listing, {.ctas = 1, .blocks = 3}, 6, {[STALL_SELECTED] = 6}, waves_extra},
+    /* A partial warp: 48 threads are 2 warps of 32 and 16 lanes, on SMSPs 0
+     * and 1; each issues 2 instructions: 2 x 32 + 2 x 16 = 96 thread
+     * instructions; both retire at 2. */
+    {"partial warp", listing, {.warps = 2, .threads = 48}, 2, {[STALL_SELECTED] = 4}, lanes_extra},
+    /* Early exit: of 2 warps per CTA the last starts at EXIT: it issues EXIT
+     * at 0 and retires at 1; the first FADD 0, EXIT 1, retire 2.  3 issues,
+     * 3 active warp-cycles, 2 x 32 + 1 x 32 thread instructions. */
+    {"early exit", listing, {.warps = 2, .early_exit = 1}, 2, {[STALL_SELECTED] = 3}, early_extra},
+};
+
+START_TEST(test_case) {
+  sassrun_case(&cases[_i]);
 }
 END_TEST
 
 int main(void) {
   TCase *tc = tcase_create("cta");
-  tcase_add_test(tc, test_waves);
-  tcase_add_test(tc, test_lanes);
-  tcase_add_test(tc, test_early_exit);
+  tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   Suite *s = suite_create("cta");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

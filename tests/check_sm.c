@@ -47,20 +47,6 @@ static const gchar stall_no_yield[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fc20000000000");
 /* clang-format on */
 
-START_TEST(test_stall_count) {
-  const gchar *listings[] = {stall_listing, stall_no_yield};
-  for (guint i = 0; i < G_N_ELEMENTS(listings); i++) {
-    SassRun r = {0};
-    sassrun_run(&r, listings[i], &(SassSetup){0});
-    ck_assert_uint_eq(r.p->code[0].stall, 4);
-    ck_assert_uint_eq(r.st.cycles, 6);
-    ck_assert_uint_eq(r.st.issued, 3);
-    sassrun_states(&r, (SassState[]){{STALL_SELECTED, 3}, {STALL_WAIT, 3}, {STALL_MAX, 0}});
-    sassrun_clear(&r);
-  }
-}
-END_TEST
-
 /* A write scoreboard barrier: MUFU (latency 16) sets SB0, FADD waits on SB0.
  * Cycle 0 MUFU, SB0 set until 16; 1..15 short_scoreboard (15); 16 FADD; 17
  * EXIT; retires at 18.  Released one cycle late, FADD would issue at 17. */
@@ -70,18 +56,6 @@ static const gchar sb_write_listing[] = SASS_HEADER
     SASS_INS("0010", "FADD R3, R1, R1", "0x001fe20000000000")
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
-
-START_TEST(test_sb_write) {
-  SassRun r = {0};
-  sassrun_run(&r, sb_write_listing, &(SassSetup){0});
-  ck_assert_uint_eq(r.p->code[0].sb_write, 0);
-  ck_assert_uint_eq(r.p->code[1].wait_mask, 1);
-  ck_assert_uint_eq(r.st.cycles, 18);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 3}, {STALL_SHORT_SCOREBOARD, 15}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
 
 /* A read scoreboard barrier: STG (registers read 2 cycles after issue) sets
  * SB1 until then; FADD, which overwrites the stored register, waits on SB1.
@@ -94,18 +68,6 @@ static const gchar sb_read_listing[] = SASS_HEADER
     SASS_INS("0010", "FADD R4, R5, R6", "0x002fe20000000000")
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
-
-START_TEST(test_sb_read) {
-  SassRun r = {0};
-  sassrun_run(&r, sb_read_listing, &(SassSetup){0});
-  ck_assert_uint_eq(r.p->code[0].sb_read, 1);
-  ck_assert_uint_eq(r.p->code[0].read_latency, 2);
-  ck_assert_uint_eq(r.st.cycles, 4);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 3}, {STALL_LONG_SCOREBOARD, 1}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
 
 /* A loop of 3 trips ([sass] trip_count 3): FADD, ISETP (stall 2), @P0 BRA
  * back to 0, then EXIT.  A trip from cycle t: FADD t, ISETP t+1, wait t+2,
@@ -120,19 +82,6 @@ static const gchar loop_listing[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-START_TEST(test_loop_branch) {
-  SassRun r = {0};
-  sassrun_run(&r, loop_listing, &(SassSetup){.trips = 3});
-  ck_assert_uint_eq(r.st.cycles, 40);
-  ck_assert_uint_eq(r.st.issued, 10);
-  ck_assert_uint_eq(r.st.ops[OP_BRA], 3);
-  sassrun_states(
-      &r, (SassState[]){
-              {STALL_SELECTED, 10}, {STALL_WAIT, 3}, {STALL_BRANCH_RESOLVING, 27}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
 /* A forward branch without a profile is not taken: BRA at 0,
  * branch_resolving 1..9, FADD at 10 (not skipped), EXIT 11, retire at 12. */
 /* clang-format off */
@@ -141,17 +90,6 @@ static const gchar forward_listing[] = SASS_HEADER
     SASS_INS("0010", "FADD R1, R2, R3", "0x000fe20000000000")
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
-
-START_TEST(test_forward_branch) {
-  SassRun r = {0};
-  sassrun_run(&r, forward_listing, &(SassSetup){0});
-  ck_assert_uint_eq(r.st.cycles, 12);
-  ck_assert_uint_eq(r.st.issued, 3);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 3}, {STALL_BRANCH_RESOLVING, 9}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
 
 /* BAR with two warps of one CTA (warp 0 on SMSP 0, warp 1 on SMSP 1): both
  * arrive at cycle 0; the barrier unit takes one arrival per 2 cycles (done
@@ -162,17 +100,6 @@ static const gchar bar_listing[] = SASS_HEADER
     SASS_INS("0000", "BAR.SYNC.DEFER_BLOCKING 0x0", "0x000fe20000000000")
     SASS_INS("0010", "EXIT", "0x000fe20000000000");
 /* clang-format on */
-
-START_TEST(test_bar) {
-  SassRun r = {0};
-  sassrun_run(&r, bar_listing, &(SassSetup){.warps = 2});
-  ck_assert_uint_eq(r.p->code[0].op, OP_BAR);
-  ck_assert_uint_eq(r.st.cycles, 11);
-  ck_assert_uint_eq(r.st.active_warp_cycles, 22);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4}, {STALL_BARRIER, 18}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
 
 /* The SMSP each warp runs on and the order the issue stage visits the SMSPs
  * (sm.h: warp k of the launch on SMSP k mod 4, SMSPs visited 0 to 3 each
@@ -197,22 +124,6 @@ static const gchar order_listing[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-START_TEST(test_smsp_order) {
-  SassRun r = {0};
-  sassrun_run(&r, order_listing, &(SassSetup){.ctas = 7});
-  ck_assert_uint_eq(r.p->code[0].op, OP_LDS);
-  ck_assert_uint_eq(r.st.cycles, 37);
-  ck_assert_uint_eq(r.st.active_warp_cycles, 241);
-  ck_assert_uint_eq(r.st.smsp_active_cycles, 142);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 21},
-                                   {STALL_NOT_SELECTED, 6},
-                                   {STALL_MIO_THROTTLE, 18},
-                                   {STALL_SHORT_SCOREBOARD, 7 * 28},
-                                   {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
 /* IMAD is an FP32-pipe instruction in the shipped H200 model (models/
  * h200.ini [class_fp32]: latency 4, interval 1): four independent IMADs
  * (stall 1) issue at 0, 1, 2, 3, EXIT at 4, retire at 5.  In the MUFU class
@@ -226,27 +137,104 @@ static const gchar imad_listing[] = SASS_HEADER
     SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* ---- the cases ---------------------------------------------------------- */
+
+static void stall_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].stall, 4);
+  ck_assert_uint_eq(r->st.issued, 3);
+}
+
+static void sb_write_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].sb_write, 0);
+  ck_assert_uint_eq(r->p->code[1].wait_mask, 1);
+}
+
+static void sb_read_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].sb_read, 1);
+  ck_assert_uint_eq(r->p->code[0].read_latency, 2);
+}
+
+static void loop_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.issued, 10);
+  ck_assert_uint_eq(r->st.ops[OP_BRA], 3);
+}
+
+static void bar_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_BAR);
+  ck_assert_uint_eq(r->st.active_warp_cycles, 22);
+}
+
+static void order_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_LDS);
+  ck_assert_uint_eq(r->st.active_warp_cycles, 241);
+  ck_assert_uint_eq(r->st.smsp_active_cycles, 142);
+}
+
+static void imad_extra(const SassRun *r) {
+  ck_assert_int_eq(opclass_lookup(r->m->opclass, "IMAD"), OPCLASS_FP32);
+  ck_assert_uint_eq(r->p->code[0].pipe, PIPE_FMA);
+}
+
+static const SassCase cases[] = {
+    {"stall count", stall_listing, {0}, 6, {[STALL_SELECTED] = 3, [STALL_WAIT] = 3}, stall_extra},
+    {"yield cleared",
+     stall_no_yield,
+     {0},
+     6,
+     {[STALL_SELECTED] = 3, [STALL_WAIT] = 3},
+     stall_extra},
+    {"write barrier",
+     sb_write_listing,
+     {0},
+     18,
+     {[STALL_SELECTED] = 3, [STALL_SHORT_SCOREBOARD] = 15},
+     sb_write_extra},
+    {"read barrier",
+     sb_read_listing,
+     {0},
+     4,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 1},
+     sb_read_extra},
+    {"loop branch",
+     loop_listing,
+     {.trips = 3},
+     40,
+     {[STALL_SELECTED] = 10, [STALL_WAIT] = 3, [STALL_BRANCH_RESOLVING] = 27},
+     loop_extra},
+    {"forward branch",
+     forward_listing,
+     {0},
+     12,
+     {[STALL_SELECTED] = 3, [STALL_BRANCH_RESOLVING] = 9},
+     NULL},
+    {"BAR", bar_listing, {.warps = 2}, 11, {[STALL_SELECTED] = 4, [STALL_BARRIER] = 18}, bar_extra},
+    {"SMSP order",
+     order_listing,
+     {.ctas = 7},
+     37,
+     {[STALL_SELECTED] = 21,
+      [STALL_NOT_SELECTED] = 6,
+      [STALL_MIO_THROTTLE] = 18,
+      [STALL_SHORT_SCOREBOARD] = 7 * 28},
+     order_extra},
+};
+
+START_TEST(test_case) {
+  sassrun_case(&cases[_i]);
+}
+END_TEST
+
+/* (the model's path is known at run time only) */
 START_TEST(test_imad_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
-  SassRun r = {0};
-  sassrun_run(&r, imad_listing, &(SassSetup){.model = h200});
-  ck_assert_int_eq(opclass_lookup(r.m->opclass, "IMAD"), OPCLASS_FP32);
-  ck_assert_uint_eq(r.p->code[0].pipe, PIPE_FMA);
-  ck_assert_uint_eq(r.st.cycles, 5);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 5}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
+  const SassCase c = {"IMAD", imad_listing, {.model = h200}, 5, {[STALL_SELECTED] = 5}, imad_extra};
+  sassrun_case(&c);
 }
 END_TEST
 
 int main(void) {
   TCase *tc = tcase_create("sass_timing");
-  tcase_add_test(tc, test_stall_count);
-  tcase_add_test(tc, test_sb_write);
-  tcase_add_test(tc, test_sb_read);
-  tcase_add_test(tc, test_loop_branch);
-  tcase_add_test(tc, test_forward_branch);
-  tcase_add_test(tc, test_bar);
-  tcase_add_test(tc, test_smsp_order);
+  tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_add_test(tc, test_imad_h200);
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm");

@@ -33,19 +33,6 @@ static const gchar chain_listing[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-START_TEST(test_dependent_ldg) {
-  SassRun r = {0};
-  sassrun_run(&r, chain_listing, &(SassSetup){.l2_hit = 1.0});
-  ck_assert_uint_eq(r.st.cycles, 612);
-  ck_assert_uint_eq(r.st.loads, 2);
-  ck_assert_uint_eq(r.st.load_latency_sum, 2 * 305);
-  ck_assert_uint_eq(r.st.level_bytes[MEM_L2], 2 * 128);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 608}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
 /* A request's bytes are its sectors': LDG.E.128 reads 16 B per thread, 16
  * sectors = 512 B, 4 lines, sequential (>= 2 lines: one channel of the
  * level's streaming pool).  Two of them to DRAM at cycles 0 and 1 (SB0,
@@ -61,23 +48,6 @@ static const gchar wide_listing[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-START_TEST(test_request_sectors) {
-  SassRun r = {0};
-  sassrun_run(&r, wide_listing, &(SassSetup){0});
-  ck_assert_uint_eq(r.p->code[0].bytes, 512);
-  ck_assert_uint_eq(r.p->code[0].lines, 4);
-  ck_assert_uint_eq(r.st.cycles, 752);
-  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 1024);
-  ck_assert_uint_eq(r.st.load_bytes, 1024);
-  ck_assert_uint_eq(r.st.load_latency_sum, 720 + 749);
-  /* L1TEX's data stage: 512 B at 128 B/cycle, 4 cycles per load */
-  ck_assert_uint_eq(r.st.pipe_busy[PIPE_SMEM], 8);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 748}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
 /* Lines in flight: one miss slot (lines_in_flight 1), two independent
  * one-line loads to DRAM.  LDG at 0 takes the slot (data at 697); the
  * second is ready at 1 but the slot is full: lg_throttle 1..696 (the SM's
@@ -92,33 +62,6 @@ static const gchar two_loads[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
-START_TEST(test_lines_in_flight) {
-  SassRun r = {0};
-  sassrun_run(&r, two_loads, &(SassSetup){.sets = "class_global.lines_in_flight=1"});
-  ck_assert_uint_eq(r.st.cycles, 1396);
-  ck_assert_uint_eq(r.st.lg_throttle_sm, 696);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4},
-                                   {STALL_LG_THROTTLE, 696},
-                                   {STALL_LONG_SCOREBOARD, 696},
-                                   {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
-/* L1 hits hold no miss slot: the same two loads, L1 hit rate 1, one slot:
- * LDG at 0 (data at 49), LDG at 1 (the L1 channel is free after 1 cycle:
- * data at 50); FADD 50, EXIT 51, retire 52; long_scoreboard 2..49. */
-START_TEST(test_l1_hit_no_slot) {
-  SassRun r = {0};
-  sassrun_run(&r, two_loads, &(SassSetup){.l1_hit = 1.0, .sets = "class_global.lines_in_flight=1"});
-  ck_assert_uint_eq(r.st.cycles, 52);
-  ck_assert_uint_eq(r.st.level_bytes[MEM_L1], 256);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 48}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
 /* A store holds a miss slot until DRAM has written it (stores_hold_lines,
  * one slot): STG at 0 (128 B, one line, written at 697); the LDG after it is
  * lg_throttle 1..696, issues at 697 (data at 1394); FADD 1394, EXIT 1395,
@@ -130,36 +73,6 @@ static const gchar store_load[] = SASS_HEADER
     SASS_INS("0020", "FADD R7, R5, R5", "0x001fe20000000000")
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
-
-START_TEST(test_store_holds_slot) {
-  SassRun r = {0};
-  sassrun_run(&r, store_load, &(SassSetup){.sets = "class_global.lines_in_flight=1"});
-  ck_assert_uint_eq(r.p->code[0].op, OP_STG);
-  ck_assert_uint_eq(r.st.cycles, 1396);
-  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 256);
-  sassrun_states(&r, (SassState[]){{STALL_SELECTED, 4},
-                                   {STALL_LG_THROTTLE, 696},
-                                   {STALL_LONG_SCOREBOARD, 696},
-                                   {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
-
-/* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
- * but the store's line keeps DRAM's one random-line channel until 7.44
- * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;
- * long_scoreboard 2..704. */
-START_TEST(test_store_no_hold) {
-  SassRun r = {0};
-  sassrun_run(
-      &r, store_load,
-      &(SassSetup){.sets = "class_global.lines_in_flight=1;class_global.stores_hold_lines=false"});
-  ck_assert_uint_eq(r.st.cycles, 707);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 4}, {STALL_LONG_SCOREBOARD, 703}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
-}
-END_TEST
 
 /* With a profile, a request's sectors are the profile's (L2 Theoretical
  * Sectors Global / Instructions Executed), not its width's: an LDG.E (4 B
@@ -182,30 +95,108 @@ static const gchar profiled_source[] =
     "\"0x10\",\"FADD R5, R4, R4\",\"2\",\"0\",\"\",\"\"\n"
     "\"0x20\",\"EXIT\",\"2\",\"0\",\"\",\"\"\n";
 
-START_TEST(test_profiled_sectors) {
-  SassRun r = {0};
-  sassrun_run(&r, profiled_listing, &(SassSetup){.source = profiled_source});
-  ck_assert_uint_eq(r.p->code[0].bytes, 208);
-  ck_assert_uint_eq(r.p->code[0].lines, 2);
-  ck_assert_uint_eq(r.p->code[0].scattered, 0);
-  ck_assert_uint_eq(r.st.cycles, 707);
-  ck_assert_uint_eq(r.st.level_bytes[MEM_DRAM], 224);
-  ck_assert_uint_eq(r.st.load_bytes, 224);
-  sassrun_states(&r,
-                 (SassState[]){{STALL_SELECTED, 3}, {STALL_LONG_SCOREBOARD, 704}, {STALL_MAX, 0}});
-  sassrun_clear(&r);
+/* ---- the cases ---------------------------------------------------------- */
+
+static void chain_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.loads, 2);
+  ck_assert_uint_eq(r->st.load_latency_sum, 2 * 305);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_L2], 2 * 128);
+}
+
+static void wide_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].bytes, 512);
+  ck_assert_uint_eq(r->p->code[0].lines, 4);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 1024);
+  ck_assert_uint_eq(r->st.load_bytes, 1024);
+  ck_assert_uint_eq(r->st.load_latency_sum, 720 + 749);
+  /* L1TEX's data stage: 512 B at 128 B/cycle, 4 cycles per load */
+  ck_assert_uint_eq(r->st.pipe_busy[PIPE_SMEM], 8);
+}
+
+static void profiled_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].bytes, 208);
+  ck_assert_uint_eq(r->p->code[0].lines, 2);
+  ck_assert_uint_eq(r->p->code[0].scattered, 0);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 224);
+  ck_assert_uint_eq(r->st.load_bytes, 224);
+}
+
+static void slot_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.lg_throttle_sm, 696);
+}
+
+static void l1_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->st.level_bytes[MEM_L1], 256);
+}
+
+static void store_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_STG);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 256);
+  ck_assert_uint_eq(r->st.lg_throttle_sm, 696);
+}
+
+#define ONE_SLOT "class_global.lines_in_flight=1"
+
+static const SassCase cases[] = {
+    {"dependent LDG",
+     chain_listing,
+     {.l2_hit = 1.0},
+     612,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 608},
+     chain_extra},
+    {"sectors of the width",
+     wide_listing,
+     {0},
+     752,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 748},
+     wide_extra},
+    {"sectors of the profile",
+     profiled_listing,
+     {.source = profiled_source},
+     707,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 704},
+     profiled_extra},
+    {"lines in flight",
+     two_loads,
+     {.sets = ONE_SLOT},
+     1396,
+     {[STALL_SELECTED] = 4, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 696},
+     slot_extra},
+    /* L1 hits hold no miss slot: the same two loads, L1 hit rate 1, one slot:
+     * LDG at 0 (data at 49), LDG at 1 (the L1 channel is free after 1 cycle:
+     * data at 50); FADD 50, EXIT 51, retire 52; long_scoreboard 2..49. */
+    {"L1 hits",
+     two_loads,
+     {.l1_hit = 1.0, .sets = ONE_SLOT},
+     52,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 48},
+     l1_extra},
+    {"store holds a slot",
+     store_load,
+     {.sets = ONE_SLOT},
+     1396,
+     {[STALL_SELECTED] = 4, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 696},
+     store_extra},
+    /* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
+     * but the store's line keeps DRAM's one random-line channel until 7.44
+     * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;
+     * long_scoreboard 2..704. */
+    {"store holds none",
+     store_load,
+     {.sets = ONE_SLOT ";class_global.stores_hold_lines=false"},
+     707,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 703},
+     NULL},
+};
+
+START_TEST(test_case) {
+  sassrun_case(&cases[_i]);
 }
 END_TEST
 
 int main(void) {
   TCase *tc = tcase_create("sass_memory");
-  tcase_add_test(tc, test_dependent_ldg);
-  tcase_add_test(tc, test_request_sectors);
-  tcase_add_test(tc, test_profiled_sectors);
-  tcase_add_test(tc, test_lines_in_flight);
-  tcase_add_test(tc, test_l1_hit_no_slot);
-  tcase_add_test(tc, test_store_holds_slot);
-  tcase_add_test(tc, test_store_no_hold);
+  tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm_memory");
   suite_add_tcase(s, tc);
