@@ -1,4 +1,4 @@
-/* check_rates.c - tests of sim/run/rates.c's scheduler statistics
+/* check_rates.c - tests of sim/run/rates.[ch]'s scheduler statistics
  * (sim_sched_stats, Nsight Compute's per-scheduler metrics): each is a
  * device-wide sum of warp-cycles (or issues) over the SMSPs' active cycles,
  * worked out by hand for a hand-made result of one SM and of two SM loads
@@ -10,6 +10,7 @@
 #include "fixture.h"
 #include "input/kernel.h"
 #include "input/model.h"
+#include "run/rates.h"
 #include "run/sim.h"
 
 #include <check.h>
