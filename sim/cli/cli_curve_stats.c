@@ -16,7 +16,7 @@ static struct {
   gchar *x, *y, *group, *occupancy, *measured, *fit, *bound, *missing, *format;
   gdouble max_mape, max_knee_diff; /* < 0: no gate */
   gboolean no_knee, fall;
-} opt = {.max_mape = -1, .max_knee_diff = -1};
+} opt = {.x = "warps_per_sm", .missing = "-", .format = "csv", .max_mape = -1, .max_knee_diff = -1};
 
 static const GOptionEntry entries[] = {
     {"x", 0, 0, G_OPTION_ARG_STRING, &opt.x, "the x column (default warps_per_sm)", "COL"},
@@ -461,9 +461,6 @@ int cli_curve_stats_main(int argc, char **argv) {
       "Example:\n"
       "  warpsim curve-stats --group kernel,ilp --y fma_per_cycle --occupancy occupancy_pct "
       "fma.csv\n");
-  opt.format = g_strdup("csv");
-  opt.x = g_strdup("warps_per_sm");
-  opt.missing = g_strdup("-");
   GError *err = NULL;
   if (!g_option_context_parse(ctx, &argc, &argv, &err))
     return cli_exit(err);

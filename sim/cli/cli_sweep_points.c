@@ -12,7 +12,7 @@
 /* More points than this is refused (sweep.sh's limit: a typo in a range). */
 #define SWEEP_MAX_POINTS 100000
 
-static gchar *sp_model, *sp_kernel, *sp_signature;
+static gchar *sp_model = "h200", *sp_kernel, *sp_signature;
 static gchar **sp_sets, **sp_axes;
 static gboolean sp_no_check;
 static const GOptionEntry entries[] = {
@@ -389,7 +389,6 @@ int cli_sweep_points_main(int argc, char **argv) {
            "Example:\n"
            "  warpsim sweep-points --kernel chase --axis stream.ilp,stream.loads=1,2 "
            "--axis launch.blocks_per_sm=1..3\n");
-  sp_model = g_strdup("h200");
   GError *err = NULL;
   if (!cli_parse(ctx, "sweep-points", argc, argv, &err))
     return cli_exit(err);
