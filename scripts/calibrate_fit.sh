@@ -288,13 +288,18 @@ if [ -x "$warpsim" ]; then
   # [l2] channels: the number of L2 servers k (2, 4, 8, 16) whose simulation
   # of every where=l2 point of chase.csv has the lowest mean absolute
   # percentage error (ties: the smaller k).
+  # (warpsim curve-stats: the points are no curve, --no-knee; column 2 is the MAPE)
   for k in 2 4 8 16; do
+    echo "blocks_per_sm,measured,simulated" >"$tmp/l2k.csv"
     awk -F, 'NR > 1 && $1 == "l2" { print $2, $3, $7 }' "$ref/chase.csv" |
       while read -r ilp b meas; do
         s=$(sim bytes_per_cycle --kernel chase --set stream.level=l2 --set stream.ilp="$ilp" \
           --set stream.loads="$ilp" --set launch.blocks_per_sm="$b" --set l2.channels=$k)
-        awk_calc "e = ($s - $meas) / $meas; print e < 0 ? -e : e"
-      done | awk -v k=$k '{ s += $1; n++ } END { printf "%d %.1f\n", k, 100 * s / n }'
+        echo "$b,$meas,$s"
+      done >>"$tmp/l2k.csv"
+    mape=$("$warpsim" curve-stats --x blocks_per_sm --y simulated --measured measured --no-knee \
+      "$tmp/l2k.csv" | tail -n 1 | cut -d, -f2) || warpsim_die "curve-stats failed on $tmp/l2k.csv"
+    echo "$k $mape"
   done >"$tmp/l2k"
   l2k=$(sort -k2,2g -k1,1n "$tmp/l2k" | head -1 | cut -d' ' -f1)
   setkey l2 channels "$l2k" "fitted: $rel/chase.csv[where=l2] (MAPE $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $2 }' "$tmp/l2k") % for k = 2, 4, 8, 16)"
