@@ -247,6 +247,8 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
+  if (!sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error))
+    return NULL;
   if (m->opclass[OPCLASS_FP32].opcodes == NULL || *m->opclass[OPCLASS_FP32].opcodes == '\0') {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
                 "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
