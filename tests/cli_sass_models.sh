@@ -17,7 +17,8 @@
 # opcode) is in a [class_*] group of the model of its architecture (and so
 # of every model: their opcode lists are checked to be the same);
 # the command's counts equal a count made here with grep; CSV, JSON and text
-# agree on the opcodes; an opcode in no class is refused (exit 2, nothing on
+# agree on the opcodes, and the text names the opcodes whose timing is only
+# assumed; an opcode in no class is refused (exit 2, nothing on
 # stdout, one line naming it and its line) unless --allow-unclassed, which
 # lists it as unclassed; a listing the model cannot run is refused naming
 # both.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
@@ -142,6 +143,9 @@ grep -q '^IMAD,[0-9]*,[0-9]*,fp32,true,4,1,measured: as \[fma\] latency = measur
 [ "$(grep -c '"opcode" :' "$tmp/s.json")" -eq "$(($(wc -l <"$tmp/s.csv") - 1))" ] || fail "JSON and CSV differ in opcodes"
 grep -q "SASS coverage of $saxpy: 1 function, .* instructions, $(($(wc -l <"$tmp/s.csv") - 1)) opcodes" "$tmp/s.txt" ||
   fail "text header: $(head -1 "$tmp/s.txt")"
+grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, interval), .*I2F (latency), .*LDG (interval)" "$tmp/s.txt" ||
+  fail "text: the assumed-timing line: $(tail -1 "$tmp/s.txt")"
+! grep -q "assumed timing.* FFMA " "$tmp/s.txt" || fail "text: FFMA (measured) among the assumed"
 passed=$((passed + 3))
 
 # An opcode in no class: refused, or listed with --allow-unclassed.

@@ -185,6 +185,25 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
     report_table_take(t, u->classed ? key_source(m, group, "interval") : g_strdup("none"));
   }
   report_table_write(t, out);
+  /* Timing no measurement, citation or named fit gives. */
+  GString *assumed = g_string_new(NULL);
+  for (guint i = 0; i < uses->len; i++) {
+    const OpUse *u = g_ptr_array_index(uses, i);
+    g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
+    const gchar *lat = model_key_source(m, group, "latency");
+    const gchar *iv = model_key_source(m, group, "interval");
+    gboolean a_lat = !u->classed || !lat || g_str_has_prefix(lat, "assumed:");
+    gboolean a_iv = !u->classed || !iv || g_str_has_prefix(iv, "assumed:");
+    if (a_lat || a_iv)
+      g_string_append_printf(assumed, "%s%s (%s)", assumed->len ? ", " : "", u->opcode,
+                             a_lat && a_iv ? "latency, interval"
+                             : a_lat       ? "latency"
+                                           : "interval");
+  }
+  if (assumed->len)
+    g_string_append_printf(out, "\n  assumed timing (no measurement, citation or fit): %s\n",
+                           assumed->str);
+  g_string_free(assumed, TRUE);
 }
 
 static void write_json(const GPtrArray *uses, const gchar *listing, const SmModel *m,
