@@ -586,6 +586,13 @@ START_TEST(test_check_arch) {
                        "-gencode=arch=compute_90,code=sm_90) or a model of compute capability "
                        "8.9 or later 8.x");
   g_clear_error(&err);
+  /* a model whose own listings are not read: no listing to ask for */
+  ck_assert(!sass_check_arch(f89, "gtx980", 5, 2, warn, &err));
+  ck_assert_user_error(err, SASS_ERROR_ARCH,
+                       "(CUDA binary compatibility); listings for sm_52 are not read (supported: "
+                       "sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120, sm_121), so model "
+                       "'gtx980' simulates synthetic kernels only");
+  g_clear_error(&err);
   ck_assert_str_eq(warn->str, "");
   ck_assert(sass_check_arch(f89, "rtx4090", 8, 9, warn, &err));
   ck_assert_str_eq(warn->str, "");

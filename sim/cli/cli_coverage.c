@@ -5,6 +5,7 @@
 #include "report/report.h"
 #include "sass/opclass.h"
 #include "sass/sass.h"
+#include "sass/sassprog.h"
 
 #include <json-glib/json-glib.h>
 #include <stdio.h>
@@ -247,16 +248,8 @@ static gboolean coverage(const CoverageOptions *o, GString *out, GString *warnin
   g_autoptr(SmModel) m = model_load(spec, NULL, error);
   if (m == NULL)
     return FALSE;
-  if (m->opclass[OPCLASS_FP32].opcodes == NULL || *m->opclass[OPCLASS_FP32].opcodes == '\0') {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
-                "SASS kernels; models/h200.ini has them)",
-                m->file);
-    return FALSE;
-  }
   for (guint i = 0; i < fns->len; i++)
-    if (!sass_check_arch(g_ptr_array_index(fns, i), m->name, m->sm.cc_major, m->sm.cc_minor,
-                         warnings, error))
+    if (!sass_model_check(g_ptr_array_index(fns, i), m, warnings, error))
       return FALSE;
   g_autoptr(GPtrArray) uses = collect_opcodes(fns, m);
   if (!o->allow_unclassed && !check_classed(uses, m, error))

@@ -712,15 +712,22 @@ gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint c
   case SASS_ARCH_FOREIGN:
     break;
   }
+  guint own = cc_major * 10 + cc_minor;
+  g_autofree gchar *hint =
+      arch_supported(own)
+          ? g_strdup_printf("give a listing compiled for sm_%u (nvcc "
+                            "-gencode=arch=compute_%u,code=sm_%u) or a model of compute "
+                            "capability %u.%u or later %u.x",
+                            own, own, own, f->arch / 10, f->arch % 10, f->arch / 10)
+          : g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
+                            "), so model '%s' simulates synthetic kernels only",
+                            own, model_name);
   g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
               "%s:%u: function '%s' is compiled for sm_%u%s, which model '%s' (compute "
               "capability %u.%u) cannot run: a cubin runs only on GPUs of its own major version "
-              "at the same or a higher minor version%s (CUDA binary compatibility); give a "
-              "listing compiled for sm_%u%u (nvcc -gencode=arch=compute_%u%u,code=sm_%u%u) or a "
-              "model of compute capability %u.%u or later %u.x",
+              "at the same or a higher minor version%s (CUDA binary compatibility); %s",
               f->file, f->line, f->name, f->arch, sfx, model_name, cc_major, cc_minor,
-              f->arch_suffix == 'a' ? ", and sm_XXa code only on its own" : "", cc_major, cc_minor,
-              cc_major, cc_minor, cc_major, cc_minor, f->arch / 10, f->arch % 10, f->arch / 10);
+              f->arch_suffix == 'a' ? ", and sm_XXa code only on its own" : "", hint);
   return FALSE;
 }
 
