@@ -8,6 +8,7 @@
 #include "sass/sass.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,12 @@ static const CtrlCase ctrl_cases[] = {
     /* LEA.HI R6, R9.reuse, ... (saxpy 0x00f0): 0x040fe4 -> stall 2, yield 1, reuse bit 58 */
     {0x040fe400078fc8ffULL,
      {.stall = 2, .yield = 1, .write_sb = 7, .read_sb = 7, .wait_mask = 0, .reuse = 1}},
+    /* sm_100: NVIDIA's cuobjdump sample in the CUDA Binary Utilities manual
+     * decodes the same way: S2R R9, SR_TID.X 0x000e2e0000002100 -> 0x2e = 0010 1110:
+     * stall 0111 = 7, yield 1, write barrier 0 (bits 46..48 = 0, 0, 0 of 0x0e's low bit);
+     * LDCU.64 UR4 0x000e6e0008000a00 -> 0x6e: stall 7, yield 1, bit 46 set: barrier 1 */
+    {0x000e2e0000002100ULL, {.stall = 7, .yield = 1, .write_sb = 0, .read_sb = 7, .wait_mask = 0}},
+    {0x000e6e0008000a00ULL, {.stall = 7, .yield = 1, .write_sb = 1, .read_sb = 7, .wait_mask = 0}},
     /* every field at its maximum: bits 41..61 all set */
     {0x3ffffe0000000000ULL,
      {.stall = 15, .yield = 1, .write_sb = 7, .read_sb = 7, .wait_mask = 63, .reuse = 15}},
@@ -443,6 +450,20 @@ static const BadCase bad_cases[] = {
      "a", SASS_ERROR_PARSE, "t.sass:3: registers R254..R257 out of range"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "@P9 EXIT") HI, "a", SASS_ERROR_PARSE,
      "t.sass:3: bad guard predicate"},
+    /* nvdisasm without -hex: instructions without encodings (once "function ... has no
+     * instructions" at the label line) */
+    {"\t.target sm_90\n.text._Z1av:\n        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+     "        /*0010*/                   EXIT ;\n",
+     "a", SASS_ERROR_PARSE,
+     "t.sass:3: encodings missing at line 3 (an nvdisasm listing without -hex; the model reads "
+     "each instruction's control bits from its encoding): use `cuobjdump -sass` or `nvdisasm "
+     "-hex`"},
+    /* sm_103 and sm_110: encodings unchecked */
+    {"\tcode for sm_103\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI, "a", SASS_ERROR_ARCH,
+     "t.sass:2: function '_Z1av' is compiled for sm_103 (supported: sm_80, sm_86, sm_87, sm_89, "
+     "sm_90, sm_100, sm_120, sm_121)"},
+    {"\tcode for sm_110\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI, "a", SASS_ERROR_ARCH,
+     "compiled for sm_110 (supported:"},
     /* Not UTF-8: GRegex would read 0xf8 as the head of a character past Unicode. */
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "EX\xf8IT") HI, "a", SASS_ERROR_PARSE,
      "t.sass:3: not a SASS listing (byte 0xf8 is not UTF-8 text"},
@@ -507,6 +528,115 @@ START_TEST(test_missing_file) {
 }
 END_TEST
 
+/* ---- architectures ------------------------------------------------------------ */
+
+typedef struct {
+  guint arch;
+  gchar suffix;
+  guint major, minor; /* the GPU's compute capability */
+  SassArchFit want;
+} FitCase;
+
+/* CUDA binary compatibility: same major, minor at most the GPU's; sm_XXa
+ * only on its own compute capability. */
+static const FitCase fit_cases[] = {
+    {90, 0, 9, 0, SASS_ARCH_SAME},         {90, 'a', 9, 0, SASS_ARCH_SAME},
+    {80, 0, 8, 6, SASS_ARCH_COMPATIBLE},   {80, 0, 8, 7, SASS_ARCH_COMPATIBLE},
+    {80, 0, 8, 9, SASS_ARCH_COMPATIBLE},   {86, 0, 8, 9, SASS_ARCH_COMPATIBLE},
+    {86, 0, 8, 0, SASS_ARCH_FOREIGN},      {89, 0, 8, 6, SASS_ARCH_FOREIGN},
+    {89, 0, 9, 0, SASS_ARCH_FOREIGN},      {90, 0, 8, 9, SASS_ARCH_FOREIGN},
+    {80, 0, 9, 0, SASS_ARCH_FOREIGN},      {90, 0, 10, 0, SASS_ARCH_FOREIGN},
+    {100, 0, 10, 3, SASS_ARCH_COMPATIBLE}, {100, 'f', 10, 3, SASS_ARCH_COMPATIBLE},
+    {100, 'a', 10, 3, SASS_ARCH_FOREIGN},  {100, 0, 11, 0, SASS_ARCH_FOREIGN},
+    {120, 0, 12, 1, SASS_ARCH_COMPATIBLE}, {121, 0, 12, 0, SASS_ARCH_FOREIGN},
+    {120, 'a', 12, 1, SASS_ARCH_FOREIGN},  {120, 0, 10, 0, SASS_ARCH_FOREIGN},
+};
+
+START_TEST(test_arch_fit) {
+  const FitCase *c = &fit_cases[_i];
+  ck_assert_int_eq(sass_arch_fit(c->arch, c->suffix, c->major, c->minor), c->want);
+}
+END_TEST
+
+/* One EXIT compiled for `code` ("sm_89", "sm_90a"). */
+static SassFunction *exit_for(const gchar *code, GError **err) {
+  g_autofree gchar *text =
+      g_strdup_printf("\tcode for %s\n\t\tFunction : _Z1av\n\t.headerflags\t@\"EF_CUDA_SM%u "
+                      "EF_CUDA_VIRTUAL_SM(EF_CUDA_SM%u)\"\n" INS("0000", "EXIT") HI,
+                      code, (guint)atoi(code + 3), (guint)atoi(code + 3));
+  return sass_load_data(text, strlen(text), "t.sass", "a", err);
+}
+
+/* A listing the GPU cannot run is refused naming both; a lower minor of the
+ * same major runs with one warning; sm_90a keeps its suffix past the header
+ * flags (which spell it EF_CUDA_SM90). */
+START_TEST(test_check_arch) {
+  GError *err = NULL;
+  g_autoptr(SassFunction) f89 = exit_for("sm_89", &err);
+  ck_assert_msg(f89 != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(f89->arch, 89);
+  ck_assert_uint_eq(f89->line, 2);
+  g_autoptr(GString) warn = g_string_new(NULL);
+  ck_assert(!sass_check_arch(f89, "h200", 9, 0, warn, &err));
+  ck_assert_user_error(err, SASS_ERROR_ARCH,
+                       "t.sass:2: function '_Z1av' is compiled for sm_89, which model 'h200' "
+                       "(compute capability 9.0) cannot run: a cubin runs only on GPUs of its "
+                       "own major version at the same or a higher minor version (CUDA binary "
+                       "compatibility); give a listing compiled for sm_90 (nvcc "
+                       "-gencode=arch=compute_90,code=sm_90) or a model of compute capability "
+                       "8.9 or later 8.x");
+  g_clear_error(&err);
+  /* a model whose own listings are not read: no listing to ask for */
+  ck_assert(!sass_check_arch(f89, "gtx980", 5, 2, warn, &err));
+  ck_assert_user_error(err, SASS_ERROR_ARCH,
+                       "(CUDA binary compatibility); listings for sm_52 are not read (supported: "
+                       "sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120, sm_121), so model "
+                       "'gtx980' simulates synthetic kernels only");
+  g_clear_error(&err);
+  ck_assert_str_eq(warn->str, "");
+  ck_assert(sass_check_arch(f89, "rtx4090", 8, 9, warn, &err));
+  ck_assert_str_eq(warn->str, "");
+  g_autoptr(SassFunction) f80 = exit_for("sm_80", &err);
+  ck_assert(sass_check_arch(f80, "rtx3090", 8, 6, warn, &err));
+  ck_assert_str_eq(warn->str,
+                   "t.sass:2: function '_Z1av' is compiled for sm_80 and runs on model 'rtx3090' "
+                   "(compute capability 8.6) unchanged: a cubin runs on the later minor versions "
+                   "of its major version with the same instruction encoding (CUDA binary "
+                   "compatibility); ptxas chose its stall counts for sm_80, not for this GPU\n");
+  g_autoptr(SassFunction) f90a = exit_for("sm_90a", &err);
+  ck_assert_uint_eq(f90a->arch, 90);
+  ck_assert_int_eq(f90a->arch_suffix, 'a');
+  ck_assert(!sass_check_arch(f90a, "x", 9, 1, NULL, &err));
+  ck_assert_user_error(err, SASS_ERROR_ARCH, "compiled for sm_90a, which model 'x'");
+  g_clear_error(&err);
+  g_autoptr(SassFunction) f100 = exit_for("sm_100", &err);
+  ck_assert_msg(f100 != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(f100->arch, 100);
+  ck_assert_int_eq(f100->arch_suffix, 0);
+  g_autoptr(SassFunction) f121 = exit_for("sm_121", &err);
+  ck_assert_msg(f121 != NULL, "%s", err ? err->message : "?");
+}
+END_TEST
+
+/* sass_load_all: every function, in listing order. */
+START_TEST(test_load_all) {
+  const gchar *text = "\tcode for sm_90\n\t\tFunction : _Z1bv\n" INS("0000", "EXIT") HI
+      "\t\tFunction : _Z1av\n" INS("0000", "NOP") HI INS("0010", "EXIT") HI;
+  g_autofree gchar *path = g_build_filename(g_get_tmp_dir(), "check_sass_all.sass", NULL);
+  ck_assert(g_file_set_contents(path, text, -1, NULL));
+  GError *err = NULL;
+  g_autoptr(GPtrArray) all = sass_load_all(path, &err);
+  g_unlink(path);
+  ck_assert_msg(all != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(all->len, 2);
+  ck_assert_str_eq(((SassFunction *)all->pdata[0])->name, "_Z1bv");
+  ck_assert_uint_eq(((SassFunction *)all->pdata[1])->n, 2);
+  ck_assert(sass_load_all("/nonexistent/x.sass", &err) == NULL);
+  ck_assert_int_eq(err->code, SASS_ERROR_NOT_FOUND);
+  g_error_free(err);
+}
+END_TEST
+
 static Suite *sass_suite(void) {
   Suite *s = suite_create("sass");
   TCase *tc = tcase_create("decode");
@@ -527,6 +657,11 @@ static Suite *sass_suite(void) {
   tcase_add_loop_test(bad, test_no_target, 0, G_N_ELEMENTS(target_cases));
   tcase_add_test(bad, test_targetless_kept);
   suite_add_tcase(s, bad);
+  TCase *arch = tcase_create("arch");
+  tcase_add_loop_test(arch, test_arch_fit, 0, G_N_ELEMENTS(fit_cases));
+  tcase_add_test(arch, test_check_arch);
+  tcase_add_test(arch, test_load_all);
+  suite_add_tcase(s, arch);
   return s;
 }
 

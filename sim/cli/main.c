@@ -1,5 +1,6 @@
 /* main.c - warpsim: dispatch to a subcommand. */
 #include "cli/cli.h"
+#include "cli/cli_coverage.h"
 #include "cli/cli_curve_stats.h"
 #include "cli/cli_diff.h"
 #include "cli/cli_models.h"
@@ -23,6 +24,8 @@ static const struct {
     {"models", cli_models_main, "list the shipped SM models"},
     {"curve-stats", cli_curve_stats_main, "plateau, knee and MAPE per curve of CSV points"},
     {"sweep-points", cli_sweep_points_main, "a sweep's grid: its points, checked, and their hash"},
+    {"sass-coverage", cli_coverage_main,
+     "the opcode classes of a SASS listing, with their sources"},
 };
 
 static void usage(FILE *f) {
@@ -31,8 +34,8 @@ static void usage(FILE *f) {
           "simulator of one GPU SM.\n\nCommands:\n",
           WARPSIM_VERSION);
   for (guint i = 0; i < G_N_ELEMENTS(commands); i++)
-    fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].desc);
-  fprintf(f, "  %-12s %s\n", "version", "print the version");
+    fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].desc);
+  fprintf(f, "  %-13s %s\n", "version", "print the version");
   fprintf(f, "\nRun 'warpsim COMMAND --help' for a command's options.\n");
 }
 

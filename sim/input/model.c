@@ -552,6 +552,13 @@ gpointer model_sources_json(const SmModel *model) {
   return node;
 }
 
+const gchar *model_key_source(const SmModel *model, const gchar *group, const gchar *key) {
+  for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++)
+    if (strcmp(model_table[i].group, group) == 0 && strcmp(model_table[i].key, key) == 0)
+      return model->sources.source[i];
+  return NULL;
+}
+
 void model_describe(GString *out) {
   config_describe(model_table, N_MODEL_KEYS, out);
 }

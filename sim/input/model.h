@@ -158,6 +158,11 @@ void model_dump(const SmModel *model, GString *out, const gchar *prefix);
  * (a new JsonNode object; the caller owns it). */
 gpointer model_sources_json(const SmModel *model);
 
+/* The provenance of [group] key ("KIND: detail": the file's KEY.source, a
+ * --set, or the key's default), borrowed from `model`; NULL when the model
+ * table has no such key or no source is known. */
+const gchar *model_key_source(const SmModel *model, const gchar *group, const gchar *key);
+
 /* TRUE when `group` is a model group (so "--set group.key=v" targets the model). */
 gboolean model_override_group(const gchar *group);
 

@@ -101,6 +101,7 @@ static gchar *demangle(const gchar *mangled) {
 typedef struct {
   gchar *name;
   guint arch;
+  gchar arch_suffix; /* 'a', 'f' or 0 */
   guint line;
   GArray *ins;       /* SassInstr */
   GHashTable *label; /* label name -> offset + 1 */
@@ -125,10 +126,11 @@ static void raw_free(gpointer p) {
   g_free(f);
 }
 
-static RawFunction *raw_new(const gchar *name, guint arch, guint line) {
+static RawFunction *raw_new(const gchar *name, guint arch, gchar suffix, guint line) {
   RawFunction *f = g_new0(RawFunction, 1);
   f->name = g_strdup(name);
   f->arch = arch;
+  f->arch_suffix = suffix;
   f->line = line;
   f->ins = g_array_new(FALSE, TRUE, sizeof(SassInstr));
   f->label = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -136,23 +138,44 @@ static RawFunction *raw_new(const gchar *name, guint arch, guint line) {
   return f;
 }
 
+/* The architectures whose listings this parser reads: 128-bit instructions
+ * with the control bits where sass.h says.  sm_80 .. sm_90: checked on the
+ * H200 listings and the sm_8x listings of results/reference/.  sm_100:
+ * NVIDIA's CUDA Binary Utilities manual prints an sm_100 cuobjdump sample
+ * whose control words decode the same way (S2R, S2UR, LDC and LDCU set write
+ * barriers 0 and 1, stall counts 1..8).  sm_120/sm_121: the reprospect
+ * project's annotated sm_120 cuobjdump output (`&wr=0x1 ?trans7` beside
+ * 0x000e6e0000002100: write barrier 1, stall 7 under this decoding); sm_121
+ * code is byte-identical to sm_120's (an NVIDIA forum comparison of both).
+ * sm_103 and sm_110 are unchecked and refused. */
 static gboolean arch_supported(guint arch) {
-  return arch == 80 || arch == 86 || arch == 87 || arch == 89 || arch == 90;
+  static const guint archs[] = {80, 86, 87, 89, 90, 100, 120, 121};
+  for (guint i = 0; i < G_N_ELEMENTS(archs); i++)
+    if (arch == archs[i])
+      return TRUE;
+  return FALSE;
 }
 
 /* An architecture number past any there is ("sm_4294967386" must not wrap
  * to a supported 90). */
 #define ARCH_TOO_LARGE 10000u
 
-/* The decimal number at `p` ("90" of "90a"), ARCH_TOO_LARGE from it on. */
-static guint arch_number(const gchar *p) {
-  guint64 v = g_ascii_strtoull(p, NULL, 10);
+/* The decimal number at `p` ("90" of "90a"), ARCH_TOO_LARGE from it on;
+ * *suffix gets the letter after it when it is 'a' (arch-specific: sm_90a)
+ * or 'f' (family-specific: sm_100f), else 0. */
+static guint arch_number(const gchar *p, gchar *suffix) {
+  gchar *end = NULL;
+  guint64 v = g_ascii_strtoull(p, &end, 10);
+  gchar c = g_ascii_tolower(*end);
+  *suffix = (c == 'a' || c == 'f') && !g_ascii_isalnum(end[1]) ? c : 0;
   return v >= ARCH_TOO_LARGE ? ARCH_TOO_LARGE : (guint)v;
 }
 
-/* "sm_90" / "sm_90a" / "EF_CUDA_SM90" anywhere in `line`: the arch, else 0. */
-static guint arch_in_line(const gchar *line) {
+/* "sm_90" / "sm_90a" / "EF_CUDA_SM90" anywhere in `line`: the arch (and
+ * its suffix, as arch_number), else 0. */
+static guint arch_in_line(const gchar *line, gchar *suffix) {
   const gchar *p = strstr(line, "code for sm_");
+  *suffix = 0;
   if (p == NULL)
     p = strstr(line, ".target\tsm_");
   if (p == NULL)
@@ -160,16 +183,17 @@ static guint arch_in_line(const gchar *line) {
   if (p == NULL)
     p = strstr(line, "arch = sm_");
   if (p != NULL)
-    return arch_number(strstr(p, "sm_") + 3);
+    return arch_number(strstr(p, "sm_") + 3, suffix);
   p = strstr(line, "EF_CUDA_SM");
   if (p != NULL && g_ascii_isdigit(p[10]))
-    return arch_number(p + 10);
+    return arch_number(p + 10, suffix);
   return 0;
 }
 
 typedef struct {
   const gchar *origin;
   GRegex *re_ins, *re_hi, *re_label;
+  GRegex *re_bare; /* an instruction line, encoded or not */
 } Parser;
 
 /* The register numbers sass_reg_max allows, as error messages name them. */
@@ -335,16 +359,16 @@ static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GEr
 
 /* A new function when line `ln` (0-based) heads one: cuobjdump's
  * "Function : NAME" or nvdisasm's ".text.NAME:"; else NULL. */
-static RawFunction *function_header(const gchar *line, guint arch, guint ln) {
+static RawFunction *function_header(const gchar *line, guint arch, gchar suffix, guint ln) {
   const gchar *fn = strstr(line, "Function : ");
   if (fn != NULL) {
     g_autofree gchar *name = g_strstrip(g_strdup(fn + 11));
-    return raw_new(name, arch, ln + 1);
+    return raw_new(name, arch, suffix, ln + 1);
   }
   g_autofree gchar *stripped = g_strstrip(g_strdup(line));
   if (g_str_has_prefix(stripped, ".text.") && g_str_has_suffix(stripped, ":")) {
     stripped[strlen(stripped) - 1] = '\0';
-    return raw_new(stripped + 6, arch, ln + 1);
+    return raw_new(stripped + 6, arch, suffix, ln + 1);
   }
   return NULL;
 }
@@ -390,6 +414,23 @@ static gboolean read_encoding(gchar **lines, guint ln, const gchar *off, const g
   return TRUE;
 }
 
+/* FALSE with SASS_ERROR_PARSE when line `ln` of function `cur` is an
+ * instruction without its encoding ("/\*0040*\/ LDG.E R2, ... ;" and nothing
+ * after: nvdisasm without -hex), whose control bits (stall counts,
+ * scoreboards) the model needs; TRUE for any other line. */
+static gboolean encoded_or_not_instruction(const Parser *ps, const RawFunction *cur,
+                                           const gchar *line, guint ln, GError **error) {
+  if (cur == NULL || !g_regex_match(ps->re_bare, line, 0, NULL) ||
+      g_regex_match(ps->re_ins, line, 0, NULL))
+    return TRUE;
+  g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+              "%s:%u: encodings missing at line %u (an nvdisasm listing without -hex; the "
+              "model reads each instruction's control bits from its encoding): use `cuobjdump "
+              "-sass` or `nvdisasm -hex`",
+              ps->origin, ln + 1, ln + 1);
+  return FALSE;
+}
+
 /* Parse every function of the listing into `funcs` (RawFunction). */
 static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArray *funcs,
                               GError **error) {
@@ -397,17 +438,29 @@ static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArra
   if (lines == NULL)
     return FALSE;
   guint arch = 0;
+  gchar suffix = 0;
   RawFunction *cur = NULL;
   gchar *pending_label = NULL;
   for (guint ln = 0; lines[ln]; ln++) {
     const gchar *line = lines[ln];
-    guint a = arch_in_line(line);
-    if (a) {
-      arch = a;
-      if (cur && strstr(line, "EF_CUDA_SM") != NULL)
-        cur->arch = a; /* cuobjdump prints the header flags after the name */
+    gchar sfx = 0;
+    guint a = arch_in_line(line, &sfx);
+    if (a && cur && strstr(line, "EF_CUDA_SM") != NULL) {
+      /* cuobjdump prints the header flags after the name (they spell
+       * sm_90a as EF_CUDA_SM90: the suffix of "code for" stays) */
+      if (cur->arch != a)
+        cur->arch_suffix = sfx;
+      cur->arch = a;
     }
-    RawFunction *head = function_header(line, arch, ln);
+    if (a) {
+      suffix = a == arch && sfx == 0 ? suffix : sfx;
+      arch = a;
+    }
+    if (!encoded_or_not_instruction(ps, cur, line, ln, error)) {
+      g_free(pending_label);
+      return FALSE;
+    }
+    RawFunction *head = function_header(line, arch, suffix, ln);
     if (head != NULL) {
       cur = head;
       g_ptr_array_add(funcs, cur);
@@ -463,6 +516,8 @@ static SassFunction *function_from_raw(RawFunction *r, const gchar *origin) {
   f->demangled = demangle(r->name);
   f->file = g_strdup(origin);
   f->arch = r->arch;
+  f->arch_suffix = r->arch_suffix;
+  f->line = r->line;
   f->n = r->ins->len;
   f->ins = (SassInstr *)g_array_free(r->ins, FALSE);
   r->ins = NULL;
@@ -523,43 +578,71 @@ static RawFunction *select_function(GPtrArray *funcs, const gchar *want, const g
   return best;
 }
 
+/* A function's architecture is one whose listings are read, and it has
+ * instructions; else FALSE with SASS_ERROR_ARCH or SASS_ERROR_PARSE. */
+static gboolean raw_readable(const RawFunction *r, const gchar *origin, GError **error) {
+  if (!arch_supported(r->arch)) {
+    g_autofree gchar *arch = r->arch == ARCH_TOO_LARGE
+                                 ? g_strdup_printf("an sm_ number past %u", ARCH_TOO_LARGE - 1)
+                                 : g_strdup_printf("sm_%u", r->arch);
+    g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
+                "%s:%u: function '%s' is compiled for %s (supported: " SASS_ARCHS ")", origin,
+                r->line, r->name, arch);
+    return FALSE;
+  }
+  if (r->ins->len == 0) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: function '%s' has no instructions",
+                origin, r->line, r->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void parser_init(Parser *ps, const gchar *origin) {
+  *ps = (Parser){.origin = origin};
+  ps->re_ins = g_regex_new("^\\s*/\\*([0-9a-fA-F]{4,})\\*/\\s*(.*?)\\s*;\\s*/\\*\\s*0x([0-9a-fA-F]"
+                           "{16})\\s*\\*/\\s*$",
+                           G_REGEX_OPTIMIZE, 0, NULL);
+  ps->re_hi =
+      g_regex_new("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", G_REGEX_OPTIMIZE, 0, NULL);
+  ps->re_label = g_regex_new("^(\\.L_[A-Za-z0-9_]+):$", G_REGEX_OPTIMIZE, 0, NULL);
+  ps->re_bare = g_regex_new("^\\s*/\\*[0-9a-fA-F]{4,}\\*/\\s*[@A-Z].*;", G_REGEX_OPTIMIZE, 0, NULL);
+}
+
+static void parser_clear(Parser *ps) {
+  g_regex_unref(ps->re_ins);
+  g_regex_unref(ps->re_hi);
+  g_regex_unref(ps->re_label);
+  g_regex_unref(ps->re_bare);
+}
+
+/* The listing's functions into `funcs`; FALSE with SASS_ERROR_PARSE when it
+ * has none. */
+static gboolean parse_functions(const gchar *text, gsize len, Parser *ps, GPtrArray *funcs,
+                                GError **error) {
+  if (!parse_listing(text, len, ps, funcs, error))
+    return FALSE;
+  if (funcs->len > 0)
+    return TRUE;
+  g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+              "%s:1: not a SASS listing (no 'Function :' or '.text.' header; give the text "
+              "of cuobjdump -sass or nvdisasm -hex)",
+              ps->origin);
+  return FALSE;
+}
+
 SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
                              const gchar *function, GError **error) {
-  Parser ps = {.origin = origin};
-  ps.re_ins = g_regex_new("^\\s*/\\*([0-9a-fA-F]{4,})\\*/\\s*(.*?)\\s*;\\s*/\\*\\s*0x([0-9a-fA-F]"
-                          "{16})\\s*\\*/\\s*$",
-                          G_REGEX_OPTIMIZE, 0, NULL);
-  ps.re_hi =
-      g_regex_new("^\\s*/\\*\\s*0x([0-9a-fA-F]{16})\\s*\\*/\\s*$", G_REGEX_OPTIMIZE, 0, NULL);
-  ps.re_label = g_regex_new("^(\\.L_[A-Za-z0-9_]+):$", G_REGEX_OPTIMIZE, 0, NULL);
+  Parser ps;
+  parser_init(&ps, origin);
   g_autoptr(GPtrArray) funcs = g_ptr_array_new_with_free_func(raw_free);
   SassFunction *out = NULL;
-  if (parse_listing(text, len, &ps, funcs, error)) {
-    RawFunction *r = NULL;
-    if (funcs->len == 0)
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
-                  "%s:1: not a SASS listing (no 'Function :' or '.text.' header; give the text "
-                  "of cuobjdump -sass or nvdisasm -hex)",
-                  origin);
-    else
-      r = select_function(funcs, function, origin, error);
-    if (r != NULL && !arch_supported(r->arch)) {
-      g_autofree gchar *arch = r->arch == ARCH_TOO_LARGE
-                                   ? g_strdup_printf("an sm_ number past %u", ARCH_TOO_LARGE - 1)
-                                   : g_strdup_printf("sm_%u", r->arch);
-      g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
-                  "%s:%u: function '%s' is compiled for %s (supported: sm_80, sm_86, sm_87, "
-                  "sm_89, sm_90)",
-                  origin, r->line, r->name, arch);
-    } else if (r != NULL && r->ins->len == 0)
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: function '%s' has no instructions",
-                  origin, r->line, r->name);
-    else if (r != NULL)
+  if (parse_functions(text, len, &ps, funcs, error)) {
+    RawFunction *r = select_function(funcs, function, origin, error);
+    if (r != NULL && raw_readable(r, origin, error))
       out = function_from_raw(r, origin);
   }
-  g_regex_unref(ps.re_ins);
-  g_regex_unref(ps.re_hi);
-  g_regex_unref(ps.re_label);
+  parser_clear(&ps);
   return out;
 }
 
@@ -575,6 +658,77 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
   SassFunction *f = sass_load_data(text, len, path, function, error);
   g_free(text);
   return f;
+}
+
+GPtrArray *sass_load_all(const gchar *path, GError **error) {
+  gsize len = 0;
+  GError *err = NULL;
+  g_autofree gchar *text = readfile_capped(path, READFILE_MAX_BYTES, &len, &err);
+  if (text == NULL) {
+    g_set_error_literal(error, SASS_ERROR, SASS_ERROR_NOT_FOUND, err->message);
+    g_error_free(err);
+    return NULL;
+  }
+  Parser ps;
+  parser_init(&ps, path);
+  g_autoptr(GPtrArray) funcs = g_ptr_array_new_with_free_func(raw_free);
+  g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func((GDestroyNotify)sass_function_free);
+  gboolean ok = parse_functions(text, len, &ps, funcs, error);
+  for (guint i = 0; ok && i < funcs->len; i++) {
+    RawFunction *r = g_ptr_array_index(funcs, i);
+    ok = raw_readable(r, path, error);
+    if (ok)
+      g_ptr_array_add(out, function_from_raw(r, path));
+  }
+  parser_clear(&ps);
+  return ok ? g_steal_pointer(&out) : NULL;
+}
+
+SassArchFit sass_arch_fit(guint arch, gchar suffix, guint cc_major, guint cc_minor) {
+  guint major = arch / 10, minor = arch % 10;
+  if (major == cc_major && minor == cc_minor)
+    return SASS_ARCH_SAME;
+  if (major == cc_major && minor < cc_minor && suffix != 'a')
+    return SASS_ARCH_COMPATIBLE;
+  return SASS_ARCH_FOREIGN;
+}
+
+gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint cc_major,
+                         guint cc_minor, GString *warnings, GError **error) {
+  const gchar sfx[2] = {f->arch_suffix, '\0'};
+  switch (sass_arch_fit(f->arch, f->arch_suffix, cc_major, cc_minor)) {
+  case SASS_ARCH_SAME:
+    return TRUE;
+  case SASS_ARCH_COMPATIBLE:
+    if (warnings)
+      g_string_append_printf(
+          warnings,
+          "%s:%u: function '%s' is compiled for sm_%u%s and runs on model '%s' (compute "
+          "capability %u.%u) unchanged: a cubin runs on the later minor versions of its major "
+          "version with the same instruction encoding (CUDA binary compatibility); ptxas chose "
+          "its stall counts for sm_%u, not for this GPU\n",
+          f->file, f->line, f->name, f->arch, sfx, model_name, cc_major, cc_minor, f->arch);
+    return TRUE;
+  case SASS_ARCH_FOREIGN:
+    break;
+  }
+  guint own = cc_major * 10 + cc_minor;
+  g_autofree gchar *hint =
+      arch_supported(own)
+          ? g_strdup_printf("give a listing compiled for sm_%u (nvcc "
+                            "-gencode=arch=compute_%u,code=sm_%u) or a model of compute "
+                            "capability %u.%u or later %u.x",
+                            own, own, own, f->arch / 10, f->arch % 10, f->arch / 10)
+          : g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
+                            "), so model '%s' simulates synthetic kernels only",
+                            own, model_name);
+  g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
+              "%s:%u: function '%s' is compiled for sm_%u%s, which model '%s' (compute "
+              "capability %u.%u) cannot run: a cubin runs only on GPUs of its own major version "
+              "at the same or a higher minor version%s (CUDA binary compatibility); %s",
+              f->file, f->line, f->name, f->arch, sfx, model_name, cc_major, cc_minor,
+              f->arch_suffix == 'a' ? ", and sm_XXa code only on its own" : "", hint);
+  return FALSE;
 }
 
 /* Raise *top (one past the highest register) and *line for the R spans of `r`. */

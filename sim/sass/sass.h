@@ -75,13 +75,19 @@ typedef struct {
 } SassInstr;
 
 typedef struct {
-  gchar *name;      /* mangled name as in the listing, owned */
-  gchar *demangled; /* demangled name (the mangled one when it does not demangle), owned */
-  gchar *file;      /* listing it came from, owned */
-  guint arch;       /* SM version, e.g. 90 for sm_90 */
-  SassInstr *ins;   /* instructions in address order, owned */
-  guint n;          /* number of instructions */
+  gchar *name;       /* mangled name as in the listing, owned */
+  gchar *demangled;  /* demangled name (the mangled one when it does not demangle), owned */
+  gchar *file;       /* listing it came from, owned */
+  guint line;        /* listing line of its header (1-based) */
+  guint arch;        /* SM version, e.g. 90 for sm_90 */
+  gchar arch_suffix; /* 'a' for sm_90a (runs on its own compute capability only), 'f' for
+                        sm_100f (family-specific), 0 for none */
+  SassInstr *ins;    /* instructions in address order, owned */
+  guint n;           /* number of instructions */
 } SassFunction;
+
+/* The architectures whose listings are read (sass.c says how each was checked). */
+#define SASS_ARCHS "sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_120, sm_121"
 
 #define SASS_ERROR (sass_error_quark())
 GQuark sass_error_quark(void);
@@ -89,7 +95,8 @@ typedef enum {
   SASS_ERROR_NOT_FOUND, /* unreadable file */
   SASS_ERROR_PARSE,     /* not a SASS listing, or a malformed instruction, e.g. a BRA, JMP,
                            BSSY or CALL without a target (message: FILE:LINE) */
-  SASS_ERROR_ARCH,      /* an architecture other than sm_80, 86, 87, 89, 90 */
+  SASS_ERROR_ARCH,      /* an architecture whose listings are not read (SASS_ARCHS), or
+                           one the model's GPU cannot run (sass_check_arch) */
   SASS_ERROR_FUNCTION,  /* no function matches, or several do (message lists them) */
 } SassError;
 
@@ -102,6 +109,37 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
 /* Same, from listing text; `origin` names it in messages. */
 SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
                              const gchar *function, GError **error);
+
+/* Every function of the listing at `path`, in listing order (a new array
+ * of SassFunction, freed with it), or NULL with SASS_ERROR as sass_load;
+ * an empty listing or one with an architecture not read is refused. */
+GPtrArray *sass_load_all(const gchar *path, GError **error);
+
+/* Whether code compiled for SM version `arch` (90 for sm_90) with suffix
+ * `suffix` (SassFunction's arch_suffix) runs on a GPU of compute capability
+ * major.minor.  The rule is CUDA's binary compatibility (CUDA C++
+ * Programming Guide, "Binary Compatibility"; the same test as LLVM
+ * libomptarget's CUDA plugin: "a cubin generated for a certain compute
+ * capability is supported to run on any GPU with the same major revision
+ * and same or higher minor revision"); arch-specific code (sm_90a) runs
+ * only on its own compute capability (CUDA Programming Guide, "Feature
+ * Availability").  A cubin that runs on a later minor revision keeps its
+ * instruction encoding (it is not recompiled), so its listing is what that
+ * GPU executes; only ptxas's choices (stall counts) were made for `arch`. */
+typedef enum {
+  SASS_ARCH_SAME,       /* compiled for this compute capability */
+  SASS_ARCH_COMPATIBLE, /* same major, lower minor: the binary runs unchanged */
+  SASS_ARCH_FOREIGN,    /* another major, a higher minor, or arch-specific for another */
+} SassArchFit;
+SassArchFit sass_arch_fit(guint arch, gchar suffix, guint cc_major, guint cc_minor);
+
+/* Check function `f` against the GPU of model `model_name` (compute
+ * capability cc_major.cc_minor): SASS_ARCH_FOREIGN is SASS_ERROR_ARCH
+ * naming both ("FILE:LINE: function 'F' is compiled for sm_89, which model
+ * 'h200' (compute capability 9.0) cannot run ..."); SASS_ARCH_COMPATIBLE
+ * appends one warning line to `warnings` (may be NULL) saying why it runs. */
+gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint cc_major,
+                         guint cc_minor, GString *warnings, GError **error);
 
 /* Decode the control bits of `hi`, the second 64-bit word of an encoding. */
 void sass_ctrl_decode(guint64 hi, SassCtrl *out);

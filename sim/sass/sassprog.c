@@ -244,16 +244,24 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
                          sk->fn->file, in->line, in->text, all > 0 ? 100.0 * atomics / all : 0.0);
 }
 
+gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
+                          GError **error) {
+  if (!sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error))
+    return FALSE;
+  if (m->opclass[OPCLASS_FP32].opcodes != NULL && *m->opclass[OPCLASS_FP32].opcodes != '\0')
+    return TRUE;
+  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+              "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
+              "SASS kernels; models/h200.ini has them)",
+              m->file);
+  return FALSE;
+}
+
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
-  if (m->opclass[OPCLASS_FP32].opcodes == NULL || *m->opclass[OPCLASS_FP32].opcodes == '\0') {
-    g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
-                "SASS kernels; models/h200.ini has them)",
-                m->file);
+  if (!sass_model_check(fn, m, warnings, error))
     return NULL;
-  }
   g_autoptr(Program) p = g_new0(Program, 1);
   p->n = fn->n + 1;
   p->code = g_new0(Instr, p->n);

@@ -85,7 +85,15 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
                              const gchar *details_csv, const guint *trip_counts,
                              guint n_trip_counts, GError **error);
 
-/* The program every warp walks, with `m`'s opcode classes.  Opcodes no
+/* Whether model `m` can simulate function `fn`: its GPU runs the listing
+ * (sass_check_arch: SASS_ERROR_ARCH, or one line on `warnings`, may be
+ * NULL, when it runs it by binary compatibility) and it has opcode classes
+ * (else SASSPROG_ERROR_INPUT naming [class_fp32] of its file). */
+gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
+                          GError **error);
+
+/* The program every warp walks, with `m`'s opcode classes (checked first
+ * with sass_model_check).  Opcodes no
  * class names are appended (one line each, naming the class assumed) to
  * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a loop has
  * neither a profile nor a trip_count, a loop that always branches back has no
