@@ -17,7 +17,9 @@
 # the kernel loads, else the first of fma_per_cycle, mufu_per_cycle,
 # lds_per_cycle that is not zero in every row, else ipc;
 # the y label names the memory level; the title names the kernel, its load
-# pattern and level; the figure title names the model.  Every group value
+# pattern and level; the figure title names the model, and "(modified: KEYS)"
+# when a row's model_modified column says it is not a shipped model unchanged.
+# Every group value
 # present is drawn.  A missing or empty file is refused (exit 2, no figure).
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg SIM.csv[:MEASURED.csv] [...]"
@@ -92,11 +94,18 @@ palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #8822
 colour(v, idx) = word(palette, ((strstrt(canon, " ".v." ") ? words(canon[1:strstrt(canon, " ".v." ")]) + 1 : 12 + idx) - 1) % 12 + 1)
 
 glabel(g) = (g eq "ilp") ? "ILP" : (g eq "loads_in_flight" || g eq "loads") ? "loads in flight/warp" : g
-model = ""
+# modified_of FILE: the distinct non-empty model_modified values of its rows, "; "-joined.
+modified_of(f) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i; next } c && $c != \"\" && !s[$c]++ { o = o (o == \"\" ? \"\" : \"; \") $c } END { printf \"%%s\", o }' '%s'", f))
+# The model's name, and what a --set or a file of one's own changed in it
+# (the model_modified column): a modified model is never labelled as shipped.
+model = ""; modified = ""
 do for [a = 2:ARGC] {
   f = sim_of(ARGV[a])
   stats f using (model = strcol("model"), 0) every ::0::0 nooutput
+  mm = modified_of(f)
+  modified = (mm eq "" || strstrt(modified, mm)) ? modified : modified.(modified eq "" ? "" : "; ").mm
 }
+model = (modified eq "") ? model : sprintf("%s (modified: %s)", model, modified)
 head = exists("title") ? title : "throughput per SM against theoretical occupancy"
 title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau if flat; legend: change, 50 to 100 %%", model, head)
 set multiplot title title font ",13"

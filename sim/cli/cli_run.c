@@ -216,8 +216,10 @@ static void warn_ilp(const Kernel *k) {
 static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
                                 const SimResult *r, const Profile *p, GString *out) {
   const ProfileMetrics *pm = profile_metrics(p);
-  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
-                         m->name, r->policy);
+  g_autofree gchar *modified = model_modified_text(m, ", ");
+  g_string_append_printf(out, "warpsim %s: kernel %s on %s%s%s%s (policy %s)\n", WARPSIM_VERSION,
+                         k->name, m->name, *modified ? " (modified: " : "", modified,
+                         *modified ? ")" : "", r->policy);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
@@ -246,7 +248,12 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            d.gb_per_s, d.fp32_tflops, d.warp_ginsts_per_s, m->sm.sms, m->clock_mhz);
   }
   g_string_append_c(out, '\n');
-  if (!m->validated)
+  if (*modified)
+    g_string_append_printf(out,
+                           "  note: model %s is modified (%s): no measurement in the repository "
+                           "validates these numbers\n\n",
+                           m->name, modified);
+  else if (!m->validated)
     g_string_append_printf(out,
                            "  note: the timing of model %s is from published figures (%s, each "
                            "key's .source), not validated against measurements here\n\n",
@@ -312,6 +319,10 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     JsonNode *profile = profile_to_json(p);
     JsonObject *json = json_node_get_object(profile);
     json_object_set_boolean_member(json, "model_validated", m->validated);
+    JsonArray *modified = json_array_new();
+    for (guint i = 0; m->modified != NULL && m->modified[i] != NULL; i++)
+      json_array_add_string_element(modified, m->modified[i]);
+    json_object_set_array_member(json, "model_modified", modified);
     json_object_set_member(json, "model_provenance", model_sources_json(m));
     report_json(row, "profile", profile, out);
   } else
