@@ -340,7 +340,11 @@ if [ $resume -eq 1 ] && [ -f "$work/signature" ]; then
     die "--resume: changed since the interrupted sweep in $work: ${what:-its settings} (run without --resume to start over)"
   fi
 else
-  [ $resume -eq 0 ] || [ ! -e "$work" ] || warn "--resume: no sweep state in $work; starting over"
+  if [ $resume -eq 1 ] && [ -e "$work" ]; then
+    warn "--resume: no sweep state in $work; starting over"
+  elif [ $resume -eq 1 ] && [ -f "$out" ]; then
+    warn "--resume: $out is a finished sweep (its state is removed when one finishes): nothing to resume; running all $n points again with the current kernel, model and settings"
+  fi
   rm -rf "$work"
 fi
 # The state: signature, grid, header and the first point's row (an empty

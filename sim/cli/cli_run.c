@@ -211,6 +211,20 @@ static void warn_ilp(const Kernel *k) {
             k->file, k->ilp, k->loads);
 }
 
+/* launch.blocks_per_sm is a cap: above what the occupancy limits allow it
+ * changes nothing, so say what runs instead (sweeps drop the repeats). */
+static void warn_blocks_cap(const Kernel *k, const SimResult *r) {
+  if (k->blocks_per_sm <= r->occ.blocks_per_sm || r->occ.blocks_per_sm == 0)
+    return;
+  g_autoptr(GString) lim = g_string_new(NULL);
+  occupancy_limiters_append(lim, r->occ.limiter_mask, ", ");
+  fprintf(stderr,
+          "warpsim: warning: %s: launch.blocks_per_sm=%u is above the %u CTAs/SM this launch "
+          "allows (limited by %s; allowed 1..%u, or 0 = as many as fit): running %u\n",
+          k->file, k->blocks_per_sm, r->occ.blocks_per_sm, lim->str, r->occ.blocks_per_sm,
+          r->occ.blocks_per_sm);
+}
+
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
  * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
@@ -298,6 +312,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
       name_bound(o, *error);
     return FALSE;
   }
+  warn_blocks_cap(k, &r);
   if (r.warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)
