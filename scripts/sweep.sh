@@ -142,6 +142,8 @@ for i in "${!axes[@]}"; do
       [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
       for ((n = lo; n <= hi; n++)); do values+=("$n"); done
       checks+=("$lo" "$hi")
+    elif [[ $v =~ ^([0-9]{1,9})-([0-9]{1,9})$ ]]; then
+      die "--axis '$a': '$v' is not a value; a range is written ${BASH_REMATCH[1]}..${BASH_REMATCH[2]}"
     else
       check_value "$v" "--axis '$a'" # an empty item too ('1,,2': a typo)
       values+=("$v") checks+=("$v")

@@ -22,6 +22,7 @@ static gboolean run_command(const CliOccOptions *o, CliOccCommand *c, GString *o
       !cli_occ_parse_number("grid", o->grid, 1, G_MAXINT64, &c->grid, error))
     return FALSE;
   c->no_header = o->no_header;
+  c->cooperative = o->cooperative;
   c->compiler = o->bounds != NULL || o->max_regs != NULL || o->warpgroups != NULL;
   if (o->smem_for_blocks != NULL)
     return cli_occ_parse_uint("smem-for-blocks", o->smem_for_blocks, 1, sm->max_blocks, &n_blocks,

@@ -159,19 +159,31 @@ static void name_bound(const RunOptions *o, GError *error) {
  * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
  * simulations of at most twice the work each (twice the CTAs or twice the
  * chains): counted as 4x. */
-static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs, gdouble timeout_s) {
-  gdouble insts = m->has_timing ? sim_estimate_insts(m, k) * (what_ifs ? 5.0 : 1.0) : 0.0;
+static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs,
+                          const SimOptions *opt, gdouble timeout_s) {
+  gdouble main_insts = m->has_timing ? sim_estimate_insts(m, k) : 0.0;
+  gdouble insts = main_insts * (what_ifs ? 5.0 : 1.0);
   gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
   if (insts <= 60.0 * rate)
     return;
-  g_autofree gchar *bound = timeout_s > 0.0
-                                ? g_strdup_printf("; --timeout stops it after %g s", timeout_s)
-                                : g_strdup("");
+  /* The bound that ends it: a run needs at least main_insts / smsps cycles
+   * (one issue per SMSP per cycle), and reaches --max-cycles within
+   * max_cycles x smsps instructions' time. */
+  gdouble min_cycles = main_insts / MAX(m->sm.smsps, 1u);
+  gdouble cap_s = (gdouble)opt->max_cycles * MAX(m->sm.smsps, 1u) / rate;
+  g_autofree gchar *bound = NULL;
+  if (opt->max_cycles > 0 && min_cycles > (gdouble)opt->max_cycles &&
+      (timeout_s <= 0.0 || cap_s < timeout_s))
+    bound = g_strdup_printf("; --max-cycles %" G_GUINT64_FORMAT
+                            " stops it first, within about %.2g s: it needs at least %.2g cycles",
+                            opt->max_cycles, cap_s, min_cycles);
+  else if (timeout_s > 0.0 && insts / rate > timeout_s)
+    bound = g_strdup_printf("; --timeout stops it after %g s", timeout_s);
   fprintf(stderr,
           "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~%.0f "
           "million per second%s)\n",
           insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / rate,
-          rate / 1e6, bound);
+          rate / 1e6, bound ? bound : "");
 }
 
 /* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
@@ -305,7 +317,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   gdouble timeout_s = 0.0;
   if (!parse_bounds(o, &opt, &timeout_s, error))
     return FALSE;
-  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, timeout_s);
+  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   SimResult r;
   if (!sim_run(m, k, &opt, &r, error)) {
     if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
