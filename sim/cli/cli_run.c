@@ -224,17 +224,35 @@ static void warn_ilp(const Kernel *k) {
 }
 
 /* launch.blocks_per_sm is a cap: above what the occupancy limits allow it
- * changes nothing, so say what runs instead (sweeps drop the repeats). */
-static void warn_blocks_cap(const Kernel *k, const SimResult *r) {
-  if (k->blocks_per_sm <= r->occ.blocks_per_sm || r->occ.blocks_per_sm == 0)
+ * changes nothing, so say what runs instead (sweeps drop the repeats).
+ * Said before the run, so a sweep's checks (--max-cycles 1) see it. */
+static void warn_blocks_cap(const SmModel *m, const Kernel *k) {
+  OccLaunch l;
+  OccResult occ;
+  kernel_occ_launch(k, &l);
+  if (k->blocks_per_sm == 0 || !occupancy_compute(&m->sm, &l, &occ, NULL) ||
+      occ.blocks_per_sm == 0 || k->blocks_per_sm <= occ.blocks_per_sm)
     return;
   g_autoptr(GString) lim = g_string_new(NULL);
-  occupancy_limiters_append(lim, r->occ.limiter_mask, ", ");
+  occupancy_limiters_append(lim, occ.limiter_mask, ", ");
   fprintf(stderr,
           "warpsim: warning: %s: launch.blocks_per_sm=%u is above the %u CTAs/SM this launch "
           "allows (limited by %s; allowed 1..%u, or 0 = as many as fit): running %u\n",
-          k->file, k->blocks_per_sm, r->occ.blocks_per_sm, lim->str, r->occ.blocks_per_sm,
-          r->occ.blocks_per_sm);
+          k->file, k->blocks_per_sm, occ.blocks_per_sm, lim->str, occ.blocks_per_sm,
+          occ.blocks_per_sm);
+}
+
+/* stream.ilp spreads each of stream.fma, sfu and lds over its chains: past
+ * the largest of them the extra chains are empty and the program is the
+ * same, so say so. */
+static void warn_ilp_empty_chains(const Kernel *k) {
+  guint most = MAX(k->fma, MAX(k->sfu, k->lds));
+  if (k->sass == NULL && most > 0 && k->ilp > most)
+    fprintf(stderr,
+            "warpsim: warning: %s: stream.ilp=%u is above the most instructions it spreads per "
+            "iteration (stream.fma=%u, sfu=%u, lds=%u): chains past %u are empty, so ILP above %u "
+            "changes nothing\n",
+            k->file, k->ilp, k->fma, k->sfu, k->lds, most, most);
 }
 
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
@@ -307,6 +325,8 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
   warn_ilp(k);
+  warn_ilp_empty_chains(k);
+  warn_blocks_cap(m, k);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
@@ -324,7 +344,6 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
       name_bound(o, *error);
     return FALSE;
   }
-  warn_blocks_cap(k, &r);
   if (r.warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)
