@@ -7,6 +7,10 @@
 #   scripts/sweep.sh -o OUT.csv [--model M] --kernel K [--set g.k=v ...]
 #                    --axis g.k=V1,V2,... [--axis ...] [--derive g.k=EXPR ...] [--jobs N]
 #                    [--sshlogin LOGIN ...] [--resume] [--quiet]
+#   scripts/sweep.sh --print-grid --kernel K [--set ...] --axis ... [--derive ...]
+#     prints the grid, one point a line (tab-separated group.key=value, the
+#     first --axis slowest, repeated points dropped), and runs nothing: for a
+#     batch system's job array (doc/sweeps.md)
 #   Values may be ranges: --axis launch.blocks_per_sm=1..16
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
@@ -52,7 +56,7 @@ usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
 warn() { echo "sweep.sh: warning: $*" >&2; }
 
-out="" model="h200" kernel="" jobs="" resume=0 quiet=0
+out="" model="h200" kernel="" jobs="" resume=0 quiet=0 print_grid=0
 sets=() axes=() logins=() derives=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -67,27 +71,30 @@ while [ $# -gt 0 ]; do
     --jobs|-j) jobs=$2; shift 2 ;;
     --sshlogin|-S) logins+=(--sshlogin "$2"); shift 2 ;;
     --resume) resume=1; shift ;;
+    --print-grid) print_grid=1; shift ;;
     --quiet|-q) quiet=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[ -n "$out" ] || die "-o OUT.csv is required (see --help)"
+[ -n "$out" ] || [ $print_grid -eq 1 ] || die "-o OUT.csv is required (see --help)"
 [ -n "$kernel" ] || die "--kernel is required (see --help)"
 [ ${#axes[@]} -gt 0 ] || die "at least one --axis group.key=values is required (see --help)"
-[ -d "$out" ] && die "-o $out is a directory (a file name is expected)"
+[ -z "$out" ] || [ ! -d "$out" ] || die "-o $out is a directory (a file name is expected)"
 # The CSV is renamed into place: an existing device, pipe or link there would
 # be replaced by a regular file (-o /dev/null, /dev/stdout).
 if [ -e "$out" ] || [ -L "$out" ]; then
   [ -f "$out" ] && [ ! -L "$out" ] ||
     die "-o $out exists and is not a regular file (allowed: a new file or a regular file to replace)"
 fi
-[ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
+[ -z "$out" ] || [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
-command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
-command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
-command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
+if [ $print_grid -eq 0 ]; then # (printing the grid runs nothing)
+  command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
+  command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
+  command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
+fi
 
 # ---- the grid ----------------------------------------------------------------
 # Keys and values are checked here and travel as data: a point is one line of
@@ -252,6 +259,10 @@ expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
 expand 0
 [ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
 n=${#grid_lines[@]}
+if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
+  printf '%s\n' "${grid_lines[@]}"
+  exit 0
+fi
 
 # ---- the lock ----------------------------------------------------------------
 # flock on OUT.csv.lock, held by this script and every job it starts; the
@@ -269,7 +280,8 @@ while :; do
 done
 echo $$ >"$lock"
 
-work="$out.d"
+# Absolute: a job on another login starts in that login's home folder.
+work="$(cd "$(dirname -- "$out")" && pwd)/$(basename -- "$out").d"
 sid=""
 cleanup() {
   rm -f "$work"/*.tmp "$out.tmp" 2>/dev/null || true
@@ -318,6 +330,13 @@ trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
 # ---- the signature and the state directory -----------------------------------
+# A model or kernel given as a file, by an absolute path for the same
+# reason (a name is found by warpsim next to itself).
+if [ ${#logins[@]} -gt 0 ]; then
+  [ ! -f "$model" ] || model=$(cd "$(dirname -- "$model")" && pwd)/$(basename -- "$model")
+  [ ! -f "$kernel" ] || kernel=$(cd "$(dirname -- "$kernel")" && pwd)/$(basename -- "$kernel")
+  case $warpsim in /*) ;; *) warpsim=$(cd "$(dirname -- "$warpsim")" && pwd)/$(basename -- "$warpsim") ;; esac
+fi
 base=(--model "$model" --kernel "$kernel")
 IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
 first_args=()
