@@ -10,14 +10,9 @@
 set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
-ok() { passed=$((passed + 1)); }
+. "$root/tests/common.sh"
 run() { "$bin" run --kernel fma --set stream.iterations=8 --no-whatif "$@"; }
 # col NAME: the column NAME of the CSV row on stdin.
-col() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i } NR == 2 { print $c }'; }
 
 # The shipped [dram] latency, read from the file, and a value that differs.
 shipped=$(awk '/^\[/ { g = $0 } g == "[dram]" && /^latency=/ { sub(/^latency=/, ""); print }' \

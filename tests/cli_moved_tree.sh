@@ -10,17 +10,12 @@
 # saying so.  Needs WARPSIM_BIN (in its CMake build directory) and
 # WARPSIM_ROOT; skipped (77) without that build directory or cmake.
 set -u
-bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-build=$(cd "$(dirname "$bin")/.." && pwd)
-[ -f "$build/CMakeCache.txt" ] || { echo "no CMake build directory above $bin"; exit 77; }
 command -v cmake >/dev/null 2>&1 || { echo "cmake not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
-ok() { passed=$((passed + 1)); }
+# The build folder: the one above sim/warpsim that holds a CMake cache.
+build=$(cd "$(dirname "${WARPSIM_BIN:?}")/.." && pwd)
+[ -f "$build/CMakeCache.txt" ] || { echo "no CMake build directory above $WARPSIM_BIN"; exit 77; }
+. "$root/tests/common.sh"
 
 # The stand-in tree at a/, configured there, then moved to b/.
 mkdir -p "$tmp/a/scripts"

@@ -12,11 +12,7 @@
 set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
-ok() { passed=$((passed + 1)); }
+. "$root/tests/common.sh"
 # refused NAME PATTERN CMD...: CMD exits 2, one stderr line matching PATTERN, no stdout.
 refused() {
   local name=$1 pat=$2 rc=0
@@ -28,7 +24,6 @@ refused() {
   grep -q -- "$pat" "$tmp/err" || fail "$name: '$pat' not in: $(cat "$tmp/err")"
   ok
 }
-col() { awk -F, -v n="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i } NR == 2 { print $c }'; }
 run() { "$bin" run --set stream.iterations=8 --no-whatif "$@"; }
 
 # ---- diff --units ----

@@ -13,11 +13,7 @@ bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
 command -v parallel >/dev/null 2>&1 || { echo "GNU parallel not installed"; exit 77; }
 export WARPSIM=$bin
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() { echo "FAIL: $*" >&2; echo "$passed passed, 1 failed"; exit 1; }
-ok() { passed=$((passed + 1)); }
+. "$root/tests/common.sh"
 sweep() { "$root/scripts/sweep.sh" -o "$tmp/s.csv" --kernel fma --set stream.iterations=4 --quiet "$@"; }
 cols() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, w, " "); next }
   { line = ""; for (j = 1; j <= n; j++) line = line (j > 1 ? " " : "") $c[w[j]]; print line }' "$2"; }

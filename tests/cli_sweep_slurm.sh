@@ -10,9 +10,7 @@ set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
 command -v parallel >/dev/null 2>&1 || { echo "GNU parallel not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$root/tests/common.sh"
 doc=$root/doc/sweeps.md
 
 # block NAME: the ```sh block of doc/sweeps.md whose first line is "# NAME".
@@ -48,4 +46,5 @@ WARPSIM=$bin "$root/scripts/sweep.sh" -o "$tmp/sweep.csv" --quiet --kernel fma -
   fail "sweep.sh"
 [ "$(wc -l <"$tmp/sweep.csv")" -eq 5 ] || fail "sweep.sh: $(wc -l <"$tmp/sweep.csv") lines, 5 expected"
 cmp -s "$tmp/slurm.csv" "$tmp/sweep.csv" || fail "the recipe's CSV differs: $(diff "$tmp/slurm.csv" "$tmp/sweep.csv" | head -4)"
-echo "1 passed, 0 failed"
+ok
+echo "$passed passed, 0 failed"

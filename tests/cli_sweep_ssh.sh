@@ -17,19 +17,17 @@ sshd=$(command -v sshd || echo /usr/sbin/sshd)
 for t in "$sshd" ssh ssh-keygen parallel; do
   command -v "$t" >/dev/null 2>&1 || { echo "$t not installed (scripts/deps.sh installs it): skipped"; exit 77; }
 done
-tmp=$(mktemp -d)
+. "$root/tests/common.sh"
 sshd_pid=""
 stop_sshd() { [ -z "$sshd_pid" ] || { kill "$sshd_pid" 2>/dev/null; wait "$sshd_pid" 2>/dev/null; }; sshd_pid=""; }
 trap 'stop_sshd; rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
-passed=0
 fail() { echo "FAIL: $*" >&2; [ ! -s "$tmp/sshd.log" ] || tail -5 "$tmp/sshd.log" >&2; echo "$passed passed, 1 failed"; exit 1; }
-ok() { passed=$((passed + 1)); }
 
 # sshd refuses to start without its privilege separation directory, which
 # the package's service creates; as root, create it (empty, as the service).
 if [ ! -d /run/sshd ]; then
-  [ "$(id -u)" -eq 0 ] && mkdir -p -m 0755 /run/sshd || { echo "no /run/sshd and not root: skipped"; exit 77; }
+  [ "$(id -u)" -eq 0 ] && mkdir -m 0755 /run/sshd || { echo "no /run/sshd and not root: skipped"; exit 77; }
 fi
 chmod 700 "$tmp"
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/host_key" -C warpsim-test-host || fail "host key"
@@ -62,8 +60,8 @@ EOF
 # program holds fails its bind at once); ready when both answer a login
 # (at most 5 s a try).
 start_sshd() {
-  local try
-  for try in 1 2 3; do
+  local _
+  for _ in 1 2 3; do
     p1=$((20000 + RANDOM % 20000)) p2=$((40000 + RANDOM % 20000))
     write_ssh_config
     start_sshd_once && return 0
@@ -74,8 +72,8 @@ start_sshd_once() {
   { echo "Port $p1"; echo "Port $p2"; cat "$tmp/sshd_config.base"; } >"$tmp/sshd_config"
   "$sshd" -D -e -f "$tmp/sshd_config" 2>"$tmp/sshd.log" &
   sshd_pid=$!
-  local i
-  for i in $(seq 50); do
+  local _
+  for _ in $(seq 50); do
     kill -0 "$sshd_pid" 2>/dev/null || break
     if ssh -F "$tmp/ssh_config" wsA true 2>/dev/null && ssh -F "$tmp/ssh_config" wsB true 2>/dev/null; then
       return 0
