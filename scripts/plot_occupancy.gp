@@ -107,7 +107,8 @@ set xtics 0,12.5,100
 set xlabel "theoretical occupancy (% of the SM's warps)"
 
 # Line and point types by curve, so curves that coincide still show: each
-# later curve dashed and with a smaller marker of another shape on top.
+# later curve dashed and with a smaller marker of another shape on top
+# (measured points: filled pentagons, a shape no curve takes).
 ptypes = "7 5 9 11 13 4 6 8 10 12 1 2"
 ptype(i) = int(word(ptypes, (i - 1) % 12 + 1))
 dtype(i) = (i - 1) % 5 + 1
@@ -299,7 +300,7 @@ do for [a = 2:ARGC] {
        for [i = 1:(has_bound ? n : 0)] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(bound)) \
          with lines dt 2 lw 1 lc rgb colour(word(groups, i), i) notitle, \
        for [i = 1:mn] mf using (sel(word(mvals, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
-         with points pt 9 ps 1.3 lc rgb colour(word(mvals, i), i) title mentry(i), \
+         with points pt 15 ps 1.5 lc rgb colour(word(mvals, i), i) title mentry(i), \
        for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 0 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
          with labels left offset 0.6, 0.6 font ",8" notitle, \
        for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 1 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
