@@ -8,10 +8,10 @@
 #include <string.h>
 
 void cli_occ_options_clear(CliOccOptions *o) {
-  gchar **strings[] = {&o->model,        &o->threads,         &o->regs,   &o->smem_static,
-                       &o->smem_dynamic, &o->carveout,        &o->format, &o->batch,
-                       &o->vary,         &o->smem_for_blocks, &o->grid,   &o->bounds,
-                       &o->max_regs,     &o->warpgroups};
+  gchar **strings[] = {&o->model,        &o->threads,         &o->regs,           &o->smem_static,
+                       &o->smem_dynamic, &o->carveout,        &o->format,         &o->batch,
+                       &o->vary,         &o->smem_for_blocks, &o->grid,           &o->bounds,
+                       &o->max_regs,     &o->warpgroups,      &o->smem_per_thread};
   for (guint i = 0; i < G_N_ELEMENTS(strings); i++)
     g_clear_pointer(strings[i], g_free);
 }
