@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # build.sh - configure and build warpsim into BUILD_DIR (default build/).
 # Usage: scripts/build.sh [extra cmake -D options]
+# A build folder configured for another source tree (a moved clone) is
+# configured again from scratch, with one line saying so.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
+warpsim_need_source "$root"
 build=${BUILD_DIR:-$root/build}
 "$root/scripts/deps.sh"
+warpsim_fresh_cache "$root" "$build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPSIM_WERROR=ON "$@" >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null

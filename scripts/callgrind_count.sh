@@ -16,6 +16,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
+warpsim_need_source "$root"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 case=fma lengths=""
 while [ $# -gt 0 ]; do

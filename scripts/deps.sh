@@ -19,6 +19,9 @@ warpsim_need_packages() {
   command -v column >/dev/null 2>&1 || missing+=(bsdextrautils)
   [ -x /usr/bin/time ] || missing+=(time)
   command -v flock >/dev/null 2>&1 || missing+=(util-linux)
+  # Tests: a real OpenSSH server and client for sweep.sh --sshlogin (cli_sweep_ssh).
+  command -v ssh >/dev/null 2>&1 && command -v ssh-keygen >/dev/null 2>&1 || missing+=(openssh-client)
+  command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || missing+=(openssh-server)
   # Tests: clang + libFuzzer (tests/fuzz, the clang UBSan pass) and valgrind
   # (cli_valgrind and the speed guard's callgrind).
   if ! command -v clang >/dev/null 2>&1; then

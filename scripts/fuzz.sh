@@ -15,6 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
+warpsim_need_source "$root"
 all=(kernel model set batch occupancy sass ncu)
 seconds=3600 jobs=$(nproc) targets=()
 while [ $# -gt 0 ]; do

@@ -22,6 +22,27 @@ warpsim_die() {
   exit 2
 }
 
+# warpsim_need_source ROOT: exit 2 with one line unless ROOT (the folder
+# above scripts/) is a source tree; an installed copy (cmake --install puts
+# the scripts in PREFIX/share/warpsim/scripts) has nothing to build or test.
+warpsim_need_source() {
+  [ -e "$1/CMakeLists.txt" ] && return 0
+  warpsim_die "needs the warpsim source tree, and $1 is an installed copy (no CMakeLists.txt): run it in a clone of the repository (the installed scripts that run warpsim, such as sweep.sh and run.sh, work here)"
+}
+
+# warpsim_fresh_cache ROOT BUILD: a CMake cache in BUILD made for another
+# source tree (a moved or copied clone) makes cmake fail; say so in one line
+# and remove it (CMakeCache.txt and CMakeFiles/), so BUILD is configured from
+# scratch for ROOT.
+warpsim_fresh_cache() {
+  local cache=$2/CMakeCache.txt was
+  [ -f "$cache" ] || return 0
+  was=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+  [ -n "$was" ] && [ "$was" -ef "$1" ] && return 0
+  echo "$(basename "$0"): $2 was configured for ${was:-another source tree}, not $1 (a moved clone): configuring it from scratch" >&2
+  rm -rf "$cache" "$2/CMakeFiles"
+}
+
 # warpsim_check_set SETTING: a --set the script passes to warpsim through a
 # word-split option list; one with a space or glob character would split or
 # expand, so it is refused (warpsim_die).

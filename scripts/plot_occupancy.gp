@@ -12,12 +12,17 @@
 #   e.g. from scripts/sweep.sh.  MEASURED.csv has the same column names
 #   (at least model, ilp, occupancy_pct and the panel's metric), e.g. a real
 #   GPU's curve.  Up to 8 panels.  gnuplot -e "title='...'" -c ... replaces the
-#   headline (the model's name stays in it).
+#   headline (the model's name stays in it); gnuplot -e "metric='ipc'" -c ...
+#   draws that column (ipc, fma_per_cycle, bytes_per_cycle, any numeric
+#   column of the rows) in every panel instead of the metric chosen below
+#   (no such or no numeric column: exit 2).
 # What each panel shows comes from its data: the metric is bytes_per_cycle when
 # the kernel loads, else the first of fma_per_cycle, mufu_per_cycle,
 # lds_per_cycle that is not zero in every row, else ipc;
 # the y label names the memory level; the title names the kernel, its load
-# pattern and level; the figure title names the model.  Every group value
+# pattern and level; the figure title names the model, and "(modified: KEYS)"
+# when a row's model_modified column says it is not a shipped model unchanged.
+# Every group value
 # present is drawn.  A missing or empty file is refused (exit 2, no figure).
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg SIM.csv[:MEASURED.csv] [...]"
@@ -73,6 +78,21 @@ do for [a = 2:ARGC] {
 line_px = 18.0; top_px = 110.0; axes_px = 400.0; xlabel_px = 60.0
 legend_px = line_px * legend_lines + 30
 height = int(top_px + axes_px + xlabel_px + legend_px)
+# -e "metric='COLUMN'" picks the metric (any numeric column of the rows).
+want_metric = exists("metric") ? metric : ""
+metric_names = "ipc fma_per_cycle bytes_per_cycle mufu_per_cycle lds_per_cycle loads_per_cycle dram_bytes_per_cycle issue_active"
+metric_labels = "warp instructions per cycle per SM|warp FFMA per cycle per SM|global load bytes per cycle per SM|warp MUFU per cycle per SM|warp LDS per cycle per SM|warp global loads per cycle per SM|DRAM bytes per cycle per SM|issue slots busy (fraction)"
+field(list, i) = system(sprintf("printf '%%s' '%s' | cut -d'|' -f%d", list, i))
+mindex(c) = strstrt(" ".metric_names." ", " ".c." ") ? words((" ".metric_names." ")[1:strstrt(" ".metric_names." ", " ".c." ")]) + 1 : 0
+mlabel(c) = mindex(c) ? field(metric_labels, mindex(c)) : c
+# numeric FILE COL: the column's first data value is a number.
+numeric(f, c) = int(system(sprintf("awk -F, -v n='%s' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } /^#/ { next } { print ($c ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 1 : 0; exit }' '%s'", c, f)))
+
+do for [a = 2:ARGC] {  # the metric asked for, in every panel, before any figure is written
+  f = sim_of(ARGV[a])
+  if (want_metric ne "" && !has(f, want_metric)) { print me.": ".f.": metric '".want_metric."': no such column"; exit status 2 }
+  if (want_metric ne "" && !numeric(f, want_metric)) { print me.": ".f.": metric '".want_metric."': not a numeric column"; exit status 2 }
+}
 svg = (out[strlen(out)-3:] eq ".svg")
 if (svg) {
   set terminal svg size (panels > 1 ? 560 * panels : 900),height dynamic font "Sans,12"
@@ -86,17 +106,32 @@ set xrange [0:105]
 set xtics 0,12.5,100
 set xlabel "theoretical occupancy (% of the SM's warps)"
 
+# Line and point types by curve, so curves that coincide still show: each
+# later curve dashed and with a smaller marker of another shape on top
+# (measured points: filled pentagons, a shape no curve takes).
+ptypes = "7 5 9 11 13 4 6 8 10 12 1 2"
+ptype(i) = int(word(ptypes, (i - 1) % 12 + 1))
+dtype(i) = (i - 1) % 5 + 1
+psize(i, n) = 0.6 + 0.35 * (n - i)
+
 # Colour by group value, the same in every panel (Okabe-Ito and friends).
 canon = " 1 2 4 8 3 6 5 7 16 32 12 24 64 "
 palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #882255 #44aa99 #332288 #888888"
 colour(v, idx) = word(palette, ((strstrt(canon, " ".v." ") ? words(canon[1:strstrt(canon, " ".v." ")]) + 1 : 12 + idx) - 1) % 12 + 1)
 
 glabel(g) = (g eq "ilp") ? "ILP" : (g eq "loads_in_flight" || g eq "loads") ? "loads in flight/warp" : g
-model = ""
+# modified_of FILE: the distinct non-empty model_modified values of its rows, "; "-joined.
+modified_of(f) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i; next } c && $c != \"\" && !s[$c]++ { o = o (o == \"\" ? \"\" : \"; \") $c } END { printf \"%%s\", o }' '%s'", f))
+# The model's name, and what a --set or a file of one's own changed in it
+# (the model_modified column): a modified model is never labelled as shipped.
+model = ""; modified = ""
 do for [a = 2:ARGC] {
   f = sim_of(ARGV[a])
   stats f using (model = strcol("model"), 0) every ::0::0 nooutput
+  mm = modified_of(f)
+  modified = (mm eq "" || strstrt(modified, mm)) ? modified : modified.(modified eq "" ? "" : "; ").mm
 }
+model = (modified eq "") ? model : sprintf("%s (modified: %s)", model, modified)
 head = exists("title") ? title : "throughput per SM against theoretical occupancy"
 title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau if flat; legend: change, 50 to 100 %%", model, head)
 set multiplot title title font ",13"
@@ -108,7 +143,7 @@ set bmargin at screen (xlabel_px + legend_px) / height
 do for [a = 2:ARGC] {
   f = sim_of(ARGV[a]); mf = meas_of(ARGV[a])
   x0 = (a - 2.0) / panels
-  set lmargin at screen x0 + (panels > 1 ? 0.075 : 0.08)
+  set lmargin at screen x0 + (panels > 1 ? 0.075 : 0.1)
   set rmargin at screen x0 + 1.0 / panels - 0.02
   set key at screen x0 + 0.01, screen (legend_px - 10.0) / height left top Left reverse vertical samplen 2 width 0 spacing 1.1
   # The first row describes the kernel.
@@ -165,6 +200,14 @@ do for [a = 2:ARGC] {
     set ylabel "warp instructions per cycle per SM"
     ptitle = kernel
   } } } }
+  # -e "metric='COLUMN'": that column instead (its label from the list
+  # below, else its name); a Little's-law bound only where it is the one
+  # the column has.
+  if (want_metric ne "" && want_metric ne metric) {
+    metric = want_metric
+    bound = (metric eq "fma_per_cycle") ? "bound_fma_per_cycle" : (metric eq "bytes_per_cycle" && !sass && spills eq "") ? "bound_bytes_per_cycle" : ""
+    set ylabel mlabel(metric)
+  }
 
   eval find_groups
   n = words(groups)
@@ -251,13 +294,13 @@ do for [a = 2:ARGC] {
     has_bound = (bmax > 0)
   }
   plot for [i = 1:n] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
-         with linespoints pt 7 ps 0.6 lw 2 lc rgb colour(word(groups, i), i) title entry(i), \
+         with linespoints pt ptype(i) ps psize(i, n) lw 2 dt dtype(i) lc rgb colour(word(groups, i), i) title entry(i), \
        for [i = 1:n] f using (sel(word(groups, i)) && !rising[i] && column("occupancy_pct") == knee[i] && column(metric) == kneev[i] ? column("occupancy_pct") : NaN):(column(metric)) \
          with points pt 6 ps 2.2 lw 2 lc rgb colour(word(groups, i), i) notitle, \
        for [i = 1:(has_bound ? n : 0)] f using (sel(word(groups, i)) ? column("occupancy_pct") : NaN):(column(bound)) \
          with lines dt 2 lw 1 lc rgb colour(word(groups, i), i) notitle, \
        for [i = 1:mn] mf using (sel(word(mvals, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
-         with points pt 9 ps 1.3 lc rgb colour(word(mvals, i), i) title mentry(i), \
+         with points pt 15 ps 1.5 lc rgb colour(word(mvals, i), i) title mentry(i), \
        for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 0 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
          with labels left offset 0.6, 0.6 font ",8" notitle, \
        for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 1 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \

@@ -1,5 +1,5 @@
 # plot_spill.gp - register cap sweep: occupancy rises, useful throughput falls.
-# Usage: gnuplot -c scripts/plot_spill.gp SPILL.csv OUT.png
+# Usage: gnuplot -c scripts/plot_spill.gp SPILL.csv OUT.png|OUT.svg
 #   SPILL.csv: `warpsim run --format csv` rows of one kernel, one per
 #   launch.max_regs value (scripts/spill_sweep.sh writes it).  The title takes
 #   the kernel, the model, the registers it needs and its live values from the
@@ -17,10 +17,18 @@ set datafile columnheaders
 model = ""; kernel = ""; need = 0; live = 0; lo = 1e9; hi = 0; ymax = 0
 stats f using (model = strcol("model"), kernel = strcol("kernel"), need = column("regs_per_thread"), \
                live = column("live_values"), 0) every ::0::0 nooutput
+# "(modified: KEYS)" when the model_modified column says the model is not a
+# shipped one unchanged.
+modified = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i } NR == 2 && c { printf \"%%s\", $c }' '%s'", f))
+model = (modified eq "") ? model : sprintf("%s (modified: %s)", model, modified)
 stats f using (lo = (column("regs_allocated") < lo ? column("regs_allocated") : lo), \
                hi = (column("regs_allocated") > hi ? column("regs_allocated") : hi), \
                ymax = (column("fma_per_cycle") > ymax ? column("fma_per_cycle") : ymax), 0) nooutput
-set terminal pngcairo size 900,600 font "Sans,11"
+if (out[strlen(out)-3:] eq ".svg") {
+  set terminal svg size 900,600 dynamic font "Sans,11"
+} else {
+  set terminal pngcairo size 900,600 font "Sans,11"
+}
 set output out
 set termoption noenhanced
 set grid

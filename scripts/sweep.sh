@@ -5,11 +5,20 @@
 #
 # Usage:
 #   scripts/sweep.sh -o OUT.csv [--model M] --kernel K [--set g.k=v ...]
-#                    --axis g.k=V1,V2,... [--axis ...] [--jobs N]
+#                    --axis g.k=V1,V2,... [--axis ...] [--derive g.k=EXPR ...] [--jobs N]
 #                    [--sshlogin LOGIN ...] [--resume] [--quiet]
+#   scripts/sweep.sh --print-grid --kernel K [--set ...] --axis ... [--derive ...]
+#     prints the grid, one point a line (tab-separated group.key=value, the
+#     first --axis slowest, repeated points dropped), and runs nothing: for a
+#     batch system's job array (doc/sweeps.md)
 #   Values may be ranges: --axis launch.blocks_per_sm=1..16
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
+#   --derive KEY=EXPRESSION sets a key from others at every point: whole-number
+#   arithmetic (+ - * / and parentheses) over numbers and keys an --axis,
+#   --set or earlier --derive gives, e.g. 32 FFMAs per chain at every ILP:
+#     --axis stream.ilp=1..8 --derive 'stream.fma=32*stream.ilp'
+#   (the derived key must not be on an axis or in a --set; repeatable)
 #   A value holds letters, digits and _ . + - : ; / only (';' separates the
 #   items of a list key: --axis 'sm.smem_configs=0;233472'); values are
 #   passed to warpsim as data, never through a shell.
@@ -25,7 +34,9 @@
 #
 # Before any run, warpsim checks every --set value and every axis value (a
 # range by its two ends, each with the first point's other settings): a value
-# out of range is refused (exit 2) with nothing run or written.
+# out of range is refused (exit 2) with nothing run or written, and a value
+# that cannot change the result (launch.blocks_per_sm above what fits,
+# stream.ilp above the instructions its chains share) is named in a warning.
 #
 # Safety: a lock (OUT.csv.lock, flock) makes a second sweep to the same -o
 # refuse (exit 2).  Every finished run leaves one row file in OUT.csv.d/; an
@@ -45,41 +56,45 @@ usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
 warn() { echo "sweep.sh: warning: $*" >&2; }
 
-out="" model="h200" kernel="" jobs="" resume=0 quiet=0
-sets=() axes=() logins=()
+out="" model="h200" kernel="" jobs="" resume=0 quiet=0 print_grid=0
+sets=() axes=() logins=() derives=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    -o|--output|--model|--kernel|--set|--axis|--jobs|-j|--sshlogin|-S)
+    -o|--output|--model|--kernel|--set|--axis|--derive|--jobs|-j|--sshlogin|-S)
       [ $# -ge 2 ] || die "$1 needs a value (see --help)" ;;&
     -o|--output) out=$2; shift 2 ;;
     --model) model=$2; shift 2 ;;
     --kernel) kernel=$2; shift 2 ;;
     --set) sets+=("$2"); shift 2 ;;
     --axis) axes+=("$2"); shift 2 ;;
+    --derive) derives+=("$2"); shift 2 ;;
     --jobs|-j) jobs=$2; shift 2 ;;
     --sshlogin|-S) logins+=(--sshlogin "$2"); shift 2 ;;
     --resume) resume=1; shift ;;
+    --print-grid) print_grid=1; shift ;;
     --quiet|-q) quiet=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[ -n "$out" ] || die "-o OUT.csv is required (see --help)"
+[ -n "$out" ] || [ $print_grid -eq 1 ] || die "-o OUT.csv is required (see --help)"
 [ -n "$kernel" ] || die "--kernel is required (see --help)"
 [ ${#axes[@]} -gt 0 ] || die "at least one --axis group.key=values is required (see --help)"
-[ -d "$out" ] && die "-o $out is a directory (a file name is expected)"
+[ -z "$out" ] || [ ! -d "$out" ] || die "-o $out is a directory (a file name is expected)"
 # The CSV is renamed into place: an existing device, pipe or link there would
 # be replaced by a regular file (-o /dev/null, /dev/stdout).
 if [ -e "$out" ] || [ -L "$out" ]; then
   [ -f "$out" ] && [ ! -L "$out" ] ||
     die "-o $out exists and is not a regular file (allowed: a new file or a regular file to replace)"
 fi
-[ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
+[ -z "$out" ] || [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
-command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
-command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
-command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
+if [ $print_grid -eq 0 ]; then # (printing the grid runs nothing)
+  command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
+  command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
+  command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
+fi
 
 # ---- the grid ----------------------------------------------------------------
 # Keys and values are checked here and travel as data: a point is one line of
@@ -142,6 +157,8 @@ for i in "${!axes[@]}"; do
       [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
       for ((n = lo; n <= hi; n++)); do values+=("$n"); done
       checks+=("$lo" "$hi")
+    elif [[ $v =~ ^([0-9]{1,9})-([0-9]{1,9})$ ]]; then
+      die "--axis '$a': '$v' is not a value; a range is written ${BASH_REMATCH[1]}..${BASH_REMATCH[2]}"
     else
       check_value "$v" "--axis '$a'" # an empty item too ('1,,2': a typo)
       values+=("$v") checks+=("$v")
@@ -154,6 +171,49 @@ for i in "${!axes[@]}"; do
   axis_vals+=("$(printf '%s\t' "${values[@]}")")
   axis_checks+=("$(printf '%s\t' "${checks[@]}")")
 done
+
+# The derived keys: KEY=EXPRESSION, each key once and on no axis or --set;
+# the keys an expression names come from an axis, a --set or an earlier
+# --derive.
+token_re='[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_]+'
+derive_keys=() derive_exprs=()
+declare -A derived=()
+for d in "${derives[@]+"${derives[@]}"}"; do
+  [[ $d == *=* ]] || die "--derive '$d': expected group.key=EXPRESSION (see --help)"
+  k=${d%%=*} e=${d#*=}
+  check_key "$k" "--derive '$d'"
+  [[ $e =~ ^[A-Za-z0-9_.+*/()\ -]+$ ]] ||
+    die "--derive '$d': the expression holds a character other than letters, digits, _ . + - * / ( ) and spaces"
+  [ -z "${fixed_val[$k]+x}" ] || die "--derive '$d': $k is also set by --set '$k=${fixed_val[$k]}'"
+  [ -z "${axis_of[$k]+x}" ] || die "--derive '$d': $k is also on --axis '${axis_of[$k]}'"
+  [ -z "${derived[$k]+x}" ] || die "--derive '$d': $k is derived twice"
+  for t in $(grep -oE "$token_re" <<<"$e" || true); do
+    [ -n "${fixed_val[$t]+x}" ] || [ -n "${axis_of[$t]+x}" ] || [ -n "${derived[$t]+x}" ] ||
+      die "--derive '$d': $t is given by no --axis, --set or earlier --derive"
+  done
+  derived[$k]=$e
+  derive_keys+=("$k") derive_exprs+=("$e")
+done
+
+# apply_derives VALUES ORDER: set each derived key in the associative array
+# VALUES (appending it to the array ORDER) from the point's other values.
+apply_derives() {
+  local -n dv=$1 dord=$2
+  local i t ex r
+  for i in "${!derive_keys[@]}"; do
+    ex=${derive_exprs[$i]}
+    while [[ $ex =~ ($token_re) ]]; do
+      t=${BASH_REMATCH[1]}
+      [[ ${dv[$t]-} =~ ^[0-9]{1,15}$ ]] ||
+        die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': $t is '${dv[$t]-}' at a point (allowed: whole numbers)"
+      ex=${ex/"$t"/"$((10#${dv[$t]}))"} # (no octal: 010 is ten)
+    done
+    [[ $ex =~ ^[0-9+*/()\ -]+$ ]] && r=$( (echo $((ex))) 2>/dev/null) && [[ $r =~ ^[0-9]+$ ]] ||
+      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ex' does not give a whole number >= 0"
+    [ -n "${dv[${derive_keys[$i]}]+x}" ] || dord+=("${derive_keys[$i]}")
+    dv[${derive_keys[$i]}]=$r
+  done
+}
 
 # Expand the grid, first axis outermost; a point's settings are the fixed
 # ones overridden by its axes' (so no key is ever passed twice), and a point
@@ -176,6 +236,7 @@ expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
       [ -n "${val[$k]+x}" ] || order+=("$k")
       val[$k]=${kv#*=}
     done
+    apply_derives val order
     for k in "${order[@]}"; do line+="$k=${val[$k]}"$'\t'; done
     line=${line%$'\t'}
     if [ -n "${seen[$line]+x}" ]; then
@@ -198,6 +259,10 @@ expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
 expand 0
 [ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
 n=${#grid_lines[@]}
+if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
+  printf '%s\n' "${grid_lines[@]}"
+  exit 0
+fi
 
 # ---- the lock ----------------------------------------------------------------
 # flock on OUT.csv.lock, held by this script and every job it starts; the
@@ -215,7 +280,8 @@ while :; do
 done
 echo $$ >"$lock"
 
-work="$out.d"
+# Absolute: a job on another login starts in that login's home folder.
+work="$(cd "$(dirname -- "$out")" && pwd)/$(basename -- "$out").d"
 sid=""
 cleanup() {
   rm -f "$work"/*.tmp "$out.tmp" 2>/dev/null || true
@@ -264,6 +330,13 @@ trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
 # ---- the signature and the state directory -----------------------------------
+# A model or kernel given as a file, by an absolute path for the same
+# reason (a name is found by warpsim next to itself).
+if [ ${#logins[@]} -gt 0 ]; then
+  [ ! -f "$model" ] || model=$(cd "$(dirname -- "$model")" && pwd)/$(basename -- "$model")
+  [ ! -f "$kernel" ] || kernel=$(cd "$(dirname -- "$kernel")" && pwd)/$(basename -- "$kernel")
+  case $warpsim in /*) ;; *) warpsim=$(cd "$(dirname -- "$warpsim")" && pwd)/$(basename -- "$warpsim") ;; esac
+fi
 base=(--model "$model" --kernel "$kernel")
 IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
 first_args=()
@@ -274,9 +347,25 @@ probe=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
 trap 'rm -f "$probe"; cleanup' EXIT
 if ! "$warpsim" run "${base[@]}" "${first_args[@]}" --format csv --no-whatif \
   --config-comments >"$probe" 2>"$probe.err"; then
-  msg=$(head -n1 "$probe.err")
+  msg=$(warpsim_error_line "$probe.err")
   rm -f "$probe.err"
   die "warpsim rejected the sweep's settings: ${msg#warpsim: }"
+fi
+# Warnings that cannot depend on an axis value are said once, before the
+# axes' own (the kernel file's name, which every point shares, left out).
+declare -A said=()
+while IFS= read -r msg; do
+  msg=${msg#warpsim: warning: } msg=${msg#*: }
+  said[$msg]=1
+  warn "point 1 ($(tr '\t' ' ' <<<"${grid_lines[0]}")): $msg"
+done < <(grep '^warpsim: warning:' "$probe.err" || true)
+# stream.ilp swept with stream.fma fixed: the same FFMAs in ever shorter
+# chains, which the fma kernel's measurement did not do (32 per chain).
+if [ -n "${axis_of[stream.ilp]+x}" ] &&
+  [ -z "${axis_of[stream.fma]+x}${fixed_val[stream.fma]+x}${derived[stream.fma]+x}" ]; then
+  f=$(sed -n '/^# \[stream\]/,/^# \[/s/^# fma=\([0-9]*\)$/\1/p' "$probe" | head -n1)
+  [ -z "$f" ] || [ "$f" -eq 0 ] ||
+    warn "stream.ilp varies (--axis '${axis_of[stream.ilp]}') while stream.fma stays $f: every ILP splits the same $f FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, add --derive 'stream.fma=32*stream.ilp'"
 fi
 # Every value of every axis (a range by its ends), with the first point's
 # other settings (a point of the grid): warpsim checks keys and ranges before
@@ -286,20 +375,31 @@ for i in "${!axis_keys[@]}"; do
   IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
   IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
   for v in "${clist[@]}"; do
-    args=()
+    unset cv co
+    declare -A cv=()
+    co=()
     for kv in "${first[@]}"; do
-      on_axis=0
-      for k in "${klist[@]}"; do [ "${kv%%=*}" != "$k" ] || on_axis=1; done
-      if [ $on_axis -eq 1 ]; then args+=(--set "${kv%%=*}=$v"); else args+=(--set "$kv"); fi
+      cv[${kv%%=*}]=${kv#*=}
+      co+=("${kv%%=*}")
     done
+    for k in "${klist[@]}"; do cv[$k]=$v; done
+    apply_derives cv co
+    args=()
+    for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
     rc=0
     "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
       >/dev/null 2>"$probe.err" || rc=$?
     if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
-      msg=$(head -n1 "$probe.err")
+      msg=$(warpsim_error_line "$probe.err")
       rm -f "$probe.err"
       die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
     fi
+    # A value that cannot change the result: warpsim's warning, said once.
+    while IFS= read -r msg; do
+      msg=${msg#warpsim: warning: } msg=${msg#*: }
+      [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
+      said[$msg]=1
+    done < <(grep '^warpsim: warning:' "$probe.err" || true)
   done
 done
 rm -f "$probe.err"
@@ -340,7 +440,11 @@ if [ $resume -eq 1 ] && [ -f "$work/signature" ]; then
     die "--resume: changed since the interrupted sweep in $work: ${what:-its settings} (run without --resume to start over)"
   fi
 else
-  [ $resume -eq 0 ] || [ ! -e "$work" ] || warn "--resume: no sweep state in $work; starting over"
+  if [ $resume -eq 1 ] && [ -e "$work" ]; then
+    warn "--resume: no sweep state in $work; starting over"
+  elif [ $resume -eq 1 ] && [ -f "$out" ]; then
+    warn "--resume: $out is a finished sweep (its state is removed when one finishes): nothing to resume; running all $n points again with the current kernel, model and settings"
+  fi
   rm -rf "$work"
 fi
 # The state: signature, grid, header and the first point's row (an empty

@@ -10,6 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
+warpsim_need_source "$root"
 "$root/scripts/deps.sh"
 BUILD_DIR=$root/build "$root/scripts/build.sh"
 ctest --test-dir "$root/build" --output-on-failure -j"$(nproc)"

@@ -151,12 +151,12 @@ static const struct {
   gint limit[OCC_LIMIT_MAX]; /* blocks, warps, registers, shared_mem */
   gint regs_per_block, smem_per_block;
 } tsv_notes[] = {
-    {"seed-C", {-1, -1, -1, 3}, -1, 32768},   {"seed-ex1", {-1, 16, 12, 6}, -1, -1},
-    {"seed-blog-64", {-1, 8, 4, 8}, -1, -1},  {"seed-a100-32", {-1, -1, -1, 9}, -1, 17408},
-    {"seed-t4-randn", {16, 4, 5, 16}, -1, 0}, {"seed-t4-sgemm", {16, 8, 4, 16}, -1, 0},
-    {"pub-02a", {-1, -1, -1, -1}, 6144, -1},  {"pub-02b", {-1, -1, -1, -1}, 6144, -1},
-    {"pub-04", {-1, -1, -1, -1}, 8192, 1024}, {"pub-07a", {-1, -1, 0, -1}, 86016, -1},
-    {"pub-10c", {-1, -1, -1, 1}, -1, 52224},  {"pub-12a", {-1, -1, -1, 6}, -1, 33792},
+    {"textbook-C", {-1, -1, -1, 3}, -1, 32768},   {"textbook-ex1", {-1, 16, 12, 6}, -1, -1},
+    {"textbook-blog-64", {-1, 8, 4, 8}, -1, -1},  {"textbook-a100-32", {-1, -1, -1, 9}, -1, 17408},
+    {"textbook-t4-randn", {16, 4, 5, 16}, -1, 0}, {"textbook-t4-sgemm", {16, 8, 4, 16}, -1, 0},
+    {"pub-02a", {-1, -1, -1, -1}, 6144, -1},      {"pub-02b", {-1, -1, -1, -1}, 6144, -1},
+    {"pub-04", {-1, -1, -1, -1}, 8192, 1024},     {"pub-07a", {-1, -1, 0, -1}, 86016, -1},
+    {"pub-10c", {-1, -1, -1, 1}, -1, 52224},      {"pub-12a", {-1, -1, -1, 6}, -1, 33792},
 };
 
 START_TEST(test_tsv_notes) {
@@ -477,7 +477,7 @@ static const struct {
     {"a100", OCC_VARY_THREADS, 100, 32, 0, 0, 33, 32, 1024, 100}, /* off the grid: added */
     {"a100", OCC_VARY_SMEM, 256, 32, 0, 4096, 385, 0, 49152, 4096},
     {"h100", OCC_VARY_SMEM, 256, 32, 1000, 100, 379, 1000, 49152, 1100}, /* + max and current */
-    {"seed000", OCC_VARY_SMEM, 256, 32, 0, 0, 2009, 0, 102400, 0},       /* steps of 51 B */
+    {"textbook100k", OCC_VARY_SMEM, 256, 32, 0, 0, 2009, 0, 102400, 0},  /* steps of 51 B */
 };
 
 START_TEST(test_vary) {

@@ -56,7 +56,7 @@ expect_bad "negative static smem" $L --smem-static -1
 expect_bad "negative dynamic smem" $L --smem-dynamic -4096
 expect_bad "non-numeric smem" $L --smem-dynamic 4k
 expect_bad "non-numeric threads" --model h200 --threads abc --regs 32
-expect_bad "unknown compute capability" --model 7.2 --threads 256 --regs 32
+expect_bad "unknown compute capability" --model 3.7 --threads 256 --regs 32
 expect_bad "unknown model" --model nosuchgpu --threads 256 --regs 32
 expect_bad "missing model" --threads 256 --regs 32
 expect_bad "missing threads" --model h200 --regs 32

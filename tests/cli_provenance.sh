@@ -31,10 +31,18 @@ rc=0; "$ws" run --kernel fma --model "$tmp/m1.ini" >"$tmp/out" 2>"$tmp/err" || r
 sed 's/^latency.source=/latencyx.source=/' "$root/models/h200.ini" >"$tmp/m2.ini"
 rc=0; "$ws" run --kernel fma --model "$tmp/m2.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -q "unknown key" "$tmp/err" && ok || bad "source of an unknown key accepted (rc $rc)"
-# Every shipped model simulates the fma kernel; a model not validated here
-# says so in its report, and each of its timing values has a provenance.
-"$ws" models --csv | tail -n +2 | cut -d, -f1 >"$tmp/models"
-while read -r m; do
+# Every shipped model with timing groups simulates the fma kernel (one with
+# occupancy limits only, "simulate" no, is refused saying so); a model not
+# validated here says so in its report, and each of its timing values has a
+# provenance.
+"$ws" models --csv | tail -n +2 | cut -d, -f1,3 >"$tmp/models"
+while IFS=, read -r m sim; do
+  if [ "$sim" = no ]; then
+    rc=0; "$ws" run --kernel fma --model "$m" >"$tmp/r" 2>"$tmp/e" || rc=$?
+    [ $rc -eq 2 ] && grep -q "occupancy limits only" "$tmp/e" && ok ||
+      bad "$m: an occupancy-only model not refused (rc $rc)"
+    continue
+  fi
   if ! "$ws" run --kernel fma --model "$m" --no-whatif >"$tmp/r" 2>"$tmp/e"; then
     bad "$m: fma does not run: $(cat "$tmp/e")"
     continue

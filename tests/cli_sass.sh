@@ -52,6 +52,9 @@ for k in saxpy softmax sgemm stencil gather transpose blur mv; do
   timeout 120 "$bin" run --kernel "$root/traces/${k}_sass.ini" --set launch.blocks_per_sm=2 \
     --set launch.blocks=264 --set launch.smem_dynamic=115712 --format csv >"$tmp/a" 2>"$tmp/err" ||
     fail "$k: $(cat "$tmp/err")"
+  # (115712 B leave no room for a static part: softmax, sgemm, transpose and
+  # blur run 1 CTA/SM here, which warpsim says; any other warning fails)
+  sed -i '/launch.blocks_per_sm=2 is above the 1 CTAs\/SM this launch allows (limited by shared_mem;/d' "$tmp/err"
   [ ! -s "$tmp/err" ] || fail "$k: warned: $(cat "$tmp/err")"
   timeout 120 "$bin" run --kernel "$root/traces/${k}_sass.ini" --set launch.blocks_per_sm=2 \
     --set launch.blocks=264 --set launch.smem_dynamic=115712 --format csv >"$tmp/b" 2>/dev/null

@@ -1,6 +1,7 @@
 /* cli.c - option handling shared by the subcommands. */
 #include "cli/cli.h"
 
+#include "input/model_find.h"
 #include "run/sim.h"
 
 #include <stdio.h>
@@ -16,7 +17,7 @@ gboolean cli_parse_format(const gchar *text, CliFormat *format, GError **error) 
       return TRUE;
     }
   }
-  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--format: must be text, csv or json");
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--format %s: must be text, csv or json", text);
   return FALSE;
 }
 
@@ -24,6 +25,13 @@ gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **a
                    GError **error) {
   if (!g_option_context_parse(ctx, &argc, &argv, error))
     return FALSE;
+  if (argc > 1 && strcmp(command, "run") == 0 && argv[1][0] != '-') {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "%s: unexpected argument '%s' (a kernel is named with --kernel: did you mean "
+                "'warpsim run --kernel %s'?)",
+                command, argv[1], argv[1]);
+    return FALSE;
+  }
   if (argc > 1) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "%s: unexpected argument '%s'", command,
                 argv[1]);
@@ -50,6 +58,7 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
       return FALSE;
     }
   }
+  cli_note_renamed(model_spec);
   *model = model_load(model_spec, (const gchar *const *)sets, error);
   if (*model == NULL)
     return FALSE;
@@ -61,6 +70,15 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
     }
   }
   return TRUE;
+}
+
+void cli_note_renamed(const gchar *model_spec) {
+  const gchar *now = model_spec != NULL ? model_find_renamed(model_spec) : NULL;
+  if (now != NULL)
+    fprintf(stderr,
+            "warpsim: note: --model %s is now called %s (the old name still works, but is "
+            "deprecated)\n",
+            model_spec, now);
 }
 
 /* g_ptr_array_sort order of "group.key=value" strings: by "group.key". */

@@ -45,6 +45,10 @@ gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **a
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 
+/* Print a one-line note on stderr when `model_spec` is a deprecated name of
+ * a shipped model (model_find_renamed): the name it now has. */
+void cli_note_renamed(const gchar *model_spec);
+
 /* The --set strings in `sets` that name a model group, sorted by key and
  * joined by ';' ("dram.latency=800;..."; "" when none), so the order of the
  * options does not change a row.  Returns a new string. */

@@ -25,9 +25,15 @@ static const struct {
 };
 
 static gchar *diff_format = "text";
+static gchar *diff_units = NULL;
 static gboolean diff_all;
 static const GOptionEntry diff_entries[] = {
     {"format", 'f', 0, G_OPTION_ARG_STRING, &diff_format, "output: text or csv", "F"},
+    {"units", 'u', 0, G_OPTION_ARG_STRING, &diff_units,
+     "sm: per-SM metrics only (the device_* columns of 'run --units device' are left out); "
+     "device: also the device-wide rates, which both runs must carry (default: sm, and both "
+     "runs in the same units)",
+     "U"},
     {"all", 'a', 0, G_OPTION_ARG_NONE, &diff_all,
      "list the run's CSV columns that are equal too (default: only those that differ)", NULL},
     G_OPTION_ENTRY_NULL};
@@ -265,6 +271,51 @@ static void add_sections(GArray *lines, JsonObject *pa, JsonObject *pb) {
   }
 }
 
+/* The columns `warpsim run --units device` adds to a result (cli_run.c). */
+static gboolean is_device_member(const gchar *name) {
+  return g_str_has_prefix(name, "device_");
+}
+
+static gboolean has_device_members(JsonObject *root) {
+  return json_object_has_member(root, "device_sms");
+}
+
+/* Move the device_* members of `root` into `device` (copies; removed from
+ * root), so the run's columns compare per-SM metrics only. */
+static void split_device_members(JsonObject *root, JsonObject *device) {
+  g_autoptr(GList) members = json_object_get_members(root);
+  for (GList *l = members; l != NULL; l = l->next) {
+    if (!is_device_member(l->data))
+      continue;
+    json_object_set_member(device, l->data, json_node_copy(json_object_get_member(root, l->data)));
+    json_object_remove_member(root, l->data);
+  }
+}
+
+/* The units both runs are compared in: NULL (and a message) when one run
+ * carries device rates and the other does not and --units does not say
+ * which to compare, or --units device names a run without them. */
+static const gchar *diff_units_check(const gchar *units, const gchar *path_a, JsonObject *ra,
+                                     const gchar *path_b, JsonObject *rb, gchar **message) {
+  gboolean da = has_device_members(ra), db = has_device_members(rb);
+  if (g_strcmp0(units, "device") == 0 && (!da || !db)) {
+    *message = g_strdup_printf(
+        "diff: --units device: %s has no device rates (device_sms, device_gb_per_s, ...): "
+        "rerun it with 'warpsim run --units device', or compare per-SM with --units sm",
+        !da ? path_a : path_b);
+    return NULL;
+  }
+  if (units == NULL && da != db) {
+    *message = g_strdup_printf(
+        "diff: %s is in device units (run --units device) and %s per SM: pass --units sm to "
+        "compare the per-SM metrics both carry, or rerun %s with --units device and pass "
+        "--units device",
+        da ? path_a : path_b, da ? path_b : path_a, da ? path_b : path_a);
+    return NULL;
+  }
+  return units != NULL ? units : da ? "device" : "sm";
+}
+
 int cli_diff_main(int argc, char **argv) {
   g_autoptr(GOptionContext) ctx = g_option_context_new("A.json B.json - compare two runs");
   g_option_context_add_main_entries(ctx, diff_entries, NULL);
@@ -276,7 +327,9 @@ int cli_diff_main(int argc, char **argv) {
            "Example:\n"
            "  warpsim run --kernel chase --set launch.blocks_per_sm=8 --format json > a.json\n"
            "  warpsim run --kernel chase --set launch.blocks_per_sm=16 --format json > b.json\n"
-           "  warpsim diff a.json b.json\n");
+           "  warpsim diff a.json b.json\n\n"
+           "Runs made with 'warpsim run --units device' carry device-wide rates (device_*);\n"
+           "both runs must be in the same units, or --units sm compares the per-SM metrics.\n");
   GError *err = NULL;
   if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
     cli_print_error("warpsim: diff", err->message);
@@ -292,16 +345,29 @@ int cli_diff_main(int argc, char **argv) {
     fprintf(stderr, "warpsim: diff: --format: '%s' (allowed text, csv)\n", diff_format);
     return 2;
   }
+  if (diff_units != NULL && g_strcmp0(diff_units, "sm") != 0 &&
+      g_strcmp0(diff_units, "device") != 0) {
+    fprintf(stderr, "warpsim: diff: --units: '%s' (allowed sm, device)\n", diff_units);
+    return 2;
+  }
   JsonObject *ra, *rb, *pa, *pb;
   g_autofree gchar *message = NULL;
   g_autoptr(JsonParser) a = load(argv[1], &ra, &pa, &message);
   g_autoptr(JsonParser) b = a != NULL ? load(argv[2], &rb, &pb, &message) : NULL;
-  if (b == NULL) {
+  const gchar *units =
+      b != NULL ? diff_units_check(diff_units, argv[1], ra, argv[2], rb, &message) : NULL;
+  if (units == NULL) {
     cli_print_error("warpsim", message);
     return 2;
   }
+  g_autoptr(JsonObject) device_a = json_object_new();
+  g_autoptr(JsonObject) device_b = json_object_new();
+  split_device_members(ra, device_a);
+  split_device_members(rb, device_b);
   g_autoptr(GArray) lines = g_array_new(FALSE, TRUE, sizeof(Line));
   g_array_set_clear_func(lines, line_clear);
+  if (g_strcmp0(units, "device") == 0)
+    add_members(lines, "Device (every SM as the simulated one)", device_a, device_b, FALSE);
   add_members(lines, "Run (CSV columns)", ra, rb, !diff_all);
   add_members(lines, "Result", pa, pb, FALSE);
   add_sections(lines, pa, pb);

@@ -12,7 +12,7 @@ static void append_model(const SmModel *m, gboolean csv, GString *out) {
     g_string_append_printf(out, "%s,%s,%s,%s\n", m->name, m->cc, m->has_timing ? "yes" : "no",
                            m->file);
   else
-    g_string_append_printf(out, "%-10s %-6s %-8s %s\n", m->name, m->cc,
+    g_string_append_printf(out, "%-14s %-6s %-8s %s\n", m->name, m->cc,
                            m->has_timing ? "yes" : "occupancy only", m->file);
 }
 
@@ -36,7 +36,7 @@ int cli_models_main(int argc, char **argv) {
   }
   g_autoptr(GString) out = g_string_new(csv ? "name,cc,timing,file\n" : NULL);
   if (!csv)
-    g_string_append_printf(out, "%-10s %-6s %-8s %s\n", "name", "cc", "simulate", "file");
+    g_string_append_printf(out, "%-14s %-6s %-8s %s\n", "name", "cc", "simulate", "file");
   for (guint i = 0; paths[i] != NULL; i++) {
     g_autoptr(SmModel) m = model_load(paths[i], NULL, &err);
     if (m == NULL)

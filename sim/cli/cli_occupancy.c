@@ -22,6 +22,7 @@ static gboolean run_command(const CliOccOptions *o, CliOccCommand *c, GString *o
       !cli_occ_parse_number("grid", o->grid, 1, G_MAXINT64, &c->grid, error))
     return FALSE;
   c->no_header = o->no_header;
+  c->cooperative = o->cooperative;
   c->compiler = o->bounds != NULL || o->max_regs != NULL || o->warpgroups != NULL;
   if (o->smem_for_blocks != NULL)
     return cli_occ_parse_uint("smem-for-blocks", o->smem_for_blocks, 1, sm->max_blocks, &n_blocks,
@@ -34,6 +35,12 @@ static gboolean run_command(const CliOccOptions *o, CliOccCommand *c, GString *o
   if (o->best)
     return cli_occ_run_best(c, out, error);
   return cli_occ_run_single(c, out, error);
+}
+
+/* The --model, with a note when it is named by a deprecated name. */
+static SmModel *load_model(const gchar *spec, GError **error) {
+  cli_note_renamed(spec);
+  return model_load(spec, NULL, error);
 }
 
 int cli_occupancy_main(int argc, char **argv) {
@@ -50,7 +57,7 @@ int cli_occupancy_main(int argc, char **argv) {
     fputs(help, stdout);
   } else if (!cli_occ_check_modes(&o, argc, argv, &err)) {
     rc = fail(err);
-  } else if ((c.model = model_load(o.model, NULL, &err)) == NULL) {
+  } else if ((c.model = load_model(o.model, &err)) == NULL) {
     rc = fail(err);
   } else {
     g_autoptr(GString) out = g_string_new(NULL);

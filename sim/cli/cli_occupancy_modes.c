@@ -5,6 +5,35 @@
 
 #include <string.h>
 
+/* The blocks of `r` that are resident at once on the whole device. */
+static guint64 co_resident_blocks(const CliOccCommand *c, const OccResult *r) {
+  return (guint64)r->blocks_per_sm * c->model->sm.sms;
+}
+
+/* --cooperative: a grid larger than the co-resident blocks cannot launch
+ * (cudaLaunchCooperativeKernel: cudaErrorCooperativeLaunchTooLarge). */
+static gboolean cooperative_fits(const CliOccCommand *c, const OccResult *r, GError **error) {
+  guint64 cap = co_resident_blocks(c, r);
+  if (!c->cooperative || c->grid <= cap)
+    return TRUE;
+  g_set_error(error, CLI_OCCUPANCY_ERROR, CLI_OCCUPANCY_ERROR_OPTION,
+              "--cooperative: a grid of %" G_GUINT64_FORMAT " blocks cannot be co-resident: %u "
+              "blocks per SM x %u SMs = %" G_GUINT64_FORMAT
+              " (cudaLaunchCooperativeKernel fails with cudaErrorCooperativeLaunchTooLarge; "
+              "allowed --grid 1..%" G_GUINT64_FORMAT ")",
+              c->grid, r->blocks_per_sm, c->model->sm.sms, cap, cap);
+  return FALSE;
+}
+
+static void cooperative_text(const CliOccCommand *c, const OccResult *r, GString *out) {
+  if (c->cooperative)
+    g_string_append_printf(out,
+                           "  Cooperative launch: fits, the grid's %" G_GUINT64_FORMAT
+                           " blocks are co-resident (at most %u blocks per SM x %u SMs = "
+                           "%" G_GUINT64_FORMAT ")\n",
+                           c->grid, r->blocks_per_sm, c->model->sm.sms, co_resident_blocks(c, r));
+}
+
 /* The row of one launch (and its --grid columns) into a fresh sink. */
 static void single_row(const CliOccCommand *c, const OccLaunch *l, const OccResult *r,
                        guint best_threads, gboolean best, GString *out) {
@@ -15,13 +44,15 @@ static void single_row(const CliOccCommand *c, const OccLaunch *l, const OccResu
     report_add_uint(row, "best_block_size", best_threads);
   if (c->grid > 0)
     cli_occ_add_waves_columns(c, row, r, &hist);
+  if (c->cooperative)
+    report_add_uint(row, "co_resident_blocks", co_resident_blocks(c, r));
   cli_occ_sink_add(&sink, row, hist);
   cli_occ_sink_finish(&sink);
 }
 
 gboolean cli_occ_run_single(const CliOccCommand *c, GString *out, GError **error) {
   OccResult r;
-  if (!occupancy_compute(&c->model->sm, &c->launch, &r, error))
+  if (!occupancy_compute(&c->model->sm, &c->launch, &r, error) || !cooperative_fits(c, &r, error))
     return FALSE;
   if (c->format != CLI_OCC_FORMAT_TEXT) {
     single_row(c, &c->launch, &r, 0, FALSE, out);
@@ -30,6 +61,7 @@ gboolean cli_occ_run_single(const CliOccCommand *c, GString *out, GError **error
   cli_occ_text_result(out, c, &c->launch, &r);
   if (c->grid > 0)
     cli_occ_text_waves(out, c->model, &r, c->grid);
+  cooperative_text(c, &r, out);
   return TRUE;
 }
 
@@ -41,6 +73,9 @@ gboolean cli_occ_run_best(const CliOccCommand *c, GString *out, GError **error) 
     return FALSE;
   OccLaunch l = c->launch;
   l.threads = threads > 0 ? threads : c->model->sm.warp_size;
+  l.smem_dynamic = occupancy_variable_smem(&c->launch, l.threads);
+  if (!cooperative_fits(c, &r, error))
+    return FALSE;
   if (c->format != CLI_OCC_FORMAT_TEXT) {
     single_row(c, &l, &r, threads, TRUE, out);
     return TRUE;
@@ -57,6 +92,7 @@ gboolean cli_occ_run_best(const CliOccCommand *c, GString *out, GError **error) 
   cli_occ_text_result(out, c, &l, &r);
   if (c->grid > 0)
     cli_occ_text_waves(out, c->model, &r, c->grid);
+  cooperative_text(c, &r, out);
   return TRUE;
 }
 

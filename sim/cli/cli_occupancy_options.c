@@ -8,10 +8,10 @@
 #include <string.h>
 
 void cli_occ_options_clear(CliOccOptions *o) {
-  gchar **strings[] = {&o->model,        &o->threads,         &o->regs,   &o->smem_static,
-                       &o->smem_dynamic, &o->carveout,        &o->format, &o->batch,
-                       &o->vary,         &o->smem_for_blocks, &o->grid,   &o->bounds,
-                       &o->max_regs,     &o->warpgroups};
+  gchar **strings[] = {&o->model,        &o->threads,         &o->regs,           &o->smem_static,
+                       &o->smem_dynamic, &o->carveout,        &o->format,         &o->batch,
+                       &o->vary,         &o->smem_for_blocks, &o->grid,           &o->bounds,
+                       &o->max_regs,     &o->warpgroups,      &o->smem_per_thread};
   for (guint i = 0; i < G_N_ELEMENTS(strings); i++)
     g_clear_pointer(strings[i], g_free);
 }
@@ -51,6 +51,11 @@ GOptionContext *cli_occ_options_context(CliOccOptions *o) {
        "static shared memory per block, bytes (default 0)", "B"},
       {"smem-dynamic", 0, 0, G_OPTION_ARG_STRING, &o->smem_dynamic,
        "dynamic shared memory per block, bytes (default 0)", "B"},
+      {"smem-per-thread", 0, 0, G_OPTION_ARG_STRING, &o->smem_per_thread,
+       "dynamic shared memory per thread, bytes: a block of T threads gets --smem-dynamic + T x "
+       "B (with --best-block-size: each size tried, as "
+       "cudaOccupancyMaxPotentialBlockSizeVariableSMem)",
+       "B"},
       {"optin", 0, 0, G_OPTION_ARG_NONE, &o->optin,
        "the kernel raised its dynamic shared-memory limit to the opt-in maximum", NULL},
       {"carveout", 0, 0, G_OPTION_ARG_STRING, &o->carveout,
@@ -71,6 +76,10 @@ GOptionContext *cli_occ_options_context(CliOccOptions *o) {
        "dynamic shared memory available per block with N blocks resident per SM", "N"},
       {"grid", 0, 0, G_OPTION_ARG_STRING, &o->grid,
        "grid size in blocks: add waves per SM and the tail of the last wave", "N"},
+      {"cooperative", 0, 0, G_OPTION_ARG_NONE, &o->cooperative,
+       "with --grid: a cooperative launch (grid.sync()), whose whole grid must be co-resident; "
+       "refused (exit 2) when it exceeds blocks per SM x SMs",
+       NULL},
       {"launch-bounds", 0, 0, G_OPTION_ARG_STRING, &o->bounds,
        "__launch_bounds__(T, MIN_BLOCKS): the register ceiling ptxas gets, MIN_BLOCKS checked",
        "T[,MIN_BLOCKS]"},
@@ -198,8 +207,12 @@ gboolean cli_occ_parse_launch(const CliOccOptions *o, const SmLimits *sm, gboole
                           error) ||
       !cli_occ_parse_uint("regs", o->regs, 1, sm->max_regs_per_thread, &l->regs, error) ||
       !cli_occ_parse_uint("smem-static", o->smem_static, 0, G_MAXUINT, &l->smem_static, error) ||
-      !cli_occ_parse_uint("smem-dynamic", o->smem_dynamic, 0, G_MAXUINT, &l->smem_dynamic, error))
+      !cli_occ_parse_uint("smem-dynamic", o->smem_dynamic, 0, G_MAXUINT, &l->smem_dynamic, error) ||
+      !cli_occ_parse_uint("smem-per-thread", o->smem_per_thread, 0, 1048576, &l->smem_per_thread,
+                          error))
     return FALSE;
+  if (!o->best) /* one block size: its shared memory now (the search adds it per size) */
+    l->smem_dynamic = occupancy_variable_smem(l, l->threads);
   l->optin = o->optin;
   if (o->carveout != NULL && strcmp(o->carveout, "-1") != 0) {
     guint64 pct = 0;
@@ -230,6 +243,12 @@ gboolean cli_occ_check_modes(const CliOccOptions *o, int argc, char **argv, GErr
                              "each other (allowed: one of them)");
   if (o->grid != NULL && (o->batch != NULL || o->vary != NULL || o->smem_for_blocks != NULL))
     return mode_error(error, "--grid goes with a single launch or --best-block-size only");
+  if (o->smem_per_thread != NULL &&
+      (o->batch != NULL || o->vary != NULL || o->smem_for_blocks != NULL))
+    return mode_error(error, "--smem-per-thread goes with a single launch or --best-block-size "
+                             "only");
+  if (o->cooperative && o->grid == NULL)
+    return mode_error(error, "--cooperative needs --grid N (the blocks that must be co-resident)");
   if (o->model == NULL)
     return option_error(error, "--model is required (a name such as h200, a compute capability "
                                "such as 8.6, or a path; see 'warpsim models')");

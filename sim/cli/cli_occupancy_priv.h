@@ -30,13 +30,14 @@ typedef enum { CLI_OCC_FORMAT_TEXT, CLI_OCC_FORMAT_CSV, CLI_OCC_FORMAT_JSON } Cl
 
 /* What a mode works on once the options are checked. */
 typedef struct {
-  SmModel *model;      /* owned by the entry point */
-  OccLaunch launch;    /* the launch of the options (a batch row replaces the block shape) */
-  CliOccFormat format; /* output format */
-  gboolean no_header;  /* CSV without its header row */
-  gboolean compiler;   /* --launch-bounds, --max-regs or --warpgroup-regs given: add their
-                          columns and text */
-  guint64 grid;        /* blocks in the grid; 0 = no --grid */
+  SmModel *model;       /* owned by the entry point */
+  OccLaunch launch;     /* the launch of the options (a batch row replaces the block shape) */
+  CliOccFormat format;  /* output format */
+  gboolean no_header;   /* CSV without its header row */
+  gboolean compiler;    /* --launch-bounds, --max-regs or --warpgroup-regs given: add their
+                           columns and text */
+  guint64 grid;         /* blocks in the grid; 0 = no --grid */
+  gboolean cooperative; /* --cooperative: the grid must be co-resident (grid.sync()) */
 } CliOccCommand;
 
 /* The options as GOptionContext leaves them (numbers as text, checked
@@ -44,7 +45,8 @@ typedef struct {
 typedef struct {
   gchar *model, *threads, *regs, *smem_static, *smem_dynamic, *carveout, *format;
   gchar *batch, *vary, *smem_for_blocks, *grid, *bounds, *max_regs, *warpgroups;
-  gboolean optin, no_header, best, help;
+  gchar *smem_per_thread;
+  gboolean optin, no_header, best, help, cooperative;
 } CliOccOptions;
 
 /* Where result rows go, one at a time: CSV lines (the header before the

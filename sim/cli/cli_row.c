@@ -99,7 +99,8 @@ typedef gboolean COL_BOOL_t;
   X(load_l2_hit, COL_DOUBLE, c->r->load_l2_hit, 4)                                                 \
   X(l2_warm, COL_BOOL, c->k->l2_warm, 0)                                                           \
   X(lg_throttle_warp_dram_lines, COL_DOUBLE, c->pm.lg_warp_cpi, 4)                                 \
-  X(dram_bytes_per_cycle, COL_DOUBLE, sim_per_cycle(c->r, c->r->st.level_bytes[MEM_DRAM]), 3)
+  X(dram_bytes_per_cycle, COL_DOUBLE, sim_per_cycle(c->r, c->r->st.level_bytes[MEM_DRAM]), 3)      \
+  X(model_modified, COL_STR, model_modified_text(c->m, ";"), 0)
 
 /* The per-warpgroup registers, ';'-separated (a new string). */
 static gchar *warpgroup_regs(const Kernel *k) {

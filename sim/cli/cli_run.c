@@ -159,19 +159,31 @@ static void name_bound(const RunOptions *o, GError *error) {
  * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
  * simulations of at most twice the work each (twice the CTAs or twice the
  * chains): counted as 4x. */
-static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs, gdouble timeout_s) {
-  gdouble insts = m->has_timing ? sim_estimate_insts(m, k) * (what_ifs ? 5.0 : 1.0) : 0.0;
+static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs,
+                          const SimOptions *opt, gdouble timeout_s) {
+  gdouble main_insts = m->has_timing ? sim_estimate_insts(m, k) : 0.0;
+  gdouble insts = main_insts * (what_ifs ? 5.0 : 1.0);
   gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
   if (insts <= 60.0 * rate)
     return;
-  g_autofree gchar *bound = timeout_s > 0.0
-                                ? g_strdup_printf("; --timeout stops it after %g s", timeout_s)
-                                : g_strdup("");
+  /* The bound that ends it: a run needs at least main_insts / smsps cycles
+   * (one issue per SMSP per cycle), and reaches --max-cycles within
+   * max_cycles x smsps instructions' time. */
+  gdouble min_cycles = main_insts / MAX(m->sm.smsps, 1u);
+  gdouble cap_s = (gdouble)opt->max_cycles * MAX(m->sm.smsps, 1u) / rate;
+  g_autofree gchar *bound = NULL;
+  if (opt->max_cycles > 0 && min_cycles > (gdouble)opt->max_cycles &&
+      (timeout_s <= 0.0 || cap_s < timeout_s))
+    bound = g_strdup_printf("; --max-cycles %" G_GUINT64_FORMAT
+                            " stops it first, within about %.2g s: it needs at least %.2g cycles",
+                            opt->max_cycles, cap_s, min_cycles);
+  else if (timeout_s > 0.0 && insts / rate > timeout_s)
+    bound = g_strdup_printf("; --timeout stops it after %g s", timeout_s);
   fprintf(stderr,
           "warpsim: note: this run simulates about %.2g warp instructions%s (about %.0f s at ~%.0f "
           "million per second%s)\n",
           insts, what_ifs ? " with its what-ifs (--no-whatif or csv skips them)" : "", insts / rate,
-          rate / 1e6, bound);
+          rate / 1e6, bound ? bound : "");
 }
 
 /* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
@@ -211,13 +223,47 @@ static void warn_ilp(const Kernel *k) {
             k->file, k->ilp, k->loads);
 }
 
+/* launch.blocks_per_sm is a cap: above what the occupancy limits allow it
+ * changes nothing, so say what runs instead (sweeps drop the repeats).
+ * Said before the run, so a sweep's checks (--max-cycles 1) see it. */
+static void warn_blocks_cap(const SmModel *m, const Kernel *k) {
+  OccLaunch l;
+  OccResult occ;
+  kernel_occ_launch(k, &l);
+  if (k->blocks_per_sm == 0 || !occupancy_compute(&m->sm, &l, &occ, NULL) ||
+      occ.blocks_per_sm == 0 || k->blocks_per_sm <= occ.blocks_per_sm)
+    return;
+  g_autoptr(GString) lim = g_string_new(NULL);
+  occupancy_limiters_append(lim, occ.limiter_mask, ", ");
+  fprintf(stderr,
+          "warpsim: warning: %s: launch.blocks_per_sm=%u is above the %u CTAs/SM this launch "
+          "allows (limited by %s; allowed 1..%u, or 0 = as many as fit): running %u\n",
+          k->file, k->blocks_per_sm, occ.blocks_per_sm, lim->str, occ.blocks_per_sm,
+          occ.blocks_per_sm);
+}
+
+/* stream.ilp spreads each of stream.fma, sfu and lds over its chains: past
+ * the largest of them the extra chains are empty and the program is the
+ * same, so say so. */
+static void warn_ilp_empty_chains(const Kernel *k) {
+  guint most = MAX(k->fma, MAX(k->sfu, k->lds));
+  if (k->sass == NULL && most > 0 && k->ilp > most)
+    fprintf(stderr,
+            "warpsim: warning: %s: stream.ilp=%u is above the most instructions it spreads per "
+            "iteration (stream.fma=%u, sfu=%u, lds=%u): chains past %u are empty, so ILP above %u "
+            "changes nothing\n",
+            k->file, k->ilp, k->fma, k->sfu, k->lds, most, most);
+}
+
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
  * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
                                 const SimResult *r, const Profile *p, GString *out) {
   const ProfileMetrics *pm = profile_metrics(p);
-  g_string_append_printf(out, "warpsim %s: kernel %s on %s (policy %s)\n", WARPSIM_VERSION, k->name,
-                         m->name, r->policy);
+  g_autofree gchar *modified = model_modified_text(m, ", ");
+  g_string_append_printf(out, "warpsim %s: kernel %s on %s%s%s%s (policy %s)\n", WARPSIM_VERSION,
+                         k->name, m->name, *modified ? " (modified: " : "", modified,
+                         *modified ? ")" : "", r->policy);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
@@ -246,7 +292,12 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            d.gb_per_s, d.fp32_tflops, d.warp_ginsts_per_s, m->sm.sms, m->clock_mhz);
   }
   g_string_append_c(out, '\n');
-  if (!m->validated)
+  if (*modified)
+    g_string_append_printf(out,
+                           "  note: model %s is modified (%s): no measurement in the repository "
+                           "validates these numbers\n\n",
+                           m->name, modified);
+  else if (!m->validated)
     g_string_append_printf(out,
                            "  note: the timing of model %s is from published figures (%s, each "
                            "key's .source), not validated against measurements here\n\n",
@@ -274,6 +325,8 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
   warn_ilp(k);
+  warn_ilp_empty_chains(k);
+  warn_blocks_cap(m, k);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
@@ -284,7 +337,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   gdouble timeout_s = 0.0;
   if (!parse_bounds(o, &opt, &timeout_s, error))
     return FALSE;
-  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, timeout_s);
+  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   SimResult r;
   if (!sim_run(m, k, &opt, &r, error)) {
     if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
@@ -312,6 +365,10 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     JsonNode *profile = profile_to_json(p);
     JsonObject *json = json_node_get_object(profile);
     json_object_set_boolean_member(json, "model_validated", m->validated);
+    JsonArray *modified = json_array_new();
+    for (guint i = 0; m->modified != NULL && m->modified[i] != NULL; i++)
+      json_array_add_string_element(modified, m->modified[i]);
+    json_object_set_array_member(json, "model_modified", modified);
     json_object_set_member(json, "model_provenance", model_sources_json(m));
     report_json(row, "profile", profile, out);
   } else

@@ -105,3 +105,42 @@ gchar *config_file_stem(const gchar *path) {
     *dot = '\0';
   return base;
 }
+
+/* Optimal string alignment distance of a and b (lower case). */
+static guint osa_distance(const gchar *a, const gchar *b) {
+  gsize n = strlen(a), m = strlen(b);
+  g_autofree guint *d = g_new0(guint, (n + 1) * (m + 1));
+#define D(i, j) d[(i) * (m + 1) + (j)]
+  for (gsize i = 0; i <= n; i++)
+    D(i, 0) = (guint)i;
+  for (gsize j = 0; j <= m; j++)
+    D(0, j) = (guint)j;
+  for (gsize i = 1; i <= n; i++) {
+    for (gsize j = 1; j <= m; j++) {
+      guint cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      guint v = MIN(MIN(D(i - 1, j) + 1, D(i, j - 1) + 1), D(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        v = MIN(v, D(i - 2, j - 2) + 1);
+      D(i, j) = v;
+    }
+  }
+  guint result = D(n, m);
+#undef D
+  return result;
+}
+
+gchar *config_closest_name(const gchar *word, const gchar *names) {
+  g_autofree gchar *w = g_ascii_strdown(word, -1);
+  g_auto(GStrv) list = g_strsplit(names, " ", -1);
+  guint limit = strlen(w) <= 4 ? 1 : 2, best = limit + 1;
+  const gchar *found = NULL;
+  for (guint i = 0; list[i] != NULL; i++) {
+    g_autofree gchar *name = g_ascii_strdown(list[i], -1);
+    guint dist = *name ? osa_distance(w, name) : best;
+    if (dist < best) {
+      best = dist;
+      found = list[i];
+    }
+  }
+  return found != NULL ? g_strdup(found) : NULL;
+}

@@ -25,4 +25,11 @@ GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_c
 /* The file name of `path` without directory and extension (newly allocated). */
 gchar *config_file_stem(const gchar *path);
 
+/* The name among `names` (space-separated) closest to `word` by optimal
+ * string alignment distance (insertions, deletions, substitutions and
+ * swaps of two neighbours, case ignored), when that distance is at most 1
+ * for words of up to 4 characters, else 2: a likely typo's intent ("fam" ->
+ * "fma").  Newly allocated, or NULL when none is that close. */
+gchar *config_closest_name(const gchar *word, const gchar *names);
+
 #endif

@@ -173,6 +173,21 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
   g_autofree gchar *listing = sass_path(k->file, k->sass_file);
   g_autofree gchar *source = sass_path(k->file, k->sass_source);
   g_autofree gchar *details = sass_path(k->file, k->sass_details);
+  const struct {
+    const gchar *key, *value, *path;
+  } files[] = {{"file", k->sass_file, listing},
+               {"source_csv", k->sass_source, source},
+               {"details_csv", k->sass_details, details}};
+  for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+    if (*files[i].path == '\0' || g_file_test(files[i].path, G_FILE_TEST_EXISTS))
+      continue; /* (an unreadable file is named by the reader) */
+    g_autofree gchar *where = config_origin(kf, k->file, "sass", files[i].key);
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND,
+                "%s: [sass] %s: %s: no such file (looked for %s; a relative path is taken from "
+                "the kernel file's directory)",
+                where, files[i].key, files[i].value, files[i].path);
+    return FALSE;
+  }
   GError *err = NULL;
   k->sass = sass_kernel_load(listing, k->sass_function, source, details, k->trip_counts,
                              k->n_trip_counts, &err);
@@ -314,10 +329,13 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **e
     if (path == NULL && (ini || !g_file_test(spec, G_FILE_TEST_EXISTS))) {
       g_autofree gchar *where = paths_describe("traces");
       g_autofree gchar *names = kernel_names();
+      g_autofree gchar *stem = config_file_stem(spec);
+      g_autofree gchar *near = config_closest_name(stem, names);
+      g_autofree gchar *hint = near ? g_strdup_printf(": did you mean --kernel %s?", near) : NULL;
       g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND,
-                  "--kernel %s: no such kernel file here or in the shipped traces (%s; looked "
+                  "--kernel %s: no such kernel file here or in the shipped traces%s (%s; looked "
                   "in %s; set WARPSIM_TRACES to the traces directory)",
-                  spec, *names ? names : "none found", where);
+                  spec, hint ? hint : "", *names ? names : "none found", where);
       return NULL;
     }
   }

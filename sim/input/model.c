@@ -4,6 +4,7 @@
 #include "core/sched.h"
 #include "input/config.h"
 #include "input/model_find.h"
+#include "input/paths.h"
 
 #include <json-glib/json-glib.h>
 
@@ -451,6 +452,51 @@ static SmModel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
   return g_steal_pointer(&m);
 }
 
+/* The model's keys as "group.key=value" strings in table order (config_dump's
+ * text, one entry per key; a NULL-terminated array to g_strfreev). */
+static gchar **model_key_values(const SmModel *m) {
+  g_autoptr(GString) out = g_string_new(NULL);
+  config_dump(model_table, N_MODEL_KEYS, m, out, "");
+  g_auto(GStrv) lines = g_strsplit(out->str, "\n", -1);
+  GPtrArray *keys = g_ptr_array_new();
+  g_autofree gchar *group = g_strdup("");
+  for (guint i = 0; lines[i] != NULL; i++) {
+    gsize len = strlen(lines[i]);
+    if (len >= 2 && lines[i][0] == '[' && lines[i][len - 1] == ']') {
+      g_free(group);
+      group = g_strndup(lines[i] + 1, len - 2);
+    } else if (len > 0) {
+      g_ptr_array_add(keys, g_strdup_printf("%s.%s", group, lines[i]));
+    }
+  }
+  g_ptr_array_add(keys, NULL);
+  return (gchar **)g_ptr_array_free(keys, FALSE);
+}
+
+/* Set m->modified to the keys whose values differ from `base` (NULL: the
+ * one entry "own file FILE"); a modified model is not validated. */
+static void mark_modified(SmModel *m, const SmModel *base) {
+  g_strfreev(m->modified);
+  GPtrArray *diff = g_ptr_array_new();
+  if (base == NULL) {
+    g_ptr_array_add(diff, g_strdup_printf("own file %s", m->file));
+  } else {
+    g_auto(GStrv) a = model_key_values(m);
+    g_auto(GStrv) b = model_key_values(base);
+    for (guint i = 0; a[i] != NULL && b[i] != NULL; i++)
+      if (strcmp(a[i], b[i]) != 0)
+        g_ptr_array_add(diff, g_strdup(a[i]));
+  }
+  g_ptr_array_add(diff, NULL);
+  m->modified = (gchar **)g_ptr_array_free(diff, FALSE);
+  if (m->modified[0] != NULL)
+    m->validated = FALSE;
+}
+
+static gboolean has_entries(const gchar *const *v) {
+  return v != NULL && v[0] != NULL;
+}
+
 SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
                          GError **error) {
   g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -460,11 +506,28 @@ SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *co
     g_error_free(err);
     return NULL;
   }
-  return load_keyfile(kf, origin, origin, overrides, error);
+  g_autoptr(SmModel) m = load_keyfile(kf, origin, origin, overrides, error);
+  if (m == NULL)
+    return NULL;
+  g_autoptr(SmModel) base =
+      has_entries(overrides) ? model_load_data(data, origin, NULL, NULL) : NULL;
+  mark_modified(m, base != NULL ? base : m);
+  return g_steal_pointer(&m);
+}
+
+/* Load the model file at `path` with `overrides` (modified left empty). */
+static SmModel *load_path(const gchar *path, const gchar *const *overrides, GError **error) {
+  g_autoptr(GKeyFile) kf =
+      config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
+  if (kf == NULL)
+    return NULL;
+  g_autofree gchar *stem = config_file_stem(path);
+  return load_keyfile(kf, stem, path, overrides, error);
 }
 
 SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error) {
   g_autofree gchar *path = NULL;
+  g_autofree gchar *shipped = NULL;
   if (spec == NULL || *spec == '\0') {
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, "--model: empty model name");
     return NULL;
@@ -477,13 +540,24 @@ SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **e
     path = model_find_path(spec, error);
     if (path == NULL)
       return NULL;
+    shipped = g_strdup(path);
   }
-  g_autoptr(GKeyFile) kf =
-      config_keyfile_load(path, MODEL_ERROR, MODEL_ERROR_NOT_FOUND, MODEL_ERROR_PARSE, error);
-  if (kf == NULL)
+  g_autoptr(SmModel) m = load_path(path, overrides, error);
+  if (m == NULL)
     return NULL;
-  g_autofree gchar *stem = config_file_stem(path);
-  return load_keyfile(kf, stem, path, overrides, error);
+  if (shipped == NULL) { /* a file of one's own: compare it with the shipped one of its name */
+    g_autofree gchar *file = g_strconcat(m->name, ".ini", NULL);
+    shipped = paths_find("models", file);
+  }
+  g_autoptr(SmModel) base = NULL;
+  if (shipped != NULL && (has_entries(overrides) || strcmp(shipped, path) != 0))
+    base = load_path(shipped, NULL, NULL);
+  mark_modified(m, shipped == NULL ? NULL : base != NULL ? base : m);
+  return g_steal_pointer(&m);
+}
+
+gchar *model_modified_text(const SmModel *model, const gchar *separator) {
+  return model->modified != NULL ? g_strjoinv(separator, model->modified) : g_strdup("");
 }
 
 const MemLevelModel *model_mem_level(const SmModel *model, guint level) {
@@ -569,6 +643,7 @@ void model_free(SmModel *model) {
   config_clear(model_table, N_MODEL_KEYS, model);
   config_sources_clear(&model->sources);
   g_free(model->missing_timing);
+  g_strfreev(model->modified);
   g_free(model->name);
   g_free(model->file);
   g_free(model);

@@ -61,7 +61,12 @@ typedef struct {
   gchar *file;           /* path the model was read from, owned */
   gchar *description;    /* one line, owned */
   gchar *cc;             /* "9.0", owned */
-  gboolean validated;    /* timing checked against measurements of this GPU in the repository */
+  gboolean validated;    /* timing checked against measurements of this GPU in the repository;
+                            FALSE whenever `modified` is non-empty (model_load) */
+  gchar **modified;      /* how the model differs from the shipped model of its name, owned,
+                            NULL-terminated, empty when it is one unchanged: "group.key=value"
+                            per key whose value differs (a --set, an edited copy), or
+                            "own file PATH" when no shipped model has its name */
   ConfigSources sources; /* provenance of every key's value (model_table order) */
   SmLimits sm;
   gdouble clock_mhz; /* SM clock under load, MHz (informational) */
@@ -118,14 +123,24 @@ typedef enum {
  * ("sm_90", "compute_90"); the message of an unknown one lists the models
  * and the directories searched.  Load it applying `overrides`
  * ("group.key=value" strings, NULL-terminated, may be NULL) on top of the
- * file.  Returns a new model (free with model_free) or NULL with
+ * file.  The result's `modified` lists each key whose value differs from the
+ * shipped model of the file's name (so a --set that repeats the shipped
+ * value, or a byte-identical copy elsewhere, is no change), or "own file
+ * PATH" when none has that name; a modified model is never `validated`.
+ * Returns a new model (free with model_free) or NULL with
  * MODEL_ERROR set; messages name the file, group and key. */
 SmModel *model_load(const gchar *spec, const gchar *const *overrides, GError **error);
 
 /* Like model_load but from an in-memory GKeyFile text; `origin` names it in
- * messages. */
+ * messages.  `modified` lists the keys `overrides` change against the text
+ * itself (there is no shipped file to compare it with). */
 SmModel *model_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
                          GError **error);
+
+/* The entries of model->modified joined by `separator` (", " gives
+ * "dram.latency=500, fma.latency=5"); "" for a shipped model unchanged.
+ * Newly allocated. */
+gchar *model_modified_text(const SmModel *model, const gchar *separator);
 
 /* The memory level `level` (0 = L1, 1 = L2, 2 = DRAM: MemLevel's order) of
  * `model` (borrowed from it). */

@@ -83,11 +83,29 @@ static gchar *model_names(void) {
   return g_string_free(s, FALSE);
 }
 
+/* Shipped models that were renamed: {old, new}. */
+static const gchar *const renamed[][2] = {
+    {"seed000", "textbook100k"}, /* the textbook SMs of tests/data/occupancy.tsv */
+    {"seed001", "textbook64k"},
+};
+
+const gchar *model_find_renamed(const gchar *spec) {
+  g_autofree gchar *low = g_ascii_strdown(spec, -1);
+  if (g_str_has_suffix(low, ".ini"))
+    low[strlen(low) - 4] = '\0';
+  for (guint i = 0; i < G_N_ELEMENTS(renamed); i++)
+    if (strcmp(low, renamed[i][0]) == 0)
+      return renamed[i][1];
+  return NULL;
+}
+
 /* The path of the shipped model `spec` names: its name in any case ("H100"),
  * its file name ("h100.ini"), a compute capability ("9.0") or an nvcc
  * architecture ("sm_90").  NULL with MODEL_ERROR_NOT_FOUND naming the
  * directories searched and the names known. */
 gchar *model_find_path(const gchar *spec, GError **error) {
+  if (model_find_renamed(spec) != NULL)
+    spec = model_find_renamed(spec);
   g_autofree gchar *low = g_ascii_strdown(spec, -1);
   g_autofree gchar *cc = looks_like_cc(spec) ? g_strdup(spec) : cc_of_arch(spec);
   gchar *path = NULL;
@@ -112,11 +130,15 @@ gchar *model_find_path(const gchar *spec, GError **error) {
                 "--model %s: no shipped model has compute capability %s (models: %s; looked in "
                 "%s)",
                 spec, cc, names, where);
-  else
+  else {
+    g_autofree gchar *stem = config_file_stem(spec);
+    g_autofree gchar *near = config_closest_name(stem, names);
+    g_autofree gchar *hint = near ? g_strdup_printf(": did you mean --model %s?", near) : NULL;
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_NOT_FOUND,
-                "--model %s: no such model (models: %s, a compute capability such as 9.0 or "
+                "--model %s: no such model%s (models: %s, a compute capability such as 9.0 or "
                 "sm_90, or a path; looked in %s)",
-                spec, names, where);
+                spec, hint ? hint : "", names, where);
+  }
   return NULL;
 }
 

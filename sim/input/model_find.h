@@ -19,4 +19,9 @@ gboolean model_find_parse_cc(const gchar *cc, guint *major, guint *minor);
  * model_list (model.h) is defined in model_find.c as well. */
 gchar *model_find_path(const gchar *spec, GError **error);
 
+/* The current name of a shipped model `spec` names by a deprecated one
+ * ("seed000" -> "textbook100k", "seed001" -> "textbook64k", any case, with
+ * or without ".ini"; model_find_path accepts both), or NULL.  Static. */
+const gchar *model_find_renamed(const gchar *spec);
+
 #endif

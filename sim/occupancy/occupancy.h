@@ -57,6 +57,10 @@ typedef struct {
   OccBounds bounds;   /* register caps; all 0 = none */
   guint n_warpgroups; /* warpgroups with their own register count (setmaxnreg); 0 = none */
   guint warpgroup_regs[OCC_MAX_WARPGROUPS]; /* registers per thread of each warpgroup */
+  guint smem_per_thread;                    /* bytes of dynamic shared memory per thread that
+                                               occupancy_best_block_size adds to smem_dynamic for each block size
+                                               it tries (CUDA's cudaOccupancyMaxPotentialBlockSizeVariableSMem);
+                                               0 = none; occupancy_compute ignores it */
 } OccLaunch;
 
 /* The four limiters, in the order the CSV column `limiters` lists them. */
@@ -222,9 +226,14 @@ guint occupancy_carveout_config(const SmLimits *sm, gint carveout_pct);
  * smem_per_sm when none is. */
 guint occupancy_smem_config_at_least(const SmLimits *sm, guint64 bytes);
 
+/* The dynamic shared memory (bytes) of a block of `threads` threads:
+ * launch->smem_dynamic + threads x launch->smem_per_thread (saturating). */
+guint occupancy_variable_smem(const OccLaunch *launch, guint threads);
+
 /* The largest block size (a multiple of warp_size, searched from
  * max_threads_per_block down) that reaches the best occupancy for the
- * launch's registers and shared memory (launch->threads is ignored).  Sets
+ * launch's registers and shared memory (launch->threads is ignored; a block
+ * of T threads gets smem_dynamic + T x smem_per_thread bytes).  Sets
  * `*threads` and fills `out` for it; when no block size can launch,
  * `*threads` = 0 and `out` holds the result for warp_size threads (with its
  * reason).  FALSE + OCCUPANCY_ERROR_RANGE for regs or carveout out of range,

@@ -15,6 +15,11 @@ static guint64 round_up(guint64 x, guint64 unit) {
   return (x + unit - 1) / unit * unit;
 }
 
+guint occupancy_variable_smem(const OccLaunch *launch, guint threads) {
+  guint64 bytes = (guint64)launch->smem_dynamic + (guint64)threads * launch->smem_per_thread;
+  return (guint)MIN(bytes, (guint64)G_MAXUINT);
+}
+
 gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, guint *threads,
                                    OccResult *out, GError **error) {
   g_return_val_if_fail(sm != NULL && launch != NULL && threads != NULL && out != NULL, FALSE);
@@ -34,6 +39,7 @@ gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, 
   *threads = 0;
   for (guint t = top; t > 0; t -= ws) {
     l.threads = MIN(t, sm->max_threads_per_block);
+    l.smem_dynamic = occupancy_variable_smem(launch, l.threads);
     if (!occupancy_compute(sm, &l, &r, error))
       return FALSE;
     if (r.warps_per_sm > best_warps) { /* strictly better: ties keep the larger block */
@@ -46,6 +52,7 @@ gboolean occupancy_best_block_size(const SmLimits *sm, const OccLaunch *launch, 
   }
   if (*threads == 0) {
     l.threads = ws;
+    l.smem_dynamic = occupancy_variable_smem(launch, l.threads);
     return occupancy_compute(sm, &l, out, error);
   }
   return TRUE;
