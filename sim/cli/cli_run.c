@@ -1,5 +1,6 @@
 /* cli_run.c - `warpsim run`. */
 #include "cli/cli_run.h"
+#include "sass/sassprog.h"
 
 #include "cli/cli.h"
 #include "cli/cli_row.h"
@@ -323,6 +324,10 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
+    return FALSE;
+  /* A listing this model cannot run is refused before any launch warning
+   * (the compatibility warning, if any, comes again from sim_run). */
+  if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
     return FALSE;
   warn_ilp(k);
   warn_ilp_empty_chains(k);
