@@ -22,6 +22,12 @@
 #include <cstdarg>
 #include <cstring>
 #include <string>
+#include <type_traits>
+
+// Calls fn(std::integral_constant<int, I>()) for each I of Is, in order: one curve per
+// template argument without a line per instantiation.
+template <int... Is, typename F> static void each(F fn) { (fn(std::integral_constant<int, Is>()), ...); }
+#define V(x) decltype(x)::value
 
 #define KEEP(val) out[blockIdx.x * blockDim.x + threadIdx.x] = (val)
 
@@ -127,19 +133,6 @@ __global__ void k_gld(const char *__restrict__ a, size_t cta_bytes, float *out, 
   KEEP(t);
 }
 
-// Reads 256 MiB of clean lines, so that no line of an earlier launch stays in the 60 MiB L2
-// and no dirty line is left to be written back during the next launch.
-__global__ void k_flush(const float4 *__restrict__ f, size_t n, float *sink) {
-  float s = 0;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    s += f[i].x;
-  if (s == -1.0f) // never: the buffer holds zeros
-    sink[0] = s;
-}
-static float4 *d_flush;
-static void flush_l2() {
-  k_flush<<<1056, 256>>>(d_flush, ((size_t)256 << 20) / 16, (float *)d_flush);
-}
 
 // ================================================================== global stores
 // Lane l of warp w stores W bytes at element ((i * ILP + k) * 4 + w) * 32 * stride + l * stride
@@ -773,23 +766,10 @@ template <int W, int F, int S, int ILP, int LVL> static void gld_curve(FILE *f) 
         });
 }
 template <int W, int F, int S, int LVL> static void gld_ilps(FILE *f) {
-  gld_curve<W, F, S, 1, LVL>(f);
-  gld_curve<W, F, S, 2, LVL>(f);
-  gld_curve<W, F, S, 4, LVL>(f);
-  gld_curve<W, F, S, 8, LVL>(f);
-}
-template <int S, int LVL> static void gld_widths(FILE *f) {
-  gld_ilps<4, 1, S, LVL>(f);
-  gld_ilps<8, 1, S, LVL>(f);
-  gld_ilps<16, 1, S, LVL>(f);
+  each<1, 2, 4, 8>([&](auto ilp) { gld_curve<W, F, S, V(ilp), LVL>(f); });
 }
 template <int LVL> static void gld_level(FILE *f) {
-  gld_widths<1, LVL>(f);
-  gld_widths<2, LVL>(f);
-  gld_widths<3, LVL>(f);
-  gld_widths<4, LVL>(f);
-  gld_widths<8, LVL>(f);
-  gld_widths<32, LVL>(f);
+  each<1, 2, 3, 4, 8, 32>([&](auto s) { each<4, 8, 16>([&](auto w) { gld_ilps<V(w), 1, V(s), LVL>(f); }); });
   gld_ilps<4, 3, 1, LVL>(f); // 12-byte struct {float a, b, c}, read field by field
   gld_ilps<8, 3, 1, LVL>(f); // 24-byte struct {float2 a, b, c}
 }
@@ -802,15 +782,9 @@ static void fam_probe() {
                        "shape,load_bits,stride_elems,level,elems_in_flight_per_thread,loads_in_flight_per_thread,"
                        "sectors_per_warp_load",
                        "warp_loads_per_cycle_per_sm");
-  gld_curve<16, 1, 1, 4, 0>(f);
-  gld_curve<16, 1, 1, 4, 1>(f);
-  gld_curve<16, 1, 1, 4, 2>(f);
-  gld_curve<16, 1, 1, 4, 3>(f);
-  gld_curve<4, 1, 32, 1, 0>(f);
-  gld_curve<4, 1, 32, 1, 1>(f);
-  gld_curve<4, 1, 32, 1, 3>(f);
-  gld_curve<4, 3, 1, 2, 0>(f);
-  gld_curve<4, 3, 1, 2, 3>(f);
+  each<0, 1, 2, 3>([&](auto lvl) { gld_curve<16, 1, 1, 4, V(lvl)>(f); });
+  each<0, 1, 3>([&](auto lvl) { gld_curve<4, 1, 32, 1, V(lvl)>(f); });
+  each<0, 3>([&](auto lvl) { gld_curve<4, 3, 1, 2, V(lvl)>(f); });
   fclose(f);
   g_reps = 3;
   g_bmax = 16;
@@ -820,10 +794,7 @@ static void fam_gload() {
                        "shape,load_bits,stride_elems,level,elems_in_flight_per_thread,loads_in_flight_per_thread,"
                        "sectors_per_warp_load",
                        "warp_loads_per_cycle_per_sm");
-  gld_level<0>(f);
-  gld_level<1>(f);
-  gld_level<2>(f);
-  gld_level<3>(f);
+  each<0, 1, 2, 3>([&](auto lvl) { gld_level<V(lvl)>(f); });
   fclose(f);
 }
 
@@ -840,19 +811,15 @@ template <int W, int ILP, int LVL> static void gst_curve(FILE *f, int stride) {
 }
 template <int LVL> static void gst_level(FILE *f) {
   const int strides[] = {1, 2, 3, 4, 8, 32};
-  for (int s : strides) {
-    gst_curve<4, 4, LVL>(f, s);
-    gst_curve<8, 4, LVL>(f, s);
-    gst_curve<16, 4, LVL>(f, s);
-  }
+  for (int s : strides)
+    each<4, 8, 16>([&](auto w) { gst_curve<V(w), 4, LVL>(f, s); });
   gst_curve<16, 1, LVL>(f, 1);
   gst_curve<4, 1, LVL>(f, 1);
 }
 static void fam_gstore() {
   FILE *f = family_csv("gstore.csv", "store_bits,stride_elems,level,stores_per_iteration,sectors_per_warp_store",
                        "warp_stores_per_cycle_per_sm");
-  gst_level<1>(f);
-  gst_level<3>(f);
+  each<1, 3>([&](auto lvl) { gst_level<V(lvl)>(f); });
   fclose(f);
 }
 
@@ -878,20 +845,9 @@ template <int X> static void ldsm_curve(FILE *f, int rowstride) {
 }
 static void fam_shared() {
   FILE *f = family_csv("shared.csv", "op,access_bits,stride_elems,wavefronts_expected", "warp_instr_per_cycle_per_sm");
-  sh_curves<4, 0>(f);
-  sh_curves<8, 0>(f);
-  sh_curves<16, 0>(f);
-  sh_curves<4, 1>(f);
-  sh_curves<8, 1>(f);
-  sh_curves<16, 1>(f);
-  sh_curves<4, 2>(f);
-  sh_curves<8, 2>(f);
-  sh_curves<16, 2>(f);
-  ldsm_curve<1>(f, 16);
-  ldsm_curve<2>(f, 16);
-  ldsm_curve<4>(f, 16);
-  ldsm_curve<1>(f, 128);
-  ldsm_curve<4>(f, 128);
+  each<0, 1, 2>([&](auto op) { each<4, 8, 16>([&](auto w) { sh_curves<V(w), V(op)>(f); }); });
+  each<1, 2, 4>([&](auto x) { ldsm_curve<V(x)>(f, 16); });
+  each<1, 4>([&](auto x) { ldsm_curve<V(x)>(f, 128); });
   fclose(f);
 }
 
@@ -902,18 +858,10 @@ template <int C, int FORM> static void mma_curve(FILE *f) {
   curve(f, fmt("%s,%d,%d", form, C, hmma_per), k_mma<C, FORM>, 4.0 * iters * 8 * C * hmma_per,
         [&](int g, size_t sm) { k_mma<C, FORM><<<g, 128, sm>>>(d_out, d_rec, iters); });
 }
-template <int FORM> static void mma_form(FILE *f) {
-  mma_curve<1, FORM>(f);
-  mma_curve<2, FORM>(f);
-  mma_curve<3, FORM>(f);
-  mma_curve<4, FORM>(f);
-}
 static void fam_hmma() {
   // one HMMA.16816 = 16 x 8 x 16 multiply-adds = 4096 flop per warp instruction
   FILE *f = family_csv("hmma.csv", "form,accumulator_chains,hmma_per_call", "warp_hmma_per_cycle_per_sm");
-  mma_form<0>(f);
-  mma_form<1>(f);
-  mma_form<2>(f);
+  each<0, 1, 2>([&](auto form) { each<1, 2, 3, 4>([&](auto c) { mma_curve<V(c), V(form)>(f); }); });
   fclose(f);
 }
 
@@ -924,10 +872,7 @@ template <int ILP> static void dfma_curve(FILE *f) {
 }
 static void fam_dfma() {
   FILE *f = family_csv("dfma.csv", "op,chains", "warp_dfma_per_cycle_per_sm");
-  dfma_curve<1>(f);
-  dfma_curve<2>(f);
-  dfma_curve<4>(f);
-  dfma_curve<8>(f);
+  each<1, 2, 4, 8>([&](auto ilp) { dfma_curve<V(ilp)>(f); });
   fclose(f);
 }
 
@@ -939,18 +884,8 @@ template <int OP, int NF> static void mufu_curve(FILE *f) {
 }
 static void fam_mufu() {
   FILE *f = family_csv("mufu.csv", "op,ffma_per_mufu", "warp_mufu_per_cycle_per_sm");
-  mufu_curve<0, 0>(f);
-  mufu_curve<1, 0>(f);
-  mufu_curve<2, 0>(f);
-  mufu_curve<3, 0>(f);
-  mufu_curve<4, 0>(f);
-  mufu_curve<5, 0>(f);
-  mufu_curve<6, 0>(f);
-  mufu_curve<7, 0>(f);
-  mufu_curve<0, 1>(f);
-  mufu_curve<0, 2>(f);
-  mufu_curve<0, 4>(f);
-  mufu_curve<0, 8>(f);
+  each<0, 1, 2, 3, 4, 5, 6, 7>([&](auto op) { mufu_curve<V(op), 0>(f); });
+  each<1, 2, 4, 8>([&](auto nf) { mufu_curve<0, V(nf)>(f); });
   fclose(f);
 }
 
@@ -960,22 +895,9 @@ template <int OP, int ILP> static void int_curve(FILE *f) {
   curve(f, fmt("%s,%d", kInt[OP], ILP), k_int<OP, ILP>, 4.0 * iters * 16 * ILP,
         [&](int g, size_t sm) { k_int<OP, ILP><<<g, 128, sm>>>(d_out, d_rec, iters, 0x9e3779b9u, 7u); });
 }
-template <int OP> static void int_op(FILE *f) {
-  int_curve<OP, 1>(f);
-  int_curve<OP, 2>(f);
-  int_curve<OP, 4>(f);
-  int_curve<OP, 8>(f);
-}
 static void fam_int() {
   FILE *f = family_csv("int.csv", "op,chains", "warp_instr_per_cycle_per_sm");
-  int_op<0>(f);
-  int_op<1>(f);
-  int_op<2>(f);
-  int_op<3>(f);
-  int_op<4>(f);
-  int_op<5>(f);
-  int_op<6>(f);
-  int_op<7>(f);
+  each<0, 1, 2, 3, 4, 5, 6, 7>([&](auto op) { each<1, 2, 4, 8>([&](auto ilp) { int_curve<V(op), V(ilp)>(f); }); });
   fclose(f);
 }
 
@@ -986,23 +908,14 @@ template <int OP, int ILP> static void conv_curve(FILE *f) {
   curve(f, fmt("%s,%d,%d", kConv[OP], ILP, per), k_conv<OP, ILP>, 4.0 * iters * 16 * ILP * per,
         [&](int g, size_t sm) { k_conv<OP, ILP><<<g, 128, sm>>>(d_out, d_rec, iters); });
 }
-template <int OP> static void conv_op(FILE *f) {
-  conv_curve<OP, 1>(f);
-  conv_curve<OP, 4>(f);
-  conv_curve<OP, 8>(f);
-}
 static void fam_conv() {
   FILE *f = family_csv("conv.csv", "op,chains,cvt_per_step", "warp_cvt_per_cycle_per_sm");
-  conv_op<0>(f);
-  conv_op<1>(f);
-  conv_op<2>(f);
-  conv_op<3>(f);
-  conv_op<4>(f);
+  each<0, 1, 2, 3, 4>([&](auto op) { each<1, 4, 8>([&](auto ilp) { conv_curve<V(op), V(ilp)>(f); }); });
   fclose(f);
 }
 
 template <int S, int K, int LVL> static void cp_curve(FILE *f) {
-  const int iters = 240; // stages per CTA (a multiple of 1..4 stages... of 1, 2, 3, 4)
+  const int iters = 240; // stages per CTA: a multiple of 1, 2, 3 and 4
   size_t cta_f4 = (size_t)(iters + S) * K * 128;
   curve(f, fmt("%d,%d,%s,%d", S, K, kLevel[LVL], S * K * 2048), k_cpasync<S, K, LVL>, (double)iters * K * 2048,
         [&](int g, size_t sm) {
@@ -1011,19 +924,12 @@ template <int S, int K, int LVL> static void cp_curve(FILE *f) {
           k_cpasync<S, K, LVL><<<g, 128, sm>>>((const float4 *)d_arena, cta_f4, kL2Mask >> 4, d_out, d_rec, iters);
         });
 }
-template <int K, int LVL> static void cp_stages(FILE *f) {
-  cp_curve<1, K, LVL>(f);
-  cp_curve<2, K, LVL>(f);
-  cp_curve<3, K, LVL>(f);
-  cp_curve<4, K, LVL>(f);
-}
 static void fam_cpasync() {
   FILE *f = family_csv("cpasync.csv", "stages,copies_per_thread_per_stage,level,smem_bytes_per_cta",
                        "bytes_per_cycle_per_sm");
-  cp_stages<1, 1>(f);
-  cp_stages<4, 1>(f);
-  cp_stages<1, 3>(f);
-  cp_stages<4, 3>(f);
+  each<1, 3>([&](auto lvl) {
+    each<1, 4>([&](auto k) { each<1, 2, 3, 4>([&](auto st) { cp_curve<V(st), V(k), V(lvl)>(f); }); });
+  });
   fclose(f);
 }
 
@@ -1034,13 +940,7 @@ template <int N> static void bar_curve(FILE *f) {
 }
 static void fam_barrier() {
   FILE *f = family_csv("barrier.csv", "ffma_per_barrier,barriers_per_thread", "warp_ffma_per_cycle_per_sm");
-  bar_curve<0>(f);
-  bar_curve<4>(f);
-  bar_curve<8>(f);
-  bar_curve<16>(f);
-  bar_curve<32>(f);
-  bar_curve<64>(f);
-  bar_curve<128>(f);
+  each<0, 4, 8, 16, 32, 64, 128>([&](auto n) { bar_curve<V(n)>(f); });
   fclose(f);
 }
 
@@ -1071,8 +971,6 @@ int main(int argc, char **argv) {
   harness_init("matrix");
   g_dir = argv[2];
   CK(cudaMalloc(&d_arena, kArena));
-  CK(cudaMalloc(&d_flush, (size_t)256 << 20));
-  CK(cudaMemset(d_flush, 0, (size_t)256 << 20));
   k_fill<<<2048, 256>>>((unsigned *)d_arena, kArena / 4);
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());

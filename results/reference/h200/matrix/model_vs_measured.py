@@ -59,49 +59,40 @@ def fmt(flt):
     return " ".join(f"{k}={v}" for k, v in flt.items())
 
 
-# (model section, key, what the model says it is, SASS opcode measured, function giving (value, how))
+def both(sec, what, fam, op):
+    """The latency (one chain) and interval (8 chains) rows of one op of a chain family."""
+    return [(sec, "latency", what, lambda: latency(fam, op=op, chains=1)),
+            (sec, "interval", what, lambda: interval(fam, op=op, chains=8))]
+
+
+# (model section, key, SASS opcodes measured, function giving (value, how)[, units per instruction])
 ROWS = [
-    ("class_fp32", "latency", "IMAD (class_fp32)", lambda: latency("int", op="imad", chains=1)),
-    ("class_fp32", "interval", "IMAD (class_fp32)", lambda: interval("int", op="imad", chains=8)),
-    ("class_fp32", "interval", "IMAD.HI.U32 (class_fp32)", lambda: interval("int", op="imad_hi", chains=8)),
-    ("class_fp32", "latency", "IMAD.HI.U32 (class_fp32)", lambda: latency("int", op="imad_hi", chains=1)),
+    *both("class_fp32", "IMAD (class_fp32)", "int", "imad"),
+    *both("class_fp32", "IMAD.HI.U32 (class_fp32)", "int", "imad_hi"),
     ("class_fp32", "interval", "FFMA, no barrier (4 chains)", lambda: interval("barrier", ffma_per_barrier=0)),
     ("class_fp32", "interval", "HADD2.F32 + F2FP.F16.F32.PACK_AB (f32->f16->f32)",
      lambda: interval("conv", op="f32_f16_f32", chains=8)),
-    ("class_int", "latency", "LOP3.LUT", lambda: latency("int", op="lop3", chains=1)),
-    ("class_int", "interval", "LOP3.LUT", lambda: interval("int", op="lop3", chains=8)),
-    ("class_int", "latency", "SHF.L.W.U32.HI", lambda: latency("int", op="shf", chains=1)),
-    ("class_int", "interval", "SHF.L.W.U32.HI", lambda: interval("int", op="shf", chains=8)),
-    ("class_int", "latency", "PRMT", lambda: latency("int", op="prmt", chains=1)),
-    ("class_int", "interval", "PRMT", lambda: interval("int", op="prmt", chains=8)),
-    ("class_int", "latency", "POPC", lambda: latency("int", op="popc", chains=1)),
-    ("class_int", "interval", "POPC", lambda: interval("int", op="popc", chains=8)),
+    *both("class_int", "LOP3.LUT", "int", "lop3"),
+    *both("class_int", "SHF.L.W.U32.HI", "int", "shf"),
+    *both("class_int", "PRMT", "int", "prmt"),
+    *both("class_int", "POPC", "int", "popc"),
     ("class_int", "interval", "IADD3 + IMAD.IADD (ptxas splits an add chain over both pipes)",
      lambda: interval("int", op="iadd3", chains=8)),
-    ("class_fp64", "latency", "DFMA", lambda: latency("dfma", op="dfma", chains=1)),
-    ("class_fp64", "interval", "DFMA", lambda: interval("dfma", op="dfma", chains=8)),
-    ("class_mufu", "interval", "MUFU.EX2", lambda: interval("mufu", op="ex2", ffma_per_mufu=0)),
-    ("class_mufu", "interval", "MUFU.RSQ", lambda: interval("mufu", op="rsqrt", ffma_per_mufu=0)),
-    ("class_mufu", "interval", "MUFU.SIN (+ FMUL.RZ)", lambda: interval("mufu", op="sin", ffma_per_mufu=0)),
-    ("class_mufu", "interval", "MUFU.TANH", lambda: interval("mufu", op="tanh", ffma_per_mufu=0)),
-    ("class_tensor", "latency", "HMMA.16816.F32 (mma.sync m16n8k16, one accumulator chain)",
-     lambda: latency("hmma", form="mma_m16n8k16_f32acc", accumulator_chains=1)),
-    ("class_tensor", "interval", "HMMA.16816.F32 (4 chains)",
-     lambda: interval("hmma", form="mma_m16n8k16_f32acc", accumulator_chains=4)),
-    ("class_tensor", "latency", "HMMA.16816.F16 (one chain)",
-     lambda: latency("hmma", form="mma_m16n8k16_f16acc", accumulator_chains=1)),
-    ("class_tensor", "interval", "HMMA.16816.F16 (4 chains)",
-     lambda: interval("hmma", form="mma_m16n8k16_f16acc", accumulator_chains=4)),
-    ("class_tensor", "interval", "HMMA.16816.F32 from wmma 16x16x16 (2 per mma_sync, 4 chains)",
-     lambda: interval("hmma", form="wmma_16x16x16_f32acc", accumulator_chains=4)),
-    ("class_conv", "latency", "F2I.TRUNC.NTZ", lambda: latency("conv", op="f2i", chains=1)),
-    ("class_conv", "interval", "F2I.TRUNC.NTZ", lambda: interval("conv", op="f2i", chains=8)),
-    ("class_conv", "latency", "I2FP.F32.S32 (what cvt.rn.f32.s32 is on sm_90)", lambda: latency("conv", op="i2f", chains=1)),
-    ("class_conv", "interval", "I2FP.F32.S32", lambda: interval("conv", op="i2f", chains=8)),
-    ("class_conv", "latency", "F2F.F64.F32 + F2F.F32.F64 (per conversion)",
-     lambda: latency("conv", op="f32_f64_f32", chains=1)),
-    ("class_conv", "interval", "F2F.F64.F32 + F2F.F32.F64 (per conversion)",
-     lambda: interval("conv", op="f32_f64_f32", chains=8)),
+    *both("class_fp64", "DFMA", "dfma", "dfma"),
+    *[("class_mufu", "interval", what, (lambda op=op: interval("mufu", op=op, ffma_per_mufu=0)))
+      for what, op in [("MUFU.EX2", "ex2"), ("MUFU.RSQ", "rsqrt"), ("MUFU.SIN (+ FMUL.RZ)", "sin"),
+                       ("MUFU.TANH", "tanh")]],
+    *[(("class_tensor", "latency", what + ", one accumulator chain",
+        (lambda form=form: latency("hmma", form=form, accumulator_chains=1))),
+       ("class_tensor", "interval", what + ", 4 chains",
+        (lambda form=form: interval("hmma", form=form, accumulator_chains=4))))[i]
+      for what, form in [("HMMA.16816.F32 (mma.sync m16n8k16)", "mma_m16n8k16_f32acc"),
+                         ("HMMA.16816.F16 (mma.sync m16n8k16)", "mma_m16n8k16_f16acc"),
+                         ("HMMA.16816.F32 from wmma 16x16x16 (2 per mma_sync)", "wmma_16x16x16_f32acc")]
+      for i in (0, 1)],
+    *both("class_conv", "F2I.TRUNC.NTZ", "conv", "f2i"),
+    *both("class_conv", "I2FP.F32.S32 (what cvt.rn.f32.s32 is on sm_90)", "conv", "i2f"),
+    *both("class_conv", "F2F.F64.F32 + F2F.F32.F64 (per conversion)", "conv", "f32_f64_f32"),
     ("class_conv", "interval", "I2F.F64 + F2I.F64.TRUNC (per conversion)",
      lambda: interval("conv", op="s32_f64_s32", chains=8)),
     ("smem", "latency", "LDS + IMAD.IADD (dependent chain step, conflict-free)",

@@ -132,17 +132,6 @@ static Pt summarize(const std::vector<Rec2> &r, double bytes_per_block) {
 
 static Rec2 *d_rec2;
 static float *d_big;
-static float4 *d_flush;
-
-// Reads 256 MiB of clean lines: nothing of an earlier launch stays in the 60 MiB L2.
-__global__ void k_flush(const float4 *__restrict__ f, size_t n, float *sink) {
-  float s = 0;
-  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-    s += f[i].x;
-  if (s == -1.0f) // never: the buffer holds zeros
-    sink[0] = s;
-}
-
 template <bool L2>
 static Pt point(int grid, size_t smem, size_t per_block_f4, int sel, int n, const float4 *a, size_t wrap) {
   const int LOADS = 4;
@@ -151,7 +140,7 @@ static Pt point(int grid, size_t smem, size_t per_block_f4, int sel, int n, cons
   std::vector<Pt> v;
   for (int r = 0; r < 4; r++) {
     if (!L2)
-      k_flush<<<1056, 256>>>(d_flush, ((size_t)256 << 20) / 16, d_big);
+      flush_l2();
     k_sg<LOADS, L2><<<grid, 128, smem>>>(a, per_block_f4, wrap, d_big, d_rec2, iters, sel, n, g_sms);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
@@ -185,8 +174,6 @@ int main(int argc, char **argv) {
   CK(cudaDeviceSynchronize());
   CK(cudaMalloc(&d_rec2, 64 * 1024 * sizeof(Rec2)));
   CK(cudaMalloc(&d_big, 64 * 1024 * 128 * sizeof(float)));
-  CK(cudaMalloc(&d_flush, (size_t)256 << 20));
-  CK(cudaMemset(d_flush, 0, (size_t)256 << 20));
   const size_t l2_wrap = (size_t)16 << 20 >> 4; // 16 MiB region, in float4
   const char *hdr_common = "busy_sms,blocks_per_sm_min,blocks_per_sm_max,warps_per_sm,cycles,bytes_per_cycle_per_sm,"
                            "device_bytes_per_ns,sm_ghz,bytes_per_block";
