@@ -136,6 +136,16 @@ __global__ void __launch_bounds__(1024, 2) k_l1(const V *__restrict__ a, float *
   finish_block(s, t0, out, cycles);
 }
 
+// Reads n float4 of clean lines (zeros): with 256 MiB no line of an earlier launch stays in
+// the 60 MiB L2 and no dirty line is left to be written back during the next launch.
+__global__ void k_flush(const float4 *__restrict__ f, size_t n, float *sink) {
+  float s = 0;
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    s += f[i].x;
+  if (s == -1.0f) // never: the buffer holds zeros
+    sink[0] = s;
+}
+
 // ------------------------------------------------------------------ host
 // Per-SM busy span (last CTA end minus first CTA start on that SM), mean over
 // SMs, and the fewest and most CTAs any SM ran; with run_wave, `cycles` is the
@@ -268,6 +278,18 @@ static Stat single_warp(L launch, const long long *d_cycles, double ops, int rep
       v.push_back((double)c / ops);
   }
   return stat_of(v);
+}
+
+// Flushes the L2 (k_flush over a 256 MiB buffer of zeros, allocated on first use); the
+// next launch on the stream starts after it.
+static inline void flush_l2() {
+  static float4 *buf = nullptr;
+  const size_t bytes = (size_t)256 << 20;
+  if (!buf) {
+    CK(cudaMalloc(&buf, bytes));
+    CK(cudaMemset(buf, 0, bytes));
+  }
+  k_flush<<<1056, 256>>>(buf, bytes / 16, (float *)buf);
 }
 
 static inline FILE *open_csv(const char *dir, const char *name, const char *header) {
