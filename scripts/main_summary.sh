@@ -79,6 +79,15 @@ if [ -n "$warnings" ] && grep -q '^warpsim: warning:' "$warnings" 2>/dev/null; t
     sed -e 's/^warpsim: warning: //' -e 's|^[^ ]*/results/reference/|results/reference/|' -e "s/: '[^']*': /: /" |
     fold -s -w 96 | sed 's/^/  /'
 fi
+# Volkov's tables (scripts/volkov.sh): simulated beside published.
+if [ -f "$out/volkov/volkov.csv" ]; then
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { k = $c["table"]; m = $c["model"]
+      v[k] = v[k] (v[k] == "" ? "" : ", ") "ILP " $c["ilp"] " " $c["simulated"] " (" $c["published"] ")" }
+    END { printf "Volkov GTC 2010 on model %s (validated=false), simulated (published):\n", m
+          printf "  threads per SM for the FFMA peak: %s\n", v["fma"]
+          printf "  bytes in flight on the GPU at the DRAM knee: %s\n", v["memory"] }' "$out/volkov/volkov.csv"
+fi
 tables="$(rel "$out/summary.csv")"
 [ ! -f "$val/summary.csv" ] || tables+=", $(rel "$val/summary.csv")"
 [ ! -f "$val/real_summary.csv" ] || tables+=", $(rel "$val/real_summary.csv")"

@@ -159,6 +159,10 @@ else
   echo "== validation skipped: the measurements in results/reference/h200 are of an H200, not $model" >&2
 fi
 
+echo "== Volkov's GTC 2010 tables on the GTX 480 model (scripts/volkov.sh)" >&2
+scripts/volkov.sh "$out/volkov" >"$tmp/volkov.out"
+wrote+=("$out/volkov/volkov.csv" "$out/volkov/volkov.png")
+
 # The headline figure: one idea a panel, from the curves above and (h200)
 # the H200's measured points; drawn after the validation, whose real.csv
 # holds the measured and simulated stencil.
