@@ -54,7 +54,6 @@ awk -F, -v sms="$sms" -v model="$model" 'BEGIN {
   "$tmp/knees.csv" >"$tmp/volkov.csv"
 cp "$tmp/fma.csv" "$tmp/stream.csv" "$tmp/volkov.csv" "$out/"
 if command -v gnuplot >/dev/null 2>&1; then
-  gnuplot -e "title='Volkov GTC 2010 on warpsim $model (validated=false)'" -c "$root/scripts/plot_occupancy.gp" \
-    "$out/volkov.png" "$out/fma.csv" "$out/stream.csv"
+  gnuplot -c "$root/scripts/plot_volkov.gp" "$out" "$out/volkov.png" "$sms"
 fi
 column -s, -t "$out/volkov.csv"
