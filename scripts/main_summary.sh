@@ -83,7 +83,9 @@ fi
 if [ -f "$out/volkov/volkov.csv" ]; then
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { k = $c["table"]; m = $c["model"]
-      v[k] = v[k] (v[k] == "" ? "" : ", ") "ILP " $c["ilp"] " " $c["simulated"] " (" $c["published"] ")" }
+      sv = $c["simulated"]; pv = $c["published"]
+      if (k == "memory") { sv = sprintf("%.0f KB", sv / 1000); pv = sprintf("~%.0f KB", pv / 1000) }
+      v[k] = v[k] (v[k] == "" ? "" : ", ") "ILP " $c["ilp"] " " sv " (" pv ")" }
     END { printf "Volkov GTC 2010 on model %s (validated=false), simulated (published):\n", m
           printf "  threads per SM for the FFMA peak: %s\n", v["fma"]
           printf "  bytes in flight on the GPU at the DRAM knee: %s\n", v["memory"] }' "$out/volkov/volkov.csv"

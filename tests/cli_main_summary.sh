@@ -42,10 +42,14 @@ blur,no,16,4.0,36,28,x,NO
 ghist,no,16,3.0,4,4,x,yes
 newk,no,16,21.5,8,20,x,NO
 CSV
+mkdir -p "$r/volkov"
+printf 'model,table,ilp,quantity,simulated,published\ngtx480,fma,1,threads_per_sm_at_peak,576,576\ngtx480,memory,1,bytes_in_flight_gpu_at_peak,122880,100000\n' >"$r/volkov/volkov.csv"
 w="warpsim: warning: $root/traces/../results/reference/h200/real5/sass/k.sass:675: 'REDG.E.ADD [R2], R6': global atomics are timed as L2 writes"
 printf '%s\n%s\nother line\n' "$w" "$w" >"$tmp/warn"
 "$s" "$r" h200 "$tmp/warn" >"$tmp/out" 2>&1 || fail "main_summary.sh exited $?: $(cat "$tmp/out")"
 want() { grep -qF -- "$1" "$tmp/out" || fail "no line with '$1' in: $(cat "$tmp/out")"; ok; }
+want "threads per SM for the FFMA peak: ILP 1 576 (576)"
+want "DRAM knee: ILP 1 123 KB (~100 KB)"
 want "ILP 1 4:"
 want "knee 18.75 6.25 %"
 want "50 -> 100 %: +0.0 +0.1 %"
