@@ -8,22 +8,30 @@
 # the shaded band the second half of the warps.  Each panel's subtitle states
 # what that half buys, from the data.
 #
-# Usage: gnuplot -c scripts/plot_occupancy_headline.gp HEADLINE.csv OUT.png|OUT.svg
+# Usage: gnuplot -c scripts/plot_occupancy_headline.gp HEADLINE.csv STATS.csv OUT.png|OUT.svg
+#   STATS.csv: scripts/headline_stats.sh HEADLINE.csv (warpsim curve-stats:
+#   every knee, change, peak and fall drawn or written comes from it).
 #   HEADLINE.csv (scripts/run.sh writes results/occupancy_headline.csv):
 #   panel,series,source,warps_per_sm,occupancy_pct,value,unit; panel is
 #   compute, memory or falls (drawn in that order, those present); source is
 #   "warpsim MODEL[ modified (KEYS)]" for simulated rows and anything with
 #   "measured" in it for measured ones; unit is the panel's y label.  A missing
 #   or empty file is refused (exit 2, no figure).
-if (ARGC < 2) {
-  print "usage: gnuplot -c scripts/plot_occupancy_headline.gp HEADLINE.csv OUT.png|OUT.svg"
+if (ARGC < 3) {
+  print "usage: gnuplot -c scripts/plot_occupancy_headline.gp HEADLINE.csv STATS.csv OUT.png|OUT.svg"
   exit status 2
 }
-f = ARG1; out = ARG2
+f = ARG1; sf = ARG2; out = ARG3
 me = "plot_occupancy_headline.gp"
 n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
 if (n < 0) { print me.": ".f.": no such file"; exit status 2 }
 if (n == 0) { print me.": ".f.": no data rows, no figure written"; exit status 2 }
+ns_ = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", sf, sf, sf)))
+if (ns_ < 0) { print me.": ".sf.": no such file"; exit status 2 }
+if (ns_ == 0) { print me.": ".sf.": no data rows, no figure written"; exit status 2 }
+# stat(P, S, MEASURED, COL): the STATS.csv value of column COL for panel P,
+# series S (underscores for spaces), simulated (0) or measured (1); "" if none
+stat(P, S, M, C) = system(sprintf("awk -F, -v p='%s' -v s='%s' -v m=%d -v c='%s' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } $1 == p && $2 == s && (($3 ~ /measured/) == m) { print $k[c]; exit }' '%s'", P, label_of(S), M, C, sf))
 # words of a shell command's output, one per line of it
 lines(cmd) = system(cmd." | tr ' ' '_' | tr '\\n' ' '")
 panels = lines(sprintf("for p in compute memory falls; do awk -F, -v p=$p 'NR > 1 && $1 == p { print p; exit }' '%s'; done", f))
@@ -67,35 +75,37 @@ do for [pi = 1:np] {
   pmeas = int(system(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p && $3 ~ /measured/ { n++ } END { print n + 0 }' '%s'", p, f)))
   sim(s) = (strcol("panel") eq p && strcol("series") eq label_of(s) && strstrt(strcol("source"), "measured") == 0)
   meas(s) = (strcol("panel") eq p && strcol("series") eq label_of(s) && strstrt(strcol("source"), "measured") > 0)
-  # Per simulated series: best (true maximum) and where, knee, the value at
-  # the largest occupancy <= 50 % and at the largest occupancy.
-  array best[ns]; array bestx[ns]; array knee[ns]; array kneev[ns]; array x50[ns]; array v50[ns]; array xm[ns]; array vm[ns]
-  array mbest[ns]; array mbestx[ns]; array mxm[ns]; array mvm[ns]
+  # Per series, from STATS.csv (warpsim curve-stats): simulated plateau,
+  # knee, 50 -> 100 % change, peak and fall; measured peak and fall.  Only
+  # the largest occupancies (for the labels) and the y range come from here.
+  array best[ns]; array bestx[ns]; array knee[ns]; array chg[ns]; array fallp[ns]; array xm[ns]; array x50[ns]
+  array mbestx[ns]; array mfallp[ns]; array mxm[ns]; array mhas[ns]
   ymax = 0
   do for [i = 1:ns] {
     s = word(series, i)
-    b = -1e300; bx = 0; k = 1e300; kv = 0; h = -1; hv = 0; m = -1; mv = 0
-    stats f using (sim(s) && column("value") > b ? (b = column("value"), bx = column("occupancy_pct")) : 0, 0) nooutput
-    stats f using (sim(s) && column("value") >= 0.9 * b && column("occupancy_pct") < k ? (k = column("occupancy_pct"), kv = column("value")) : 0, \
-                   sim(s) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? (h = column("occupancy_pct"), hv = column("value")) : 0, \
-                   sim(s) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column("value")) : 0, 0) nooutput
-    best[i] = b; bestx[i] = bx; knee[i] = k; kneev[i] = kv; x50[i] = h; v50[i] = hv; xm[i] = m; vm[i] = mv
-    b = 0; bx = 0; m = -1; mv = 0
-    stats f using (meas(s) && column("value") > b ? (b = column("value"), bx = column("occupancy_pct")) : 0, \
-                   meas(s) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column("value")) : 0, 0) nooutput
-    mbest[i] = b; mbestx[i] = bx; mxm[i] = m; mvm[i] = mv
-    ymax = (best[i] > ymax) ? best[i] : ymax; ymax = (b > ymax) ? b : ymax
+    best[i] = real(stat(p, s, 0, "plateau")); bestx[i] = real(stat(p, s, 0, "peak_occupancy_pct"))
+    kn = stat(p, s, 0, "knee_occupancy_pct"); knee[i] = (kn eq "-" || kn eq "") ? -1 : real(kn)
+    chg[i] = stat(p, s, 0, "change_50_to_100_pct"); fallp[i] = real(stat(p, s, 0, "fall_pct"))
+    mhas[i] = (stat(p, s, 1, "plateau") ne "")
+    if (mhas[i]) { mbestx[i] = real(stat(p, s, 1, "peak_occupancy_pct")); mfallp[i] = real(stat(p, s, 1, "fall_pct")) }
+    h = -1; m = -1; mm = -1; mb = 0
+    stats f using (sim(s) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? (h = column("occupancy_pct")) : 0, \
+                   sim(s) && column("occupancy_pct") > m ? (m = column("occupancy_pct")) : 0, \
+                   meas(s) && column("occupancy_pct") > mm ? (mm = column("occupancy_pct")) : 0, \
+                   meas(s) && column("value") > mb ? (mb = column("value")) : 0, 0) nooutput
+    x50[i] = h; xm[i] = m; mxm[i] = mm
+    ymax = (best[i] > ymax) ? best[i] : ymax; ymax = (mb > ymax) ? mb : ymax
   }
-  falls(i) = (vm[i] < 0.9 * best[i])
-  gain(i) = (x50[i] > 0 && xm[i] > x50[i] && v50[i] > 0) ? \
-            sprintf("%.0f→%.0f %%: %+.0f %%", x50[i], xm[i], 100.0 * (vm[i] / v50[i] - 1)) : "no point past 50 %"
-  drop(b, bx, v, x) = sprintf("best at %.0f %%, %+.0f %% by %.0f %%", bx, 100.0 * (v / b - 1), x)
+  falls(i) = (fallp[i] >= 10)  # ends 10 % or more below its best: more warps cost
+  gain(i) = (x50[i] > 0 && xm[i] > x50[i]) ? sprintf("%.0f→%.0f %%: %s %%", x50[i], xm[i], chg[i]) : "no point past 50 %"
+  drop(bx, fp, x) = sprintf("best at %.0f %%, -%.0f %% by %.0f %%", bx, fp, x)
   # Key entries: each simulated curve's knee (or best point) and what the
   # second half of the warps buys; the measured points of a falling curve
   # the same way.
-  entry(i) = falls(i) ? sprintf("%s: %s", ns > 1 ? label_of(word(series, i)) : "simulated", drop(best[i], bestx[i], vm[i], xm[i])) : \
+  entry(i) = falls(i) ? sprintf("%s: %s", ns > 1 ? label_of(word(series, i)) : "simulated", drop(bestx[i], fallp[i], xm[i])) : \
+             knee[i] < 0 ? sprintf("%s: still rising, %s", label_of(word(series, i)), gain(i)) : \
              sprintf("%s: knee %.0f %%, %s", label_of(word(series, i)), knee[i], gain(i))
-  mentry(i) = falls(i) && mbest[i] > 0 ? sprintf("H200 measured: %s", drop(mbest[i], mbestx[i], mvm[i], mxm[i])) : "H200 measured"
+  mentry(i) = falls(i) && mhas[i] ? sprintf("H200 measured: %s", drop(mbestx[i], mfallp[i], mxm[i])) : "H200 measured"
   if (p eq "compute") { what = "Compute-bound (FFMA chains):\nflat past the knee" }
   if (p eq "memory") { what = "DRAM-bound (dependent loads): with enough\nloads in flight per warp, flat past 50 %" }
   if (p eq "falls") { what = sprintf("More warps, slower%s", label_of(word(series, 1)) eq "stencil" ? \
@@ -121,9 +131,9 @@ do for [pi = 1:np] {
          with lines lw 2.5 lc rgb colour(word(series, i)) title entry(i), \
        for [i = 1:ns] f using (meas(word(series, i)) ? column("occupancy_pct") : NaN):(column("value")) \
          with points pt 9 ps 1.2 lc rgb colour(word(series, i)) title (pmeas > 0 && falls(i) && i == 1 ? mentry(i) : ""), \
-       for [i = 1:ns] f using (sim(word(series, i)) && !falls(i) && column("occupancy_pct") == knee[i] ? column("occupancy_pct") : NaN):(column("value")) \
+       for [i = 1:ns] f using (sim(word(series, i)) && !falls(i) && abs(column("occupancy_pct") - knee[i]) < 1e-3 ? column("occupancy_pct") : NaN):(column("value")) \
          with points pt 6 ps 2.2 lw 2 lc rgb colour(word(series, i)) notitle, \
-       for [i = 1:ns] f using (sim(word(series, i)) && falls(i) && column("occupancy_pct") == bestx[i] ? column("occupancy_pct") : NaN):(column("value")) \
+       for [i = 1:ns] f using (sim(word(series, i)) && falls(i) && abs(column("occupancy_pct") - bestx[i]) < 1e-3 ? column("occupancy_pct") : NaN):(column("value")) \
          with points pt 13 ps 1.8 lc rgb colour(word(series, i)) notitle, \
        for [j = 1:(pmeas > 0 && !falls(1))] NaN with points pt 9 ps 1.2 lc rgb "gray20" title "H200 measured"
 }

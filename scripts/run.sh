@@ -10,7 +10,8 @@
 # occupancy what-if curves, the warp-state breakdowns and (h200 only) the
 # validation against the real H200 (its tables in results/validation/), then
 # the headline figure results/occupancy_throughput.png (and .svg; its data in
-# results/occupancy_headline.csv): compute-bound flat past the knee,
+# results/occupancy_headline.csv, its knees and falls from warpsim curve-stats
+# in results/occupancy_headline_stats.csv): compute-bound flat past the knee,
 # memory-bound with enough loads in flight flat past 50 %, and a curve that
 # falls (stencil, measured and simulated; thrash on other models).  Prints a
 # short summary (scripts/main_summary.sh): each curve's knee and 50 -> 100 %
@@ -198,10 +199,13 @@ headline() {
   fi
 }
 headline >"$out/occupancy_headline.csv"
+scripts/headline_stats.sh "$out/occupancy_headline.csv" >"$out/occupancy_headline_stats.csv"
 for ext in png svg; do
-  gnuplot -c scripts/plot_occupancy_headline.gp "$out/occupancy_headline.csv" "$out/occupancy_throughput.$ext"
+  gnuplot -c scripts/plot_occupancy_headline.gp "$out/occupancy_headline.csv" \
+    "$out/occupancy_headline_stats.csv" "$out/occupancy_throughput.$ext"
 done
-wrote+=("$out/occupancy_headline.csv" "$out/occupancy_throughput.png" "$out/occupancy_throughput.svg")
+wrote+=("$out/occupancy_headline.csv" "$out/occupancy_headline_stats.csv" "$out/occupancy_throughput.png"
+  "$out/occupancy_throughput.svg")
 
 # Plateau (max over the curve), knee (smallest occupancy reaching 90 %) and
 # the change from 50 % to 100 % occupancy; spill and thrash: what more warps cost.

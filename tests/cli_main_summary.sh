@@ -78,21 +78,23 @@ rm -r "$r/validation"
 # The headline figure and the falling curve's best point.
 if command -v gnuplot >/dev/null 2>&1; then
   gp=$root/scripts/plot_occupancy_headline.gp
-  gnuplot -c "$gp" "$tmp/none.csv" "$tmp/h.svg" >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e "$tmp/h.svg" ] && ok ||
-    fail "headline: a missing file not refused"
+  bin=${WARPSIM_BIN:?}
   echo "panel,series,source,warps_per_sm,occupancy_pct,value,unit" >"$tmp/h.csv"
-  gnuplot -c "$gp" "$tmp/h.csv" "$tmp/h.svg" >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e "$tmp/h.svg" ] && ok ||
+  gnuplot -c "$gp" "$tmp/none.csv" "$tmp/h.csv" "$tmp/h.svg" >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e "$tmp/h.svg" ] && ok ||
+    fail "headline: a missing file not refused"
+  gnuplot -c "$gp" "$tmp/h.csv" "$tmp/h.csv" "$tmp/h.svg" >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e "$tmp/h.svg" ] && ok ||
     fail "headline: a header-only file not refused"
   # A falling curve whose 90 % point (12.5 %) comes before its maximum (50 %).
   for x in "6.25 40" "12.5 72.151" "25 71" "50 72.263" "75 50" "100 40"; do
     set -- $x
     echo "falls,thrash,warpsim h200,$(awk -v o="$1" 'BEGIN { print o * 64 / 100 }'),$1,$2,bytes per cycle" >>"$tmp/h.csv"
   done
-  gnuplot -c "$gp" "$tmp/h.csv" "$tmp/h.svg" 2>"$tmp/err" || fail "headline: $(cat "$tmp/err")"
+  WARPSIM=$bin "$root/scripts/headline_stats.sh" "$tmp/h.csv" >"$tmp/hs.csv" || fail "headline_stats.sh exited $?"
+  gnuplot -c "$gp" "$tmp/h.csv" "$tmp/hs.csv" "$tmp/h.svg" 2>"$tmp/err" || fail "headline: $(cat "$tmp/err")"
+  # 40 / 72.263 - 1 = -44.6 %: curve-stats' fall, 44.6
   grep -q "best at 50 %, -45 % by 100 %" "$tmp/h.svg" && ok || fail "headline: the best point is not the maximum at 50 %"
   # plot_occupancy.gp names the same point: thrash rows at 1, 8, 16 CTAs
   # (6.25, 50, 100 %) with their bytes per cycle set by hand.
-  bin=${WARPSIM_BIN:?}
   for b in 1 2 8 16; do
     "$bin" run --kernel "$root/traces/thrash.ini" --set stream.iterations=4 --set launch.blocks_per_sm=$b --format csv
   done | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
