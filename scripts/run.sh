@@ -194,7 +194,7 @@ headline() {
         printf "falls,stencil,H200 measured,%s,%s,%s,grid points per cycle per SM\n", $c["warps_per_sm"], o, $c["measured"] }' \
       "$out/validation/real.csv"
   else
-    sim_rows falls "$out/thrash.csv" bytes_per_cycle "1" "global load bytes per cycle per SM (L1 hits, the rest L2)" |
+    sim_rows falls "$out/thrash.csv" bytes_per_cycle "1" "load bytes per cycle per SM (L1 then L2)" |
       sed 's/^falls,ILP 1,/falls,thrash (L1 footprint),/'
   fi
 }
