@@ -220,12 +220,12 @@ do for [a = 2:ARGC] {
 
   # Per curve: plateau, knee, and the change from the largest occupancy
   # <= 50 % to the largest occupancy of the curve.
-  array plat[n]; array rising[n]; array falling[n]; array knee[n]; array kneev[n]; array x50[n]; array v50[n]; array xmax[n]; array vmax[n]
+  array plat[n]; array platx[n]; array rising[n]; array falling[n]; array knee[n]; array kneev[n]; array x50[n]; array v50[n]; array xmax[n]; array vmax[n]
   ymax = 0
   do for [i = 1:n] {
     v = word(groups, i)
-    p = -1e300; k = 1e300; kv = 0; h = -1; hv = 0; m = -1; mv = 0
-    stats f using (sel(v) && column(metric) > p ? (p = column(metric)) : 0, 0) nooutput
+    p = -1e300; px = 0; k = 1e300; kv = 0; h = -1; hv = 0; m = -1; mv = 0
+    stats f using (sel(v) && column(metric) > p ? (p = column(metric), px = column("occupancy_pct")) : 0, 0) nooutput
     stats f using (sel(v) && column(metric) >= 0.9 * p && column("occupancy_pct") < k ? \
                    (k = column("occupancy_pct"), kv = column(metric)) : 0, \
                    sel(v) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? \
@@ -235,7 +235,7 @@ do for [a = 2:ARGC] {
     q = -1; qv = 0
     stats f using (sel(v) && column("occupancy_pct") < m && column("occupancy_pct") > q ? \
                    (q = column("occupancy_pct"), qv = column(metric)) : 0, 0) nooutput
-    plat[i] = p; knee[i] = k; kneev[i] = kv; x50[i] = h; v50[i] = hv; xmax[i] = m; vmax[i] = mv
+    plat[i] = p; platx[i] = px; knee[i] = k; kneev[i] = kv; x50[i] = h; v50[i] = hv; xmax[i] = m; vmax[i] = mv
     rising[i] = (q >= 0 && mv > 1.02 * qv)  # the last step added > 2 %: no plateau yet
     falling[i] = (mv < 0.9 * p)             # ends below 90 % of its best: more warps cost
     ymax = (p > ymax) ? p : ymax
@@ -249,7 +249,7 @@ do for [a = 2:ARGC] {
   cname(i) = ((labelled || sass || spills ne "") && n == 1) ? kernel : glabel(gcol)." ".word(groups, i)
   entry(i) = sprintf("%s: %s (%s)", cname(i), gain(i), \
                    rising[i] ? sprintf("still rising at %.0f %%, no knee", xmax[i]) : \
-                   falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], knee[i]) : \
+                   falling[i] ? sprintf("best %.4g at %.4g %%, falls after", plat[i], platx[i]) : \
                    sprintf("knee %.4g %%, plateau %.4g", knee[i], plat[i]))
 
   # Measured curve (optional): same columns, drawn as points per group value.

@@ -36,6 +36,9 @@ set grid
 set key outside right top vertical Left reverse samplen 2
 palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #882255 #44aa99"
 colour(i) = word(palette, (i - 1) % 10 + 1)
+# measured points and simulated lines, one point and dash type per curve
+ptype(i) = word("7 5 9 11 13 15 4 8 10 12", (i - 1) % 10 + 1) + 0
+dtype(i) = (i - 1) % 5 + 1
 title_of(e) = (e eq "fma") ? "FFMA chains" : (e eq "chase_l2") ? "dependent loads hitting L2 (chase, 128 B lines)" : \
               (e eq "chase_dram") ? "dependent loads from DRAM (chase, 128 B lines)" : \
               (e eq "stream") ? "streaming float4 loads from DRAM" : (e eq "sfu") ? "MUFU.EX2 chains" : \
@@ -45,7 +48,7 @@ ylabel_of(e) = (e eq "fma") ? "warp FFMA per cycle per SM" : (e eq "chase_l2") ?
                (e eq "chase_dram" || e eq "stream") ? "DRAM bytes per cycle per SM" : \
                (e eq "sfu") ? "warp MUFU per cycle per SM" : (e eq "lds") ? "warp LDS per cycle per SM" : \
                "per cycle per SM"
-set multiplot layout rows, cols title "warpsim vs a real H200: measured (points), simulated (lines), Little's-law bound (dashed); ringed: points a model key was fitted on" font ",13"
+set multiplot layout rows, cols title "warpsim vs a real H200: in each curve's colour, measured (points, one shape a curve) and simulated (lines, one dash a curve);\nLittle's-law bound: thin dashes; ringed: points a model key was fitted on" font ",13"
 
 do for [e in names] {
   f = dir."/".e.".csv"
@@ -82,12 +85,15 @@ do for [e in names] {
     }
     sel(col, i) = (strcol("curve") eq names_arr[i] ? column(col) : NaN)
     hasbound = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"little_bound\") c = i; next } c && $c ~ /^[0-9.]+$/ { n++ } END { print (n > 0) }' '%s'", f)))
-    plot for [i = 1:n] f using (sel("warps_per_sm", i)):(column("measured")) with points pt 7 ps 0.7 lc rgb colour(i) title names_arr[i], \
-         for [i = 1:n] f using (sel("warps_per_sm", i)):(column("simulated")) with lines lw 2 lc rgb colour(i) notitle, \
-         for [i = 1:n] f using (sel("warps_per_sm", i)):(column("little_bound")) with lines dt 2 lc rgb colour(i) notitle, \
+    # Curves on top of one another (fma ILP 4/6/8, the MUFU chains) stay
+    # apart by point type (measured) and dash type (simulated); each key entry
+    # shows both in the curve's colour.
+    plot for [i = 1:n] f using (sel("warps_per_sm", i)):(column("measured")) with points pt ptype(i) ps 0.9 lc rgb colour(i) notitle, \
+         for [i = 1:n] f using (sel("warps_per_sm", i)):(column("simulated")) with lines lw 2 dt dtype(i) lc rgb colour(i) notitle, \
+         for [i = 1:n] f using (sel("warps_per_sm", i)):(column("little_bound")) with lines lw 1 dt (2, 6) lc rgb colour(i) notitle, \
          f using (fitted(column("warps_per_sm"))):(column("measured")) with points pt 6 ps 1.8 lc "black" notitle, \
-         NaN with points pt 7 lc "black" title "measured (H200)", NaN with lines lw 2 lc "black" title "simulated", \
-         for [j = 1:hasbound] NaN with lines dt 2 lc "black" title "Little's-law bound"
+         for [i = 1:n] NaN with linespoints pt ptype(i) ps 0.9 lw 2 dt dtype(i) lc rgb colour(i) title names_arr[i], \
+         for [j = 1:hasbound] NaN with lines lw 1 dt (2, 6) lc "gray30" title "Little's-law bound"
   }
 }
 unset multiplot

@@ -4,13 +4,20 @@
 #   fma    (dependent FFMA chains, ILP 1, 2, 4, 8; 32 x ILP FFMAs per iteration),
 #   chase  (dependent DRAM loads, ILP 1, 2, 4, 8 chains per warp),
 #   stream (independent float4 DRAM loads, ILP 1, 2, 4 in flight per thread),
-# write results/{fma,chase,stream}.csv, draw results/occupancy_throughput.png
-# (and .svg: the 50 % line, each curve's knee and plateau, what 50 -> 100 %
-# occupancy buys, and on h200 the measured H200 DRAM chase at ILP 8), run the
-# register-cap sweep and draw results/occupancy_slower.png (more warps,
-# slower), the occupancy what-if curves, the warp-state breakdowns and (h200
-# only) the validation against the real H200; print each curve's plateau, knee
-# and 50 -> 100 % change (also in results/summary.csv) and the files written.
+# write results/{fma,chase,stream}.csv and every curve with its knee, plateau
+# and Little's-law bound (results/occupancy_curves.png), run the register-cap
+# sweep and draw results/occupancy_slower.png (more warps, slower), the
+# occupancy what-if curves, the warp-state breakdowns and (h200 only) the
+# validation against the real H200 (its tables in results/validation/), then
+# the headline figure results/occupancy_throughput.png (and .svg; its data in
+# results/occupancy_headline.csv, its knees and falls from warpsim curve-stats
+# in results/occupancy_headline_stats.csv): compute-bound flat past the knee,
+# memory-bound with enough loads in flight flat past 50 %, and a curve that
+# falls (stencil, measured and simulated; thrash on other models).  Prints a
+# short summary (scripts/main_summary.sh): each curve's knee and 50 -> 100 %
+# change (results/summary.csv), how many validated curves and real kernels
+# meet their targets, the known misses with their reasons
+# (scripts/known_misses.tsv), warpsim's warnings once, and the files.
 # Usage: scripts/run.sh [--model M] [--out DIR]
 #   M: a model with timing groups (warpsim models).  Every step runs on M; the
 #   validation and the measured overlay need the H200 measurements and run
@@ -34,7 +41,7 @@ done
 case "$out" in *:*) warpsim_die "--out $out: a ':' in the path (allowed: a path without one; the plot scripts split their arguments on ':')" ;; esac
 case "$root" in *:*) warpsim_die "$root: the checkout's path has a ':' (allowed: a path without one; the plot scripts split their arguments on ':')" ;; esac
 if [ -e "$root/CMakeLists.txt" ]; then
-  echo "== building (scripts/build.sh)"
+  echo "== building (scripts/build.sh)" >&2
   "$root/scripts/build.sh"
   export WARPSIM=$root/build/sim/warpsim
   out=${out:-$root/results}
@@ -65,19 +72,21 @@ for i in 1 2 4; do curves+=("stream $i stream.loads=$i stream.fma=$i"); done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=${#curves[@]} k=0
-eol='\n'
-[ -t 2 ] && eol='\r' # one self-updating progress line on a terminal
+tty=0
+[ -t 2 ] && tty=1 # one self-updating progress line on a terminal, none in a log
 for c in "${curves[@]}"; do
   read -r kernel ilp extra <<<"$c"
   k=$((k + 1))
-  printf "== sweeping [%2d/%d] %-6s ILP %s, resident warps 4..64   $eol" "$k" "$n" "$kernel" "$ilp" >&2
+  [ $tty -eq 0 ] || printf "== sweeping [%2d/%d] %-6s ILP %s, resident warps 4..64   \r" "$k" "$n" "$kernel" "$ilp" >&2
   sets=(--set "stream.ilp=$ilp")
   for e in $extra; do sets+=(--set "$e"); done
   scripts/sweep.sh --quiet -o "$tmp/$kernel-$ilp.csv" --model "$model" --kernel "$kernel" \
     "${sets[@]}" --axis launch.blocks_per_sm=1..16
 done
 ms=$((($(date +%s%N) - start_ns) / 1000000))
-printf '== swept %d curves x 16 points in %d.%03d s%40s\n' "$n" $((ms / 1000)) $((ms % 1000)) "" >&2
+pad=""
+[ $tty -eq 0 ] || pad=$(printf '%40s' "") # over the progress line
+printf '== swept %d curves x 16 points in %d.%03d s%s\n' "$n" $((ms / 1000)) $((ms % 1000)) "$pad" >&2
 
 for kernel in fma chase stream; do
   first=1
@@ -102,11 +111,10 @@ else
   rm -f "$out/chase_measured_h200.csv"
   echo "== the measured H200 chase is not drawn: the simulation is of $model" >&2
 fi
-for ext in png svg; do
-  gnuplot -c scripts/plot_occupancy.gp "$out/occupancy_throughput.$ext" "$out/fma.csv" \
-    "$chase_panel" "$out/stream.csv"
-  wrote+=("$out/occupancy_throughput.$ext")
-done
+# Every curve with its knee, plateau and Little's-law bound.
+gnuplot -c scripts/plot_occupancy.gp "$out/occupancy_curves.png" "$out/fma.csv" \
+  "$chase_panel" "$out/stream.csv"
+wrote+=("$out/occupancy_curves.png")
 
 echo "== register-cap sweep (scripts/spill_sweep.sh)" >&2
 scripts/spill_sweep.sh --model "$model" "$out"
@@ -144,33 +152,70 @@ done
 
 if [ "$model" = h200 ]; then
   echo "== validation against the real H200 (scripts/validate.sh)" >&2
-  scripts/validate.sh --model "$model" --out "$out/validation" >/dev/null
-  wrote+=("$out/validation/ (summary.csv, overlay.png, real_summary.csv, real.png, per-experiment CSVs)")
+  # Its tables go to $out/validation/ and its warnings (one per kernel, not
+  # per point) into the summary below; all of it is shown when it fails.
+  scripts/validate.sh --model "$model" --out "$out/validation" >"$tmp/validate.out" 2>"$tmp/validate.err" ||
+    { cat "$tmp/validate.out" "$tmp/validate.err" >&2; warpsim_die "the validation failed (above)"; }
 else
   echo "== validation skipped: the measurements in results/reference/h200 are of an H200, not $model" >&2
 fi
 
+echo "== Volkov's GTC 2010 tables on the GTX 480 model (scripts/volkov.sh)" >&2
+scripts/volkov.sh "$out/volkov" >"$tmp/volkov.out"
+wrote+=("$out/volkov/volkov.csv" "$out/volkov/volkov.png")
+
+# The headline figure: one idea a panel, from the curves above and (h200)
+# the H200's measured points; drawn after the validation, whose real.csv
+# holds the measured and simulated stencil.
+headline() {
+  local sim
+  # sim source: the model as its rows name it, "modified" when a key was set
+  sim=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    NR == 2 { o = ("model_overrides" in c) ? $c["model_overrides"] : ""
+              gsub(/,/, ";", o); printf "warpsim %s%s", $c["model"], o == "" ? "" : " modified (" o ")"; exit }' "$out/fma.csv")
+  echo "panel,series,source,warps_per_sm,occupancy_pct,value,unit"
+  # SIM.csv: `warpsim run` rows; the curves of column ilp in ILPS.
+  sim_rows() { # PANEL FILE METRIC ILPS UNIT
+    awk -F, -v p="$1" -v m="$3" -v ilps=" $4 " -v u="$5" -v src="$sim" '
+      NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      index(ilps, " " $c["ilp"] " ") { printf "%s,ILP %s,%s,%s,%s,%s,%s\n", p, $c["ilp"], src, $c["warps_per_sm"], $c["occupancy_pct"], $c[m], u }' "$2"
+  }
+  sim_rows compute "$out/fma.csv" fma_per_cycle "1 2 4" "warp FFMA per cycle per SM"
+  sim_rows memory "$out/chase.csv" bytes_per_cycle "2 4 8" "DRAM bytes per cycle per SM"
+  if [ "$model" = h200 ]; then
+    awk -F, 'NR > 1 && ($1 == 1 || $1 == 2 || $1 == 4) {
+      printf "compute,ILP %s,H200 measured,%s,%.3f,%s,warp FFMA per cycle per SM\n", $1, $3, 100 * $3 / 64, $5 }' "$ref/fma.csv"
+    awk -F, 'NR > 1 && $1 == "dram" && ($2 == 2 || $2 == 4 || $2 == 8) {
+      printf "memory,ILP %s,H200 measured,%s,%.3f,%s,DRAM bytes per cycle per SM\n", $2, $4, 100 * $4 / 64, $7 }' "$ref/chase.csv"
+    # stencil (traces/stencil_sass.ini): 4 warps a CTA, elements per cycle per SM
+    awk -F, -v src="$sim" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      $c["kernel"] == "stencil" { o = sprintf("%.3f", 100 * $c["warps_per_sm"] / 64)
+        printf "falls,stencil,%s,%s,%s,%s,grid points per cycle per SM\n", src, $c["warps_per_sm"], o, $c["simulated"]
+        printf "falls,stencil,H200 measured,%s,%s,%s,grid points per cycle per SM\n", $c["warps_per_sm"], o, $c["measured"] }' \
+      "$out/validation/real.csv"
+  else
+    sim_rows falls "$out/thrash.csv" bytes_per_cycle "1" "load bytes per cycle per SM (L1 then L2)" |
+      sed 's/^falls,ILP 1,/falls,thrash (L1 footprint),/'
+  fi
+}
+headline >"$out/occupancy_headline.csv"
+scripts/headline_stats.sh "$out/occupancy_headline.csv" >"$out/occupancy_headline_stats.csv"
+for ext in png svg; do
+  gnuplot -c scripts/plot_occupancy_headline.gp "$out/occupancy_headline.csv" \
+    "$out/occupancy_headline_stats.csv" "$out/occupancy_throughput.$ext"
+done
+wrote+=("$out/occupancy_headline.csv" "$out/occupancy_headline_stats.csv" "$out/occupancy_throughput.png"
+  "$out/occupancy_throughput.svg")
+
 # Plateau (max over the curve), knee (smallest occupancy reaching 90 %) and
-# the change from 50 % to 100 % occupancy.
-scripts/knee.sh "$out/fma.csv" fma_per_cycle "$out/chase.csv" bytes_per_cycle \
-  "$out/stream.csv" bytes_per_cycle >"$out/summary.csv"
-wrote+=("$out/summary.csv")
+# the change from 50 % to 100 % occupancy; spill and thrash: what more warps cost.
+pairs=("$out/fma.csv" fma_per_cycle "$out/chase.csv" bytes_per_cycle "$out/stream.csv" bytes_per_cycle
+  "$out/spill.csv" fma_per_cycle)
+[ ! -f "$out/thrash.csv" ] || pairs+=("$out/thrash.csv" bytes_per_cycle)
+scripts/knee.sh "${pairs[@]}" >"$out/summary.csv"
 echo
-echo "Plateaus and knees ($model model; throughput per SM per cycle; - : none, a curve still"
-echo "rising has no knee):"
-sed -e 's/,,/,-,/g' -e 's/,,/,-,/g' -e 's/,$/,-/' "$out/summary.csv" | column -s, -t
-echo
-if [ "$model" = h200 ]; then
-  echo "Simulated vs measured on a real H200 (MAPE % of the simulation on the fit points"
-  echo "the model's KEY.source lines name and on the held-out rest, MAPE of the Little's-law"
-  echo "bound; knee = resident warps reaching 90 % of the plateau):"
-  cut -d, -f1,3,4,5,7,10,11,13 "$out/validation/summary.csv" | column -s, -t
-  echo
-  echo "Real kernels simulated from their SASS + the B = 8 Nsight Compute profile against"
-  echo "the H200's measured curves (results/validation/real.png; fitted = a model key was"
-  echo "fitted on this kernel, else held out; targets: MAPE <= 15 %, knee within 4 warps):"
-  column -s, -t "$out/validation/real_summary.csv"
-  echo
-fi
-echo "Wrote (model $model):"
-printf '  %s\n' "${wrote[@]#"$root"/}"
+scripts/main_summary.sh "$out" "$model" "$tmp/validate.err"
+rel=("${wrote[@]#"$out"/}")
+echo "Figures in ${out#"$root"/}/: occupancy_throughput.png (the finding), $(printf '%s\n' "${rel[@]}" |
+  grep -v -e '\.csv$' -e '\.svg$' -e '^occupancy_throughput.png$' | sed 's|^stalls/.*|stalls/*.png|' | uniq | paste -sd' ' -)"
+[ "$model" != h200 ] || echo "  and validation/overlay.png (synthetic kernels), validation/real.png (real kernels)"
