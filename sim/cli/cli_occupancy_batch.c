@@ -1,5 +1,5 @@
 /* cli_occupancy_batch.c - `warpsim occupancy --batch FILE`: one result row
- * per input row, streamed.  The file is read twice, line by line: the first
+ * per input row, written as it goes.  The file is read twice, line by line: the first
  * pass checks every row (so a bad row leaves no output at all), the second
  * computes and writes; memory does not grow with the number of rows. */
 #include "cli/cli_occupancy_priv.h"
@@ -152,14 +152,13 @@ static FILE *batch_open(const gchar *file, GError **error) {
   return f;
 }
 
-gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *stream,
-                           GError **error) {
+gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *dest, GError **error) {
   Reader rd = {.file = file};
   rd.f = batch_open(file, error);
   if (rd.f == NULL)
     return FALSE;
   g_autoptr(GString) out = g_string_new(NULL);
-  CliOccSink sink = {.cmd = c, .array = TRUE, .out = out, .stream = stream};
+  CliOccSink sink = {.cmd = c, .array = TRUE, .out = out, .dest = dest};
   gboolean ok = batch_pass(&rd, c, NULL, error) && batch_pass(&rd, c, &sink, error);
   fclose(rd.f);
   if (!ok)

@@ -6,7 +6,7 @@
  *   cli_occupancy_text.c   the text sections (Nsight Compute's layout);
  *   cli_occupancy_modes.c  one launch, best block size, shared memory for n
  *                          blocks, what-if curves;
- *   cli_occupancy_batch.c  --batch, streamed row by row.
+ *   cli_occupancy_batch.c  --batch, written row by row.
  */
 #ifndef WARPSIM_CLI_OCCUPANCY_PRIV_H
 #define WARPSIM_CLI_OCCUPANCY_PRIV_H
@@ -51,14 +51,14 @@ typedef struct {
 
 /* Where result rows go, one at a time: CSV lines (the header before the
  * first unless suppressed) or JSON (one object, or an array of objects).
- * With `stream` set, the text is written there whenever it grows past a few
+ * With `dest` set, the text is written there whenever it grows past a few
  * kilobytes (constant memory); otherwise it stays in `out`. */
 typedef struct {
   const CliOccCommand *cmd;
   gboolean array; /* JSON: an array even of one row */
   guint64 n;      /* rows written */
   GString *out;
-  FILE *stream; /* may be NULL */
+  FILE *dest; /* may be NULL */
 } CliOccSink;
 
 /* ---- cli_occupancy_options.c ---- */
@@ -103,7 +103,7 @@ void cli_occ_add_waves_columns(const CliOccCommand *c, ReportRow *row, const Occ
                                JsonNode **hist);
 /* Write `row` (and the JSON member `extra`, consumed; may be NULL), freeing both. */
 void cli_occ_sink_add(CliOccSink *s, ReportRow *row, JsonNode *extra);
-/* Close a JSON array and write what is left to the stream. */
+/* Close a JSON array and write what is left to `dest`. */
 void cli_occ_sink_finish(CliOccSink *s);
 
 /* ---- cli_occupancy_text.c ---- */
@@ -130,10 +130,10 @@ gboolean cli_occ_run_vary(const CliOccCommand *c, const gchar *which, GString *o
 /* Header a --batch file starts with. */
 #define CLI_OCC_BATCH_HEADER "threads,regs,smem_static,smem_dynamic[,optin]"
 
-/* Check every row of `file`, then compute and write one row each to `stream`
+/* Check every row of `file`, then compute and write one row each to `dest`
  * as it goes (memory independent of the number of rows); nothing is written
  * when a row is bad.  CLI_OCCUPANCY_ERROR_BATCH ("FILE:LINE: ...") or the
  * propagated OCCUPANCY_ERROR of a row. */
-gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *stream, GError **error);
+gboolean cli_occ_run_batch(const CliOccCommand *c, const gchar *file, FILE *dest, GError **error);
 
 #endif

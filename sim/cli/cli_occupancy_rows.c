@@ -6,7 +6,7 @@
 
 G_DEFINE_QUARK(warpsim_cli_occupancy_error, cli_occupancy_error)
 
-/* Text past this size is written out when the sink streams. */
+/* Text past this size is written out when the sink writes to a file as it goes. */
 #define SINK_FLUSH_BYTES 65536
 
 const gchar *cli_occ_fmt_num(gchar *buf, gsize size, gdouble v) {
@@ -156,9 +156,9 @@ void cli_occ_add_waves_columns(const CliOccCommand *c, ReportRow *row, const Occ
 }
 
 static void sink_flush(CliOccSink *s, gsize keep_below) {
-  if (s->stream == NULL || s->out->len < keep_below)
+  if (s->dest == NULL || s->out->len < keep_below)
     return;
-  fwrite(s->out->str, 1, s->out->len, s->stream);
+  fwrite(s->out->str, 1, s->out->len, s->dest);
   g_string_truncate(s->out, 0);
 }
 

@@ -21,11 +21,11 @@ typedef struct {
  * both pools' bandwidth: results/reference/h200/real7/, v4 simulated 37 %
  * fast at 17.2 B/cycle x 2.) */
 typedef struct {
-  gdouble fixed;        /* cycles, latency less its exponential part (random lines) */
-  gdouble fixed_stream; /* cycles, same for sequential loads */
-  gdouble spread;       /* cycles, mean of the exponential part */
-  Pool random;          /* servers of random-line loads */
-  Pool stream;          /* servers of sequential loads */
+  gdouble fixed;            /* cycles, latency less its exponential part (random lines) */
+  gdouble fixed_sequential; /* cycles, same for sequential loads */
+  gdouble spread;           /* cycles, mean of the exponential part */
+  Pool random;              /* servers of random-line loads */
+  Pool sequential;          /* servers of sequential loads */
 } Level;
 
 struct Mem {
@@ -44,9 +44,10 @@ static void pool_init(Pool *p, guint channels, gdouble bytes_per_cycle) {
 static void level_init(Level *l, const MemLevelModel *m) {
   l->spread = m->latency_spread;
   l->fixed = (gdouble)m->latency - l->spread;
-  l->fixed_stream = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
+  l->fixed_sequential = (gdouble)(m->stream_latency ? m->stream_latency : m->latency) - l->spread;
   pool_init(&l->random, m->channels, m->bytes_per_cycle);
-  pool_init(&l->stream, m->stream_channels ? m->stream_channels : m->channels, m->bytes_per_cycle);
+  pool_init(&l->sequential, m->stream_channels ? m->stream_channels : m->channels,
+            m->bytes_per_cycle);
 }
 
 Mem *mem_new(const SmModel *model, SimRng *rng) {
@@ -66,7 +67,7 @@ guint mem_request_bytes(const Mem *mem, guint bytes) {
 
 /* One latency draw of level `l`: its fixed part plus an exponential part. */
 static gdouble draw_latency(Mem *mem, const Level *l, gboolean sequential) {
-  gdouble latency = sequential ? l->fixed_stream : l->fixed;
+  gdouble latency = sequential ? l->fixed_sequential : l->fixed;
   if (l->spread > 0)
     latency -= l->spread * log(1.0 - sim_rng_double(mem->rng));
   return latency;
@@ -89,11 +90,11 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
   gdouble latency = draw_latency(mem, l, sequential);
   /* Random lines hash to random channels; a sequential load's lines share
    * one channel (adjacent lines of one DRAM row). */
-  Pool *p = sequential ? &l->stream : &l->random;
+  Pool *p = sequential ? &l->sequential : &l->random;
   gboolean scatter = !sequential && p->channels > 1;
   guint c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
   gdouble done = (gdouble)now;
-  Pool *o = sequential ? &l->random : &l->stream; /* the other view */
+  Pool *o = sequential ? &l->random : &l->sequential; /* the other view */
   for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
     gdouble bytes = i < shape.lines ? (gdouble)mem->line_bytes : (gdouble)shape.last_bytes;
@@ -117,7 +118,7 @@ void mem_free(Mem *mem) {
     return;
   for (guint i = 0; i < MEM_LEVELS; i++) {
     g_free(mem->level[i].random.free_at);
-    g_free(mem->level[i].stream.free_at);
+    g_free(mem->level[i].sequential.free_at);
   }
   g_free(mem);
 }

@@ -16,7 +16,7 @@
  * draws random numbers (tests/check_property.c uses GRand for its random
  * configurations).
  *
- * Determinism: a stream depends on its seed only, so a run with the same
+ * Determinism: the draws depend on the seed only, so a run with the same
  * inputs and seed gives byte-identical output on any host.
  */
 #ifndef WARPSIM_RNG_H
@@ -28,7 +28,7 @@ typedef struct {
   guint64 state; /* the counter; any value is valid */
 } SimRng;
 
-/* A stream for `seed` (any value; different seeds give unrelated streams,
+/* A generator for `seed` (any value; different seeds give unrelated draws,
  * since each output is a mix of the counter). */
 static inline void sim_rng_init(SimRng *r, guint64 seed) {
   r->state = seed;

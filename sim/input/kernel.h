@@ -1,5 +1,5 @@
 /* kernel.h - a synthetic kernel: its launch and the shape of its instruction
- * stream, read from a kernel file (traces/<name>.ini, GKeyFile) plus
+ * sequence, read from a kernel file (traces/<name>.ini, GKeyFile) plus
  * "--set group.key=value" overrides for the [launch] and [stream] groups.
  */
 #ifndef WARPSIM_KERNEL_H
@@ -10,7 +10,11 @@
 
 #include <glib.h>
 
-typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_STREAM } KernelPattern;
+/* [stream] load_pattern: "chase" (each load's address depends on the
+ * chain's previous load) or "stream" (independent, sequential loads: the
+ * spelling of the key's value; in the code "stream" names the [stream]
+ * group only). */
+typedef enum { KERNEL_PATTERN_CHASE, KERNEL_PATTERN_SEQUENTIAL } KernelPattern;
 
 /* Values [sass] trip_count takes at most (one per loop): a design limit, not
  * the hardware's; the key's range check rejects more. */
@@ -50,7 +54,7 @@ typedef struct {
   gboolean syncthreads;   /* one __syncthreads() per iteration */
   guint live_values;      /* live values touched per iteration (spill model) */
   guint early_exit;       /* warps per CTA (the last ones) that exit at once */
-  guint seed;             /* seed of the run's random stream (rng.h) */
+  guint seed;             /* seed of the run's random draws (rng.h) */
   guint footprint;        /* bytes per warp the loads reuse at `level`; 0 = no capacity model */
   /* [sass]: a real kernel from its SASS and Nsight Compute exports */
   gchar *sass_file;     /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */

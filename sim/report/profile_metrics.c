@@ -89,7 +89,7 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
     p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;
   }
   p->load_latency = sim_avg_load_latency(r);
-  p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_STREAM);
+  p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_SEQUENTIAL);
   p->loads_in_flight = sim_loads_per_cycle(r) * p->load_latency;
   p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(k->level) : unit_names[p->sm_unit];
 }

@@ -15,7 +15,7 @@ void sim_little_bound(const SmModel *m, const Kernel *k, const SimResult *r, gdo
                (gdouble)r->warps_per_sm * chains / m->fma.latency);
   if (k->loads > 0) {
     const MemLevelModel *l = model_mem_level(m, k->level);
-    guint latency = model_level_latency(l, k->pattern == KERNEL_PATTERN_STREAM);
+    guint latency = model_level_latency(l, k->pattern == KERNEL_PATTERN_SEQUENTIAL);
     guint req = (k->load_bytes + m->sector_bytes - 1) / m->sector_bytes * m->sector_bytes;
     *bytes = MIN(l->bytes_per_cycle, (gdouble)r->warps_per_sm * k->loads * req / latency);
   }

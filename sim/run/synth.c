@@ -46,7 +46,7 @@ static void set_memory(const Kernel *k, Instr *in) {
      * (SmLaunch load hit rates; README "Cache capacity"). */
     in->level = k->footprint > 0 && k->level != MEM_DRAM ? MEM_LEVELS : (guint8)k->level;
     in->bytes = k->load_bytes;
-    in->sequential = k->pattern == KERNEL_PATTERN_STREAM;
+    in->sequential = k->pattern == KERNEL_PATTERN_SEQUENTIAL;
   } else if (in->op == OP_LDL || in->op == OP_STL) {
     in->level = MEM_L1; /* a spilled 4 B value per thread */
     in->lane_bytes = 4;

@@ -90,7 +90,7 @@ gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_bloc
  * *scattered, 0..1) whose average over the profiled load sectors is `h`: the
  * misses fall on the coalesced loads first.  The profile gives one L2 hit
  * rate for the kernel; its misses are above all the first touches of the
- * data it streams (Nsight Compute empties the caches before the profiled
+ * data it reads once (Nsight Compute empties the caches before the profiled
  * launch), and a scattered load that shares the rate would go to DRAM with
  * table lookups that stay in L2 (results/reference/h200/real3: gather_l2).
  * With no scattered (or no coalesced) loads both are `h`. */
