@@ -1,9 +1,9 @@
 /* program.h - what a warp executes: a program of instructions indexed by pc.
  *
  * This is the interface between an instruction source and the SM.  A source
- * (the synthetic loop of synth.c; SASS listings later) builds a Program once
- * per run; every warp walks it with its own pc, branch counters and
- * scoreboard, so memory is proportional to the program, never to the
+ * (the synthetic loop of synth.c, a SASS listing in sassprog.c) builds a
+ * Program once per run and a ProgramMemory once per launch; every warp walks it with its own pc,
+ * branch counters and scoreboard, so memory is proportional to the program, never to the
  * instructions simulated.  After a warp issues `code[pc]` its next pc is
  * pc + 1, unless the instruction's branch is taken (program_next_pc).
  */
@@ -123,6 +123,35 @@ typedef struct {
   guint32 counter_init[PROGRAM_MAX_COUNTERS]; /* a warp's branch counters at its start (0: a
                                                  Bresenham branch is taken first) */
 } Program;
+
+/* How a program's global memory instructions are served at one launch:
+ * the other half of the interface between an instruction source and the SM.
+ * The source fills it once per launch (sassmem_launch_memory for a SASS
+ * kernel, synth_launch_memory for a synthetic one); the SM core reads it and
+ * never asks which source built the program.  Loads whose Instr level is
+ * MEM_LEVELS draw their level from the hit rates; the switches turn on
+ * mechanisms measured for SASS kernels (README "A warp's DRAM loads in
+ * flight", results/reference/h200/real8/) that a synthetic kernel leaves
+ * off. */
+typedef struct {
+  gdouble load_l1_hit;           /* probability a drawn global load hits in L1 */
+  gdouble load_l2_hit;           /* the L2 hit rate of drawn loads that miss L1, all loads (what
+                                    SimResult reports) */
+  gdouble load_l2_hit_coalesced; /* the same for a coalesced load (the misses fall on these
+                                    first, sassmem_l2_split) */
+  gdouble load_l2_hit_scattered; /* the same for a scattered one */
+  guint max_inflight;            /* L1 lines missing at once per SM; 0 = the model's [mem]
+                                    max_inflight warp-loads */
+  guint warp_max_inflight;       /* lines of DRAM-bound loads one warp has missing before its
+                                    next global load through L1 waits; 0 = no cap */
+  gdouble dram_write_cost;       /* DRAM time of a stored byte with no reads, in read bytes
+                                    (1 = as a read) */
+  gdouble dram_turnaround;       /* more DRAM time of a stored byte per unit of the reads' share
+                                    of the SM's DRAM bytes so far (0 = none) */
+  gboolean l1_cycle_per_line;    /* a scattered access keeps L1 one cycle per line, hit or miss */
+  gboolean stores_hold_lines;    /* a store that leaves L1 holds its lines of max_inflight until
+                                    written; stores wait while none is free */
+} ProgramMemory;
 
 /* The pc after `in` (at `pc`) issues, given the warp's branch `counters`
  * (updated).  Inline: the issue loop calls it for every instruction. */

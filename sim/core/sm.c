@@ -535,7 +535,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   /* only FFMAs are flagged (sassprog.c, synth.c) and modelled (issue_effects) */
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
-  d->capped = sm->l.warp_max_inflight > 0 && in->op == OP_LDG && in->l1tex;
+  d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG && in->l1tex;
   /* The plain path does what issue_effects and sm_fetch do for an op whose
    * only effects are its pipe and its result register: a fixed-latency math
    * op (FFMA, integer, other FP32, FP64, tensor, conversion, uniform: their
@@ -567,9 +567,9 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
-  sm->units.max_inflight = launch->max_inflight ? launch->max_inflight : m->max_inflight;
+  sm->units.max_inflight = launch->mem.max_inflight ? launch->mem.max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
-  sm->units.store_held = launch->stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;
+  sm->units.store_held = launch->mem.stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);
   sm->wheel.first = SIM_CYCLE_NEVER;
@@ -597,14 +597,15 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->soon = g_new0(Warp *, (gsize)n_warps + 1);
   sm->dec = g_new0(Decoded, sm->p->n);
   sm->access = g_new0(MemAccess, sm->p->n);
-  if (launch->warp_max_inflight > 0) {
+  if (launch->mem.warp_max_inflight > 0) {
     sm->misses = g_new0(WarpMisses, MAX(n_warps, 1));
     for (guint i = 0; i < n_warps; i++)
-      sm->misses[i].out = g_new0(WarpMiss, launch->warp_max_inflight);
+      sm->misses[i].out = g_new0(WarpMiss, launch->mem.warp_max_inflight);
   }
-  sm->l2_hit_below = launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit;
+  sm->l2_hit_below =
+      launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_coalesced;
   sm->l2_hit_below_scattered =
-      launch->load_l1_hit + (1.0 - launch->load_l1_hit) * launch->load_l2_hit_scattered;
+      launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_scattered;
   for (guint pc = 0; pc < sm->p->n; pc++)
     sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
   return sm;

@@ -17,34 +17,19 @@
 
 /* What the SM runs: the launch as planned (launch.h), all borrowed. */
 typedef struct {
-  const SmModel *model;          /* the machine */
-  const Program *program;        /* what every warp executes */
-  const SchedPolicy *policy;     /* each SMSP's scheduler */
-  guint threads_per_block;       /* threads per CTA */
-  guint warps_per_block;         /* warps per CTA */
-  guint cta_slots;               /* CTAs resident at once */
-  guint blocks;                  /* CTAs this SM runs in total (waves of cta_slots) */
-  guint early_exit;              /* warps per CTA that start at EXIT */
-  gdouble spill_l1_hit;          /* probability a local-memory access hits in L1 */
-  gdouble load_l1_hit;           /* SASS: probability a global load hits in L1 */
-  gdouble load_l2_hit;           /* SASS: probability a coalesced global load that misses L1 hits
-                                    in L2 */
-  gdouble load_l2_hit_scattered; /* SASS: the same for a scattered one (sassmem_l2_split) */
-  guint max_inflight;            /* SASS: L1 lines missing at once per SM; 0 = the model's
-                                    [mem] max_inflight warp-loads */
-  guint warp_max_inflight;       /* SASS: lines of DRAM-bound loads one warp has missing before
-                                    its next global load waits; 0 = no cap */
-  gdouble dram_write_cost;       /* DRAM time of a stored byte with no reads, in read bytes
-                                    (1 = as a read) */
-  gdouble dram_turnaround;       /* SASS: more DRAM time of a stored byte per unit of the reads'
-                                    share of the SM's DRAM bytes so far (0 = none) */
-  gboolean l1_cycle_per_line;    /* SASS: a scattered access keeps L1 one cycle per line, hit
-                                    or miss */
-  gboolean stores_hold_lines;    /* SASS: a store that leaves L1 holds its lines of
-                                    max_inflight until written; stores wait while none is free */
-  guint32 seed;                  /* seeds the memory system's randomness */
-  SimCycle max_cycles;           /* stop past this many cycles; 0 = no bound */
-  gint64 deadline_us;            /* stop once g_get_monotonic_time() passes it; 0 = none */
+  const SmModel *model;      /* the machine */
+  const Program *program;    /* what every warp executes */
+  const SchedPolicy *policy; /* each SMSP's scheduler */
+  guint threads_per_block;   /* threads per CTA */
+  guint warps_per_block;     /* warps per CTA */
+  guint cta_slots;           /* CTAs resident at once */
+  guint blocks;              /* CTAs this SM runs in total (waves of cta_slots) */
+  guint early_exit;          /* warps per CTA that start at EXIT */
+  gdouble spill_l1_hit;      /* probability a local-memory access hits in L1 */
+  ProgramMemory mem;         /* how its global memory instructions are served */
+  guint32 seed;              /* seeds the memory system's randomness */
+  SimCycle max_cycles;       /* stop past this many cycles; 0 = no bound */
+  gint64 deadline_us;        /* stop once g_get_monotonic_time() passes it; 0 = none */
 } SmLaunch;
 
 typedef struct Sm Sm;

@@ -8,7 +8,7 @@
  * access has its own L2 rate). */
 static MemLevel draw_level(Sm *sm, const Instr *in) {
   gdouble u = sim_rng_double(&sm->rng);
-  if (u < sm->l.load_l1_hit)
+  if (u < sm->l.mem.load_l1_hit)
     return MEM_L1;
   if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below))
     return MEM_L2;
@@ -19,7 +19,7 @@ static MemLevel draw_level(Sm *sm, const Instr *in) {
  * of `bytes`, a store's DRAM time not yet scaled (write_cost). */
 static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel level) {
   guint cost = bytes;
-  if (level == MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line)
+  if (level == MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line)
     /* a wavefront per line: each line one cycle of L1, at least */
     cost = MAX(bytes, (guint)(in->line_cost * sm->m->l1.bytes_per_cycle + 0.5));
   if (level == MEM_DRAM && in->line_cost > 0)
@@ -32,7 +32,7 @@ static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel le
 /* The DRAM time, in read bytes, of a store of `cost` stored bytes at `share`
  * (the reads' share of the SM's DRAM bytes): read/write turnaround. */
 static guint write_cost(const Sm *sm, guint cost, gdouble share) {
-  return (guint)(cost * (sm->l.dram_write_cost + sm->l.dram_turnaround * share) + 0.5);
+  return (guint)(cost * (sm->l.mem.dram_write_cost + sm->l.mem.dram_turnaround * share) + 0.5);
 }
 
 /* Work out what the memory instruction `in` costs at `bytes` per access. */
@@ -89,23 +89,23 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
   *missed = level != MEM_L1;
   MemShape shape = a->shape[level];
   if (level == MEM_DRAM && in->l1tex) { /* the SM's DRAM mix (dram_turnaround) */
-    if (in->op == OP_STG && sm->l.dram_turnaround > 0)
+    if (in->op == OP_STG && sm->l.mem.dram_turnaround > 0)
       shape = store_shape(sm, a);
     *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
   }
   SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
-  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.l1_cycle_per_line))
+  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line))
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line; SASS only, so in->l1tex) */
     ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
   *done = ready;
   if (sm->dec[w->pc].capped && level == MEM_DRAM &&
       a->shape[level].lines > 0) /* (an entry holds at least one line) */
-    sm_misses_add(&sm->misses[w - sm->warp], sm->l.warp_max_inflight, now, ready,
+    sm_misses_add(&sm->misses[w - sm->warp], sm->l.mem.warp_max_inflight, now, ready,
                   a->shape[level].lines);
   sm->st.level_bytes[level] += a->request_bytes;
   if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&
-                 sm->l.load_l1_hit > 0)) {
+                 sm->l.mem.load_l1_hit > 0)) {
     /* A synthetic load of an L1 [stream] footprint that missed: its data
      * comes back through L1 all the same, at L1's bandwidth (SASS loads
      * pay this in the L1TEX data stage, in->l1tex). */
@@ -169,13 +169,13 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
                        : spill_access(sm, in, a, now);
   if (in->l1tex && in->op == OP_LDG) {
     /* SASS: every line that misses L1 holds one of the SM's miss slots
-     * (SmLaunch max_inflight) until its data is back. */
+     * (ProgramMemory max_inflight) until its data is back. */
     if (missed)
       count_queue_add(&sm->units.inflight, ready, in->lines);
   } else if (in->l1tex && in->op == OP_STG) {
     /* and, with stores_hold_lines, every line a store writes until it is
      * written (results/reference/h200/real8/) */
-    if (missed && sm->l.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
+    if (missed && sm->l.mem.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
       count_queue_add(&sm->units.inflight, done, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
     count_queue_add(&sm->units.inflight, ready, 1);

@@ -22,7 +22,7 @@ typedef struct SmDecoded {
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
-  guint8 capped;    /* a global load through L1 and SmLaunch warp_max_inflight > 0 (Sm.misses
+  guint8 capped;    /* a global load through L1 and ProgramMemory warp_max_inflight > 0 (Sm.misses
                        kept): sm_warp_load_wait applies */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
@@ -54,7 +54,7 @@ typedef struct {
  * one (sm_misses_add in sm_memory.c drops them; sm_warp_load_wait reads
  * them). */
 typedef struct {
-  WarpMiss *out; /* owned; sorted by at; capacity SmLaunch warp_max_inflight (each entry holds
+  WarpMiss *out; /* owned; sorted by at; capacity ProgramMemory warp_max_inflight (each entry holds
                     at least one line, and a load goes out with fewer lines out than that) */
   guint n;       /* entries of out */
   guint lines;   /* lines: the sum of out[0..n).lines */
@@ -140,7 +140,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
 }
 
 /* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
- * through L1 (SASS) and the warp has SmLaunch warp_max_inflight lines of
+ * through L1 (SASS) and the warp has ProgramMemory warp_max_inflight lines of
  * DRAM-bound loads missing at *not_before (README "A warp's DRAM loads in
  * flight"): raises *not_before to the first cycle with fewer, sets *reason to
  * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there
@@ -152,7 +152,7 @@ static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *
   const WarpMisses *m = &sm->misses[w - sm->warp];
   SimCycle t = *not_before;
   guint lines = m->lines;
-  for (guint i = 0; i < m->n && (m->out[i].at <= t || lines >= sm->l.warp_max_inflight); i++) {
+  for (guint i = 0; i < m->n && (m->out[i].at <= t || lines >= sm->l.mem.warp_max_inflight); i++) {
     t = MAX(t, m->out[i].at);
     lines -= m->out[i].lines;
   }

@@ -39,7 +39,7 @@ typedef struct {
                           smem_free less the queue (smsp_units_update) */
   guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
   CountQueue inflight; /* loads in flight (SASS: lines of loads, and of stores with
-                          SmLaunch stores_hold_lines), by the cycle they complete */
+                          ProgramMemory stores_hold_lines), by the cycle they complete */
   guint max_inflight;  /* of them per SM before lg_throttle; 0 = no cap */
   gboolean lg_full;    /* the cap is reached (smsp_units_update) */
   guint64 store_held;  /* all ones when SASS global stores hold lines of `inflight` and

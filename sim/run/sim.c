@@ -88,20 +88,22 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
       .warps_per_block = out->warps_per_block,
       .early_exit = k->early_exit,
       .spill_l1_hit = l1_hit,
-      .load_l1_hit = load_l1,
-      .load_l2_hit = load_l2,
-      .load_l2_hit_scattered = load_l2,
-      .max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
-      .warp_max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
-      .dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
-      .dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].dram_turnaround : 0.0,
-      .stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
-      .l1_cycle_per_line = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].l1_cycle_per_line,
+      .mem.load_l1_hit = load_l1,
+      .mem.load_l2_hit = load_l2,
+      .mem.load_l2_hit_coalesced = load_l2,
+      .mem.load_l2_hit_scattered = load_l2,
+      .mem.max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
+      .mem.warp_max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
+      .mem.dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
+      .mem.dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].dram_turnaround : 0.0,
+      .mem.stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
+      .mem.l1_cycle_per_line = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].l1_cycle_per_line,
       .seed = k->seed,
       .max_cycles = opt->max_cycles,
       .deadline_us = opt->deadline_us};
   if (k->sass) /* the misses fall on the coalesced loads first */
-    sassmem_l2_split(k->sass, load_l2, &launch.load_l2_hit, &launch.load_l2_hit_scattered);
+    sassmem_l2_split(k->sass, load_l2, &launch.mem.load_l2_hit_coalesced,
+                     &launch.mem.load_l2_hit_scattered);
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];
