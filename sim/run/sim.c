@@ -9,36 +9,95 @@
 
 #include <string.h>
 
-/* The hit rates of the launch `out` plans: spill_l1_hit, load_l1_hit and
- * load_l2_hit of `out`; returns the L1 hit probability of local-memory
- * accesses for the SM. */
-static gdouble hit_rates(const SmModel *model, const Kernel *k, SimResult *out) {
-  gdouble l1_hit = launch_spill_l1_hit(model, out);
-  out->spill_l1_hit = out->spilled_per_iter ? l1_hit : 1.0;
-  gdouble smem = launch_smem_carveout(out); /* L1 is what it leaves */
-  gdouble load_l1 = 0, load_l2 = 0;
-  if (k->sass) {
-    /* Local memory the listing touches per thread, through L1 as spills are. */
-    SimResult r = *out;
-    r.spill_values = (k->sass->local_bytes + 3) / 4;
-    l1_hit = launch_spill_l1_hit(model, &r);
-    out->spill_l1_hit = k->sass->local_bytes ? l1_hit : 1.0;
-    sassmem_hit_rates(k->sass, model, out->warps_per_sm, smem, &load_l1, &load_l2);
-    if (k->l2_warm) /* the launch before left its data in L2 (as far as it fits) */
-      load_l2 += (1.0 - load_l2) * sassmem_l2_reuse(k->sass, model, out->grid_blocks);
-  } else if (k->footprint > 0) {
-    gdouble c1 = MAX(0.0, (gdouble)model->l1_bytes - smem);
-    gdouble c2 = model->sm.sms ? (gdouble)model->l2_bytes / model->sm.sms : 0.0;
-    load_l1 = k->level == MEM_L1 ? model_capacity_share(c1, out->warps_per_sm, k->footprint) : 0.0;
-    load_l2 = model->l2_bytes ? model_capacity_share(c2, out->warps_per_sm, k->footprint) : 1.0;
-  } else {
-    /* Synthetic loads of one [stream] level: what they hit, as the CSV
-     * reports it (the loads themselves go to that level, synth.c). */
-    load_l1 = k->level == MEM_L1 ? 1.0 : 0.0;
-    load_l2 = k->level == MEM_DRAM ? 0.0 : 1.0;
+/* An instruction source, chosen once per run: the program every warp
+ * walks, the local memory its threads touch through L1, and the
+ * ProgramMemory of a launch.  sim_run and sim_estimate_insts call these and
+ * ask nowhere else which source a kernel has. */
+typedef struct {
+  /* The program of `k` with `spilled` values reloaded per iteration; NULL
+   * with an error when it cannot be built (warnings: may be NULL). */
+  Program *(*program)(const Kernel *k, const SmModel *m, guint spilled, GString *warnings,
+                      GError **error);
+  /* Values per thread in local memory of the launch `plan` (each a 4-byte
+   * value through L1, launch_spill_l1_hit); *used: some instruction touches
+   * them. */
+  guint (*local_values)(const Kernel *k, const SimResult *plan, gboolean *used);
+  /* The ProgramMemory of the launch `plan` with `smem_per_sm` bytes of
+   * shared memory per SM. */
+  void (*memory)(const Kernel *k, const SmModel *m, const SimResult *plan, gdouble smem_per_sm,
+                 ProgramMemory *mem);
+} Source;
+
+static Program *synth_source_program(const Kernel *k, const SmModel *m, guint spilled,
+                                     GString *warnings, GError **error) {
+  (void)m;
+  (void)warnings;
+  Program *p = synth_program_new(k, spilled);
+  if (p->exit_pc == 0) {
+    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
+                "%s: [stream] fma, loads, sfu, lds, overhead: all 0 and no syncthreads: the loop "
+                "body is empty, nothing to simulate (allowed at least one instruction per "
+                "iteration)",
+                k->file);
+    program_free(p);
+    return NULL;
   }
-  out->load_l1_hit = load_l1;
-  out->load_l2_hit = load_l2;
+  return p;
+}
+
+/* Synthetic spills: the registers the allocation left out. */
+static guint synth_source_local(const Kernel *k, const SimResult *plan, gboolean *used) {
+  (void)k;
+  *used = plan->spilled_per_iter > 0;
+  return plan->spill_values;
+}
+
+static void synth_source_memory(const Kernel *k, const SmModel *m, const SimResult *plan,
+                                gdouble smem_per_sm, ProgramMemory *mem) {
+  synth_launch_memory(k, m, plan->warps_per_sm, smem_per_sm, mem);
+}
+
+static Program *sass_source_program(const Kernel *k, const SmModel *m, guint spilled,
+                                    GString *warnings, GError **error) {
+  (void)spilled;
+  return sass_program_new(k->sass, m, warnings, error);
+}
+
+/* The local memory the listing touches per thread (LDL/STL), through L1 as
+ * spills are. */
+static guint sass_source_local(const Kernel *k, const SimResult *plan, gboolean *used) {
+  (void)plan;
+  *used = k->sass->local_bytes > 0;
+  return (k->sass->local_bytes + 3) / 4;
+}
+
+static void sass_source_memory(const Kernel *k, const SmModel *m, const SimResult *plan,
+                               gdouble smem_per_sm, ProgramMemory *mem) {
+  sassmem_launch_memory(k->sass, m, plan->warps_per_sm, smem_per_sm, plan->grid_blocks, k->l2_warm,
+                        mem);
+}
+
+static const Source synth_source = {synth_source_program, synth_source_local, synth_source_memory};
+static const Source sass_source = {sass_source_program, sass_source_local, sass_source_memory};
+
+/* The source of `k`'s instructions: its [sass] listing, else its [stream] keys. */
+static const Source *source_of(const Kernel *k) {
+  return k->sass ? &sass_source : &synth_source;
+}
+
+/* The memory terms of the launch `out` plans: *mem, and out's spill_l1_hit,
+ * load_l1_hit and load_l2_hit; returns the L1 hit probability of
+ * local-memory accesses for the SM. */
+static gdouble launch_memory(const Source *src, const SmModel *model, const Kernel *k,
+                             SimResult *out, ProgramMemory *mem) {
+  gboolean used = FALSE;
+  SimResult r = *out;
+  r.spill_values = src->local_values(k, out, &used);
+  gdouble l1_hit = launch_spill_l1_hit(model, &r);
+  out->spill_l1_hit = used ? l1_hit : 1.0;
+  src->memory(k, model, out, launch_smem_carveout(out), mem); /* L1 is what smem leaves */
+  out->load_l1_hit = mem->load_l1_hit;
+  out->load_l2_hit = mem->load_l2_hit;
   return l1_hit;
 }
 
@@ -62,48 +121,24 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   out->policy = policy->name;
   out->spilled_per_iter = synth_spilled_per_iter(k, out->regs_allocated, model->spill_loop_regs,
                                                  model->spill_extra_values);
+  const Source *src = source_of(k);
   GString *warnings = g_string_new(NULL);
-  g_autoptr(Program) program = k->sass ? sass_program_new(k->sass, model, warnings, error)
-                                       : synth_program_new(k, out->spilled_per_iter);
+  g_autoptr(Program) program = src->program(k, model, out->spilled_per_iter, warnings, error);
   g_strlcpy(out->warnings, warnings->str, sizeof out->warnings);
   g_string_free(warnings, TRUE);
   if (program == NULL)
     return FALSE;
-  if (!k->sass && program->exit_pc == 0) {
-    g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH,
-                "%s: [stream] fma, loads, sfu, lds, overhead: all 0 and no syncthreads: the loop "
-                "body is empty, nothing to simulate (allowed at least one instruction per "
-                "iteration)",
-                k->file);
-    return FALSE;
-  }
   out->warp_insts_per_warp = program->warp_insts;
-  gdouble l1_hit = hit_rates(model, k, out);
-  gdouble load_l1 = out->load_l1_hit, load_l2 = out->load_l2_hit;
-  SmLaunch launch = {
-      .model = model,
-      .program = program,
-      .policy = policy,
-      .threads_per_block = k->threads_per_block,
-      .warps_per_block = out->warps_per_block,
-      .early_exit = k->early_exit,
-      .spill_l1_hit = l1_hit,
-      .mem.load_l1_hit = load_l1,
-      .mem.load_l2_hit = load_l2,
-      .mem.load_l2_hit_coalesced = load_l2,
-      .mem.load_l2_hit_scattered = load_l2,
-      .mem.max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].lines_in_flight : 0,
-      .mem.warp_max_inflight = k->sass ? model->opclass[OPCLASS_GLOBAL].warp_lines_in_flight : 0,
-      .mem.dram_write_cost = k->sass ? model->opclass[OPCLASS_GLOBAL].write_cost : 1.0,
-      .mem.dram_turnaround = k->sass ? model->opclass[OPCLASS_GLOBAL].dram_turnaround : 0.0,
-      .mem.stores_hold_lines = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].stores_hold_lines,
-      .mem.l1_cycle_per_line = k->sass != NULL && model->opclass[OPCLASS_GLOBAL].l1_cycle_per_line,
-      .seed = k->seed,
-      .max_cycles = opt->max_cycles,
-      .deadline_us = opt->deadline_us};
-  if (k->sass) /* the misses fall on the coalesced loads first */
-    sassmem_l2_split(k->sass, load_l2, &launch.mem.load_l2_hit_coalesced,
-                     &launch.mem.load_l2_hit_scattered);
+  SmLaunch launch = {.model = model,
+                     .program = program,
+                     .policy = policy,
+                     .threads_per_block = k->threads_per_block,
+                     .warps_per_block = out->warps_per_block,
+                     .early_exit = k->early_exit,
+                     .seed = k->seed,
+                     .max_cycles = opt->max_cycles,
+                     .deadline_us = opt->deadline_us};
+  launch.spill_l1_hit = launch_memory(src, model, k, out, &launch.mem);
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];
@@ -124,11 +159,9 @@ gdouble sim_estimate_insts(const SmModel *model, const Kernel *k) {
   memset(&r, 0, sizeof r);
   if (!launch_plan(model, k, &r, NULL))
     return 0;
-  g_autoptr(Program) p =
-      k->sass
-          ? sass_program_new(k->sass, model, NULL, NULL)
-          : synth_program_new(k, synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
-                                                        model->spill_extra_values));
+  guint spilled = synth_spilled_per_iter(k, r.regs_allocated, model->spill_loop_regs,
+                                         model->spill_extra_values);
+  g_autoptr(Program) p = source_of(k)->program(k, model, spilled, NULL, NULL);
   if (p == NULL)
     return 0;
   guint64 blocks = 0;

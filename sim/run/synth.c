@@ -182,3 +182,22 @@ guint synth_iterations(const Program *p) {
   const Instr *last = &p->code[p->n - 2];
   return last->has_branch ? last->trips : 1;
 }
+
+void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble smem_per_sm,
+                         ProgramMemory *mem) {
+  gdouble l1, l2;
+  if (k->footprint > 0) {
+    gdouble c1 = MAX(0.0, (gdouble)m->l1_bytes - smem_per_sm);
+    gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
+    l1 = k->level == MEM_L1 ? model_capacity_share(c1, warps, k->footprint) : 0.0;
+    l2 = m->l2_bytes ? model_capacity_share(c2, warps, k->footprint) : 1.0;
+  } else {
+    l1 = k->level == MEM_L1 ? 1.0 : 0.0;
+    l2 = k->level == MEM_DRAM ? 0.0 : 1.0;
+  }
+  *mem = (ProgramMemory){.load_l1_hit = l1,
+                         .load_l2_hit = l2,
+                         .load_l2_hit_coalesced = l2,
+                         .load_l2_hit_scattered = l2,
+                         .dram_write_cost = 1.0};
+}

@@ -12,6 +12,7 @@
 
 #include "core/program.h"
 #include "input/kernel.h"
+#include "input/model.h"
 
 #include <glib.h>
 
@@ -37,5 +38,16 @@ guint synth_body_len(const Program *p);
 
 /* Loop trips a warp of a synth program walks (0 when it starts at EXIT). */
 guint synth_iterations(const Program *p);
+
+/* The ProgramMemory (program.h) a launch of `k` runs with at `warps`
+ * resident warps per SM with `smem_per_sm` bytes of shared memory: with a
+ * [stream] footprint, the hit rates of each warp's share of the L1 left by
+ * the carveout and of the SM's share of [l2] bytes (model_capacity_share; L1
+ * only for an l1 level); else what loads of the one [stream] level hit, as
+ * the CSV reports it (the loads themselves go to that level, synth.c).  The
+ * SASS-measured mechanisms stay off (no lines-in-flight caps, a store costs
+ * DRAM what a read does). */
+void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble smem_per_sm,
+                         ProgramMemory *mem);
 
 #endif

@@ -320,3 +320,22 @@ void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdoub
     *scattered = 1.0 - (miss - c) / r;
   }
 }
+
+void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                           guint grid_blocks, gboolean l2_warm, ProgramMemory *mem) {
+  gdouble l1 = 0, l2 = 0;
+  sassmem_hit_rates(sk, m, warps, smem_per_sm, &l1, &l2);
+  if (l2_warm)
+    l2 += (1.0 - l2) * sassmem_l2_reuse(sk, m, grid_blocks);
+  const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
+  *mem = (ProgramMemory){.load_l1_hit = l1,
+                         .load_l2_hit = l2,
+                         .max_inflight = g->lines_in_flight,
+                         .warp_max_inflight = g->warp_lines_in_flight,
+                         .dram_write_cost = g->write_cost,
+                         .dram_turnaround = g->dram_turnaround,
+                         .l1_cycle_per_line = g->l1_cycle_per_line,
+                         .stores_hold_lines = g->stores_hold_lines};
+  /* the misses fall on the coalesced loads first */
+  sassmem_l2_split(sk, l2, &mem->load_l2_hit_coalesced, &mem->load_l2_hit_scattered);
+}

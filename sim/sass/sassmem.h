@@ -4,6 +4,7 @@
 #ifndef WARPSIM_SASSMEM_H
 #define WARPSIM_SASSMEM_H
 
+#include "core/program.h"
 #include "input/model.h"
 #include "sass/ncu.h"
 #include "sass/sass.h"
@@ -95,5 +96,17 @@ gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_bloc
  * table lookups that stay in L2 (results/reference/h200/real3: gather_l2).
  * With no scattered (or no coalesced) loads both are `h`. */
 void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered);
+
+/* The ProgramMemory (program.h) a launch of `sk` runs with: the load hit
+ * rates at `warps` resident warps per SM with `smem_per_sm` bytes of shared
+ * memory (sassmem_hit_rates); when `l2_warm` (the launch before left its
+ * data in L2, as far as it fits), the L2 rate raised by the reuse of a
+ * launch of `grid_blocks` CTAs (sassmem_l2_reuse); that rate split between
+ * coalesced and scattered loads (sassmem_l2_split); and [class_global]'s
+ * lines in flight per SM and per warp, DRAM write cost and turnaround and
+ * its two mechanism switches (model.h).  Every SASS-only launch term is set
+ * here. */
+void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
+                           guint grid_blocks, gboolean l2_warm, ProgramMemory *mem);
 
 #endif
