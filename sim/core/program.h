@@ -151,6 +151,9 @@ typedef struct {
   gboolean l1_cycle_per_line;    /* a scattered access keeps L1 one cycle per line, hit or miss */
   gboolean stores_hold_lines;    /* a store that leaves L1 holds its lines of max_inflight until
                                     written; stores wait while none is free */
+  gboolean miss_refills_l1;      /* a drawn load that misses L1 and does not pass the L1TEX data
+                                    stage (Instr l1tex 0) still brings its data through L1, at
+                                    L1's bandwidth (a synthetic L1 footprint) */
 } ProgramMemory;
 
 /* The pc after `in` (at `pc`) issues, given the warp's branch `counters`

@@ -3,7 +3,7 @@
  * spills, the SM-wide shared-memory unit. */
 #include "core/sm_priv.h"
 
-/* The level a global access `in` of a SASS program is served from, drawn
+/* The level a drawn global access `in` (level MEM_LEVELS) is served from, drawn
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
  * access has its own L2 rate). */
 static MemLevel draw_level(Sm *sm, const Instr *in) {
@@ -70,7 +70,7 @@ static void sm_misses_add(WarpMisses *m, guint cap, SimCycle now, SimCycle at, g
   m->lines += lines;
 }
 
-/* The DRAM lines a store `a` of a SASS program keeps DRAM busy for at
+/* The DRAM lines a store `a` through L1TEX keeps DRAM busy for at
  * `now`'s mix: its stored bytes times dram_write_cost plus dram_turnaround
  * times the reads' share of the SM's DRAM bytes so far (none yet: 0). */
 static MemShape store_shape(Sm *sm, const MemAccess *a) {
@@ -96,7 +96,7 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
   SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
   if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line))
     /* a scattered access that missed takes its L1 wavefronts all the same
-     * (l1_cycle_per_line; SASS only, so in->l1tex) */
+     * (l1_cycle_per_line, set with in->l1tex accesses only) */
     ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
   *done = ready;
   if (sm->dec[w->pc].capped && level == MEM_DRAM &&
@@ -104,11 +104,11 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     sm_misses_add(&sm->misses[w - sm->warp], sm->l.mem.warp_max_inflight, now, ready,
                   a->shape[level].lines);
   sm->st.level_bytes[level] += a->request_bytes;
-  if (G_UNLIKELY(level != MEM_L1 && in->level == MEM_LEVELS && !in->l1tex &&
-                 sm->l.mem.load_l1_hit > 0)) {
-    /* A synthetic load of an L1 [stream] footprint that missed: its data
-     * comes back through L1 all the same, at L1's bandwidth (SASS loads
-     * pay this in the L1TEX data stage, in->l1tex). */
+  if (G_UNLIKELY(level != MEM_L1 && sm->l.mem.miss_refills_l1 && in->level == MEM_LEVELS &&
+                 !in->l1tex)) {
+    /* A drawn load that missed L1 without passing the L1TEX data stage
+     * (miss_refills_l1): its data comes back through L1 all the same, at
+     * L1's bandwidth (an access with in->l1tex pays this in that stage). */
     ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
     sm->st.level_bytes[MEM_L1] += a->request_bytes;
   }
@@ -159,7 +159,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   gboolean missed = TRUE; /* the access left L1 */
   SimCycle done = 0;      /* a global access: its level is done with it */
   if (in->l1tex) {
-    /* SASS: global data passes the L1TEX data stage that shared memory
+    /* An access through L1TEX: its data passes the data stage that shared memory
      * uses too: bytes at the L1 rate ([l1] bytes_per_cycle) keep it busy. */
     sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
@@ -168,7 +168,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
                        ? global_access(sm, w, in, a, now, &missed, &done)
                        : spill_access(sm, in, a, now);
   if (in->l1tex && in->op == OP_LDG) {
-    /* SASS: every line that misses L1 holds one of the SM's miss slots
+    /* Through L1TEX, every line that misses L1 holds one of the SM's miss slots
      * (ProgramMemory max_inflight) until its data is back. */
     if (missed)
       count_queue_add(&sm->units.inflight, ready, in->lines);

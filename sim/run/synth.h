@@ -46,7 +46,8 @@ guint synth_iterations(const Program *p);
  * only for an l1 level); else what loads of the one [stream] level hit, as
  * the CSV reports it (the loads themselves go to that level, synth.c).  The
  * SASS-measured mechanisms stay off (no lines-in-flight caps, a store costs
- * DRAM what a read does). */
+ * DRAM what a read does); the loads of an L1 footprint that miss refill L1
+ * (miss_refills_l1). */
 void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble smem_per_sm,
                          ProgramMemory *mem);
 
