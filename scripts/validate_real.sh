@@ -1,36 +1,22 @@
 #!/usr/bin/env bash
 # validate_real.sh - simulate the ordinary CUDA kernels measured on the H200
-# (52 curves: first the six of results/reference/h200/real/: saxpy, softmax,
-# sgemm, stencil, gather, transpose; then those listed below) from their SASS
-# listings and the Nsight Compute profile at 8
-# blocks per SM only (traces/<kernel>_sass.ini), at every resident-block count
-# B the measurement has, with the launch as measured (B blocks per SM pinned
-# by the dynamic shared-memory padding of curves.csv, opt-in, one wave of
-# B x 132 CTAs), and compare work per cycle per SM (B x work per block /
-# cycles) with curves.csv.  Writes results/validation/real.csv (every point),
+# from their SASS listings and the Nsight Compute profile at 8 blocks per SM
+# only (traces/<kernel>_sass.ini), at every resident-block count B the
+# measurement has, with the launch as measured (B blocks per SM pinned by the
+# dynamic shared-memory padding of curves.csv, opt-in, one wave of B x 132
+# CTAs), and compare work per cycle per SM (B x work per block / cycles) with
+# curves.csv.  Writes results/validation/real.csv (every point),
 # results/validation/real_summary.csv (per kernel: MAPE, knee = smallest
 # resident warps reaching 90 % of the peak, measured vs simulated, peak warps
 # and the fall from the peak to the last point) and results/validation/real.png.
 #
-# Two more kernels (blur, mv: results/reference/h200/real2/) were measured the
-# same way after the model was built and are held out, and so is a spilling
-# kernel at eight register caps (results/reference/h200/spill_sass/, kernels
-# spill_C), run with no profile: traces/spill_sass.ini with its trip_count,
-# function k_spill_C( and the registers ptxas gave (attrs.csv).  A kernel K_N
-# with no traces/K_N_sass.ini uses traces/K_sass.ini that way.  Seven more
-# (results/reference/h200/real3/: hist, reduce, transpose33, gather_l2, conv,
-# mufu, dpoly) were measured later still and are held out too, and two after
-# those (results/reference/h200/real4/: spmv, dgather), and two mechanisms the
-# model lacks (results/reference/h200/real5/: ghist, divg), and three with
-# barrier loops and boundary tests (results/reference/h200/real6/: treduce,
-# scan, bounds), and two streaming kernels for one DRAM bandwidth across
-# request widths (results/reference/h200/real7/: vmix, v4), and eight store
-# streams for the DRAM write path (results/reference/h200/real8/: store and
-# copy, float and float4, one or four stores in flight per thread), and five
-# held-out kernels that mix the mechanisms of the six (results/reference/
-# h200/real9/: st2d, rowsm, gstore, mm32, colsum), and seven measured by
-# someone else (results/reference/h200/real_b/: nbody, histo, transpose_pad,
-# vadd4, gemv, scan_b, conv3).
+# Kernel sets, each results/reference/h200/SET/curves.csv (CHANGELOG.md says
+# when each was measured): real/ (the six the model was built with: saxpy,
+# softmax, sgemm, stencil, gather, transpose), then held out: real2/,
+# spill_sass/, real3/ to real9/ and real_b/.  spill_sass/ (kernels spill_C,
+# one per register cap) runs with no profile: traces/spill_sass.ini with its
+# trip_count, function k_spill_C( and the registers ptxas gave (attrs.csv).  A
+# kernel K_N with no traces/K_N_sass.ini uses traces/K_sass.ini that way.
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #   --check  exit 1 unless every kernel has MAPE <= 15 %, its knee within 4
