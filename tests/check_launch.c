@@ -82,7 +82,7 @@ START_TEST(test_device_uniform) {
 }
 END_TEST
 
-/* Tail effect (../shared/cases/other.md, with the H200's 132 SMs): 1 CTA per
+/* Tail effect (tests/data/cases_other.md, with the H200's 132 SMs): 1 CTA per
  * SM, grid 133: one SM runs a second CTA alone, so the last wave takes half
  * the run and the device uses 133 / 264 = 50.4 % of its SM-time. */
 START_TEST(test_device_tail) {

@@ -1,6 +1,6 @@
 /* check_occupancy.c - tests of sim/occupancy/occupancy.[ch]: every case of
  * tests/data/occupancy.tsv (values and limiters), the occupancy cases of
- * ../shared/cases/other.md, and every answer of a real H200's occupancy API
+ * tests/data/cases_other.md, and every answer of a real H200's occupancy API
  * (tests/data/h200/occ_api.csv).  Data is found through WARPSIM_TEST_DATA,
  * models through model_load(). */
 #include "input/model.h"
@@ -221,14 +221,14 @@ START_TEST(test_api_summary) {
 }
 END_TEST
 
-/* ---- other.md: dynamic shared memory available for n blocks -------------- */
+/* ---- cases_other.md: dynamic shared memory available for n blocks */
 
 static const struct {
   guint n_blocks;
   gboolean optin;
   guint bytes;
 } smem_for_blocks_cases[] = {
-    /* cc 9.0, 256 threads, 256 B static shared memory (other.md) */
+    /* cc 9.0, 256 threads, 256 B static shared memory (cases_other.md) */
     {1, TRUE, 232192},
     {2, TRUE, 115456}, /* 233472/2 = 116736, minus the 1 KB reserve and the 256 B static */
     {1, FALSE, 48896}, /* the 48 KB default cap minus the static part */
@@ -248,7 +248,7 @@ START_TEST(test_smem_for_blocks_case) {
 }
 END_TEST
 
-/* Property (other.md): occupancy at the returned size is >= n, and one
+/* Property (cases_other.md): occupancy at the returned size is >= n, and one
  * allocation unit more gives fewer than n; for every shipped model. */
 START_TEST(test_smem_for_blocks_property) {
   static const guint launches[][3] = {{256, 32, 0}, {128, 64, 256}, {64, 16, 1000}, {1024, 32, 0}};
@@ -298,7 +298,7 @@ START_TEST(test_smem_for_blocks_impossible) {
 }
 END_TEST
 
-/* ---- other.md: largest block size reaching the best occupancy ---------- */
+/* ---- cases_other.md: largest block size reaching the best occupancy */
 
 static const struct {
   guint regs, threads, blocks, warps;
@@ -339,7 +339,7 @@ START_TEST(test_best_block_size_none) {
 }
 END_TEST
 
-/* ---- other.md: tail effect ---------------------------------------------- */
+/* ---- cases_other.md: tail effect */
 
 START_TEST(test_waves_tail) {
   SmLimits sm = {.sms = 108};

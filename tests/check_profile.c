@@ -479,7 +479,7 @@ START_TEST(test_rule_lg_causes) {
 }
 END_TEST
 
-/* Launch rules on real launches of the tiny SM (../shared/cases/other.md:
+/* Launch rules on real launches of the tiny SM (tests/data/cases_other.md:
  * 108 SMs, 1 CTA each, 109 CTAs = 2 waves, the second may take 50 %). */
 static const struct {
   const gchar *sets;

@@ -2,7 +2,7 @@
  * of kernels and policies, Little's law on the FFMA plateau, the issue and
  * pipe ceilings, the operand bank-conflict switch, DRAM latency,
  * determinism, the barrier unit's cycles per round, and the "Simulator behaviour" cases of
- * ../shared/cases/other.md.  Every run uses the test SM of fixture.h and a kernel built from
+ * tests/data/cases_other.md.  Every run uses the test SM of fixture.h and a kernel built from
  * another, both changed per case with "group.key=value" overrides; expected values are worked out
  * by hand in the comments. */
 #include "core/program.h"
@@ -341,7 +341,7 @@ START_TEST(test_other_seed_other_cycles) {
 }
 END_TEST
 
-/* ---- cases/other.md "Simulator behaviour" ------------------------------ */
+/* ---- tests/data/cases_other.md "Simulator behaviour" ------------------- */
 
 /* Barrier with exited warps: the CTA's last `early_exit` warps issue only
  * EXIT; the others reach __syncthreads every iteration and must be released

@@ -157,7 +157,7 @@ if command -v gnuplot >/dev/null; then
   [ -s "$TMP/whatif.png" ] || fail "gnuplot wrote no PNG"
 fi
 
-# ---- helpers (cases of ../shared/cases/other.md) -----------------------------------
+# ---- helpers (cases of tests/data/cases_other.md) -----------------------------------
 expect_ok "best block size" --model 8.0 --regs 44 --best-block-size --format csv
 [ "$(sed -n 2p "$TMP/out" | cut -d, -f3,8,9)" = "640,2,40" ] || fail "best block size: $(cat "$TMP/out")"
 expect_ok "smem for 2 blocks" --model 9.0 --threads 256 --regs 32 --smem-static 256 --optin \
