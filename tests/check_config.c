@@ -2,7 +2,7 @@
  * it (kernel_load_data, model_load_data): defaults, "group.key=value"
  * overrides, and every kind of bad value.  Every error must be one line that
  * names the origin (file), the group and the key, and the allowed range where
- * there is one (README "Bad input"). */
+ * there is one (doc/usage.md "Bad input"). */
 #include "fixture.h"
 #include "input/config.h"
 #include "input/kernel.h"
@@ -42,7 +42,7 @@ static SmModel *model_ok(const gchar *data, const gchar *const *sets) {
 
 /* ---- defaults ---------------------------------------------------------- */
 
-/* Every kernel key with its documented default (README "Kernel files"), as
+/* Every kernel key with its documented default (doc/usage.md "Kernel files"), as
  * "group.key=value" in the effective configuration (kernel_dump). */
 static const gchar *const kernel_defaults[] = {
     "launch.threads_per_block=128",

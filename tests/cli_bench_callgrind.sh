@@ -2,7 +2,7 @@
 # cli_bench_callgrind.sh - guards the simulator's speed with a count that does
 # not depend on the host: host instructions per simulated warp-instruction
 # (scripts/callgrind_count.sh) must stay at or below a limit on three of
-# its cases: fma ILP 4 at 64 warps (measured 112 in a Release build, README
+# its cases: fma ILP 4 at 64 warps (measured 112 in a Release build, doc/speed.md
 # "Speed"; limit 135), sgemm simulated from its SASS and profile at 8 blocks
 # per SM (measured 330; limit 370) and gather the same way, the memory path's
 # case: 11 L1-missing lines per load (measured 927; limit 1230).  The limits

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_provenance.sh - every value of models/h200.ini carries its provenance
-# (KEY.source, README "Provenance") in the --config-comments dump, the JSON
+# (KEY.source, doc/model.md "Provenance") in the --config-comments dump, the JSON
 # report and --help-keys; a --set value is marked as such; a provenance of an
 # unknown kind or for an unknown key is an error (exit 2, one line).
 set -euo pipefail

@@ -3,7 +3,7 @@
 # (scripts/validate.sh --check: held-out MAPE <= 8 % and knee within 4 warps
 # on every curve with held-out points).  One curve is a known, reported miss:
 # the L2 chase at ILP 4, whose knee is 8 warps early since l2.channels was
-# fitted by error (README "Validation"); the test fails if any other curve
+# fitted by error (doc/validation.md "Validation"); the test fails if any other curve
 # misses, or if that one stops missing (then drop it from scripts/known_misses.tsv).  Also checks
 # the fit/held-out split: a source naming a whole curve makes it in-sample,
 # and the held-out spilling kernel of the real-kernel validation.

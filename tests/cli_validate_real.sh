@@ -16,10 +16,10 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0
 # Known, reported misses: the spilling kernel (held out, no profile) at caps 48
-# and 32 reaches 90 % of its peak 8 warps early and late (README "A spilling
+# and 32 reaches 90 % of its peak 8 warps early and late (doc/sass.md "A spilling
 # kernel with no profile"); the check fails if any other kernel misses, or if
 # one of these stops missing (then drop it from scripts/known_misses.tsv).  Of the held-out
-# kernels of results/reference/h200/real3/ to real6/ (README "Seven more
+# kernels of results/reference/h200/real3/ to real6/ (doc/sass.md "Seven more
 # held-out kernels" and after): transpose33 (13.5 %: its rise to 40 warps and
 # the fall after are not reproduced, so its knee comes 12 warps early); both
 # of real5/, mechanisms the model lacks: ghist (contended global atomics,

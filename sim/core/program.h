@@ -130,7 +130,7 @@ typedef struct {
  * kernel, synth_launch_memory for a synthetic one); the SM core reads it and
  * never asks which source built the program.  Loads whose Instr level is
  * MEM_LEVELS draw their level from the hit rates; the switches turn on
- * mechanisms measured for SASS kernels (README "A warp's DRAM loads in
+ * mechanisms measured for SASS kernels (doc/sass.md "A warp's DRAM loads in
  * flight", results/reference/h200/real8/) that a synthetic kernel leaves
  * off. */
 typedef struct {

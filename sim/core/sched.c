@@ -43,7 +43,7 @@ static guint pick_lrr(const SchedView *v) {
 
 /* Greedy then round robin: keep the last warp while it can issue, else the
  * next candidate after it; unlike gto it never starves the youngest warps
- * (README "Scheduler policies"). */
+ * (doc/model.md "Scheduler policies"). */
 static guint pick_grr(const SchedView *v) {
   return has(v->cand, v->last) ? (guint)v->last : next_after(v->cand, v->last);
 }

@@ -144,7 +144,7 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     /* Register-bank conflict: unless the same warp issued the previous
      * instruction of this SMSP (operands held in the reuse cache), reading
      * two operands from one bank costs an extra dispatch cycle, which also
-     * delays the result (README "Operand delivery"). */
+     * delays the result (doc/model.md "Operand delivery"). */
     if (in->conflict && sm->m->operand_conflict && s->last_warp != w) {
       smsp_busy(s, &s->dispatch_free, now + 1 + sm->m->operand_penalty);
       ready += sm->m->operand_penalty;
@@ -416,7 +416,7 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
  * unit (mio_throttle), so no SMSP can issue at `now`: charges them and
  * lowers *next to the cycle a unit frees up, as smsp_select would on each
  * SMSP, without visiting them (a third of stencil's loop steps at 8 blocks
- * per SM, README "Speed").  FALSE, with nothing charged, when some ready warp may
+ * per SM, doc/speed.md "Speed").  FALSE, with nothing charged, when some ready warp may
  * issue. */
 static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, SimCycle *next) {
   const SmUnits *u = &sm->units;

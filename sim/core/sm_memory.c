@@ -135,7 +135,7 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
   SimCycle ready = begin + sm->m->l1.latency;
   /* A spill access also goes to L2 when it misses, which happens when the
    * SM's spill footprint outgrows the L1 that the shared-memory carveout
-   * leaves (README "Register spills").  The port stays the limit whatever
+   * leaves (doc/model.md "Register spills").  The port stays the limit whatever
    * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
    * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
    * Nsight Compute), so a missing STL waits for L2's latency but takes none

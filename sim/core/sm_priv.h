@@ -141,7 +141,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
 
 /* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
  * through L1 (SASS) and the warp has ProgramMemory warp_max_inflight lines of
- * DRAM-bound loads missing at *not_before (README "A warp's DRAM loads in
+ * DRAM-bound loads missing at *not_before (doc/sass.md "A warp's DRAM loads in
  * flight"): raises *not_before to the first cycle with fewer, sets *reason to
  * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there
  * is no cap, the next instruction is no such load or it need not wait. */

@@ -111,7 +111,7 @@ static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
 
 /* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
  * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
- * mio_throttle, math_pipe_throttle, dispatch_stall (README "Warp states"). */
+ * mio_throttle, math_pipe_throttle, dispatch_stall (doc/report.md "Warp states"). */
 static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
                                             SimCycle now, SimCycle *free_at) {
   static const guint8 pipe_of[CLS_MAX] = {

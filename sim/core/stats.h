@@ -20,7 +20,7 @@ static inline SimCycle sim_cycle_ceil(gdouble t) {
  * Nsight Compute's smsp__pcsamp_warps_issue_stalled_* / *_issue_stalled_*
  * suffixes.  The order below is the documented priority: when several causes
  * hold for a warp in one cycle, the earliest state in this list wins
- * (README "Warp states").  `selected` is the warp that issued. */
+ * (doc/report.md "Warp states").  `selected` is the warp that issued. */
 typedef enum {
   STALL_SELECTED,           /* issued this cycle */
   STALL_DRAIN,              /* exited, waiting for its memory to drain */

@@ -42,7 +42,7 @@ typedef struct {
 } ConfigEntry;
 
 /* Provenance of a value: a file gives it as "KEY.source=KIND: detail" beside
- * KEY, where KIND is one of these (README "Provenance"). */
+ * KEY, where KIND is one of these (doc/model.md "Provenance"). */
 #define CONFIG_SOURCE_SUFFIX ".source"
 #define CONFIG_SOURCE_KINDS "measured;public;fitted;assumed;set"
 

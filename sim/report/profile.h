@@ -5,7 +5,7 @@
  * (profile_rules.h) and, unlike a profiler, the what-if simulations of the
  * advice of the fired rules (profile_whatif.h); this module renders them as
  * text sections (aligned tables, report.h) or JSON.  Warp states and their
- * priority: stats.h and README "Warp states".  The module does no I/O.
+ * priority: stats.h and doc/report.md "Warp states".  The module does no I/O.
  */
 #ifndef WARPSIM_PROFILE_H
 #define WARPSIM_PROFILE_H

@@ -1,5 +1,5 @@
 /* profile_metrics.h - the numbers of the Nsight Compute-style report of one
- * run, section by section (README "Reading the report").
+ * run, section by section (doc/report.md "Reading the report").
  *
  *   - Speed Of Light: SM throughput % = the busiest of the issue slots and of
  *     each pipe (pipe busy cycles / (cycles x SMSPs); the shared-memory unit

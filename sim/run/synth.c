@@ -43,7 +43,7 @@ static void emit_chains(Builder *b, InstrOp op, InstrPipe pipe, guint count, con
 static void set_memory(const Kernel *k, Instr *in) {
   if (in->op == OP_LDG) {
     /* With a footprint, the level is drawn per load from the capacity share
-     * (SmLaunch load hit rates; README "Cache capacity"). */
+     * (SmLaunch load hit rates; doc/sass.md "Cache capacity"). */
     in->level = k->footprint > 0 && k->level != MEM_DRAM ? MEM_LEVELS : (guint8)k->level;
     in->bytes = k->load_bytes;
     in->sequential = k->pattern == KERNEL_PATTERN_SEQUENTIAL;

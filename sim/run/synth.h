@@ -20,7 +20,7 @@
  * an accumulator that one FFMA updates every iteration (counted as the
  * kernel's FFMAs; its operands m and c come from uniform registers, so no
  * bank conflict); `spilled` of them live in local memory and cost an LDL
- * before their FFMA and an STL after it (README "Register spills").  An
+ * before their FFMA and an STL after it (doc/model.md "Register spills").  An
  * empty body or 0 iterations gives a program whose warps start at EXIT.
  * Returns a new Program (program_free); never fails. */
 Program *synth_program_new(const Kernel *k, guint spilled);

@@ -215,7 +215,7 @@ static void derive_hit_rates(SassKernel *sk) {
    * launch's DRAM bytes (Memory Throughput x Duration) bound the sectors
    * that missed L2.  Coalesced loads' misses and stores' sectors take their
    * 32 B each (within 10 % of the DRAM bytes of every real kernel without
-   * scattered loads but transpose33, whose stores come to 1.59x: README "The
+   * scattered loads but transpose33, whose stores come to 1.59x: doc/sass.md "The
    * profile's DRAM bytes bound its L2 misses"), and the scattered loads'
    * misses are what is left.
    * Nsight Compute's L2 Hit Rate can count more misses than that (spmv: 73 %

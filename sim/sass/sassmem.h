@@ -56,7 +56,7 @@ gboolean sassmem_barrier_synced(const SassKernel *sk, guint i);
  * footprints and local_bytes from its listing and profile.  load_l2_hit is
  * the details' L2 Hit Rate for loads, raised when the details' DRAM bytes
  * (Memory Throughput x Duration) cannot serve the scattered loads' share of
- * its misses at 32 bytes a sector (README "The profile's DRAM bytes bound
+ * its misses at 32 bytes a sector (doc/sass.md "The profile's DRAM bytes bound
  * its L2 misses").  sk->fn (and the profiles, when given) must be loaded. */
 void sassmem_derive(SassKernel *sk);
 
