@@ -22,8 +22,8 @@ typedef struct SmDecoded {
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
-  guint8 capped;    /* a global load through L1 and ProgramMemory warp_max_inflight > 0 (Sm.misses
-                       kept): sm_warp_load_wait applies */
+  guint8 capped;    /* a global load through L1TEX and ProgramMemory warp_max_inflight > 0
+                       (Sm.misses kept): sm_warp_load_wait applies */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
@@ -108,8 +108,8 @@ struct Sm {
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
-  guint64 dram_read_bytes;        /* SASS: bytes global loads read from DRAM so far */
-  guint64 dram_write_bytes;       /* SASS: bytes global stores wrote to DRAM so far */
+  guint64 dram_read_bytes;        /* bytes L1TEX global loads read from DRAM so far */
+  guint64 dram_write_bytes;       /* bytes L1TEX global stores wrote to DRAM so far */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
   guint64 selected;               /* warps selected, summed per cycle (the selected state) */
@@ -140,7 +140,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
 }
 
 /* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
- * through L1 (SASS) and the warp has ProgramMemory warp_max_inflight lines of
+ * through L1TEX and the warp has ProgramMemory warp_max_inflight lines of
  * DRAM-bound loads missing at *not_before (doc/sass.md "A warp's DRAM loads in
  * flight"): raises *not_before to the first cycle with fewer, sets *reason to
  * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there

@@ -38,12 +38,12 @@ typedef struct {
   SimCycle smem_block; /* an LDS/STS/SHFL issues from this cycle on (mio_throttle before):
                           smem_free less the queue (smsp_units_update) */
   guint smem_queue;    /* cycles of work the unit may have queued ([smem] queue) */
-  CountQueue inflight; /* loads in flight (SASS: lines of loads, and of stores with
+  CountQueue inflight; /* loads in flight (through L1TEX: lines of loads, and of stores with
                           ProgramMemory stores_hold_lines), by the cycle they complete */
   guint max_inflight;  /* of them per SM before lg_throttle; 0 = no cap */
   gboolean lg_full;    /* the cap is reached (smsp_units_update) */
-  guint64 store_held;  /* all ones when SASS global stores hold lines of `inflight` and
-                          stores (CLS_STORE) wait while lg_full, as loads do (SmLaunch
+  guint64 store_held;  /* all ones when global stores hold lines of `inflight` and
+                          stores (CLS_STORE) wait while lg_full, as loads do (ProgramMemory
                           stores_hold_lines), else 0: a mask, so the hot path has no branch */
   SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
                           lg_full (smsp_units_update) */
