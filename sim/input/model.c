@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -175,6 +176,23 @@ static const ConfigEntry model_table[] = {
      "sector size", NULL},
     {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
      "cache-line size", NULL},
+    {"l2", "lone_sm_ratio", CONFIG_DOUBLE, M(l2_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
+     "ratio", "L2 share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
+     "assumed: no rise when fewer SMs are busy"},
+    {"l2", "busy_exponent", CONFIG_DOUBLE, M(l2_busy.exponent), 0, "2", 0.1, 64, NULL, 0, 0, NULL,
+     "p of the smooth minimum between a lone SM's L2 share and the device's share per busy SM",
+     "assumed: 2"},
+    {"dram", "lone_sm_ratio", CONFIG_DOUBLE, M(dram_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
+     "ratio", "DRAM share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
+     "assumed: no rise when fewer SMs are busy"},
+    {"dram", "busy_exponent", CONFIG_DOUBLE, M(dram_busy.exponent), 0, "2", 0.1, 64, NULL, 0, 0,
+     NULL,
+     "p of the smooth minimum between a lone SM's DRAM share and the device's share per "
+     "busy SM",
+     "assumed: 2"},
+    {"mem", "full_load_sms", CONFIG_UINT, M(full_load_sms), 0, "0", 0, 100000, NULL, 0, 0, "SMs",
+     "SMs busy when [l2] and [dram] bytes_per_cycle were measured (0 = [sm] sms)",
+     "assumed: every SM of the device"},
     {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
      "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
      "assumed: no L2 capacity model"},
@@ -647,4 +665,12 @@ void model_free(SmModel *model) {
   g_free(model->name);
   g_free(model->file);
   g_free(model);
+}
+
+gdouble model_busy_share(const SmModel *model, const BusyShare *b, guint busy) {
+  guint full = model->full_load_sms > 0 ? model->full_load_sms : model->sm.sms;
+  if (b->lone_ratio <= 1.0 || busy == 0 || full == 0 || busy >= full)
+    return 1.0;
+  gdouble p = b->exponent, lone = pow(b->lone_ratio, -p);
+  return pow(lone + pow((gdouble)busy / full, p) * (1.0 - lone), -1.0 / p);
 }

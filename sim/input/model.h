@@ -56,6 +56,15 @@ typedef struct {
   guint stream_channels;   /* independent servers sequential loads spread over; 0 = channels */
 } MemLevelModel;
 
+/* How a level's per-SM bandwidth share grows when fewer SMs are busy: a lone
+ * busy SM gets lone_ratio x bytes_per_cycle, all full_load_sms busy SMs get
+ * bytes_per_cycle, and in between the smooth minimum of the lone SM's rate
+ * and the device's rate / n (model_busy_share). */
+typedef struct {
+  gdouble lone_ratio; /* a lone busy SM's share over bytes_per_cycle (1 = no rise) */
+  gdouble exponent;   /* p of the smooth minimum (larger: closer to the plain minimum) */
+} BusyShare;
+
 typedef struct {
   gchar *name;           /* model name (file stem), owned */
   gchar *file;           /* path the model was read from, owned */
@@ -96,6 +105,9 @@ typedef struct {
   guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
   guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
+  BusyShare l2_busy, dram_busy;      /* how the L2 and DRAM shares grow as fewer SMs are busy */
+  guint full_load_sms;               /* SMs busy when [l2]/[dram] bytes_per_cycle were measured
+                                        (0 = [sm] sms) */
   guint l1_bytes;                    /* bytes of unified L1 + shared memory per SM; local memory
                                         (spills) hits in what shared memory leaves free */
   guint max_inflight;                /* warp-loads in flight per SM (0 = no cap) */
@@ -149,6 +161,14 @@ const MemLevelModel *model_mem_level(const SmModel *model, guint level);
 /* A level's unloaded latency in cycles for sequential (streaming) or
  * random-line loads: stream_latency when set and `sequential`, else latency. */
 guint model_level_latency(const MemLevelModel *level, gboolean sequential);
+
+/* The factor by which a level's bytes_per_cycle grows when `busy` SMs of the
+ * device are busy instead of full_load_sms (0: [sm] sms): with R =
+ * lone_ratio, N = full_load_sms and p = exponent, share(n) = (R^-p + (n/N)^p
+ * (1 - R^-p))^(-1/p), so share(1) = R and share(N) = 1 (busy >= N gives 1).
+ * The form and p are fitted on the H200's per-busy-SM bandwidth
+ * (results/reference/h200/smallgrid/active.csv, scripts/fit_busy_share.sh). */
+gdouble model_busy_share(const SmModel *model, const BusyShare *b, guint busy);
 
 /* The warm-L2 reuse edges in bytes: *full = [l2] reuse_full_bytes and
  * *none = reuse_none_bytes, each 0 standing for [l2] bytes. */

@@ -88,6 +88,25 @@ static const Source *source_of(const Kernel *k) {
 /* The memory terms of the launch `out` plans: *mem, and out's spill_l1_hit,
  * load_l1_hit and load_l2_hit; returns the L1 hit probability of
  * local-memory accesses for the SM. */
+/* The factor of a level's share for the SMs of load `g` (model_busy_share):
+ * its CTAs run in rounds of its CTA slots, round r while every SM with more
+ * than r rounds is busy (all SMs taken to start their rounds together); each
+ * round moves the same bytes, so the factor is the harmonic mean over the
+ * rounds.  1 when every SM of the device is busy throughout. */
+static gdouble busy_share(const SmModel *m, const BusyShare *b, const SimResult *r, guint g) {
+  guint slots = MAX(1u, r->blocks_per_sm);
+  guint rounds = (r->loads[g].blocks + slots - 1) / slots;
+  gdouble time = 0.0;
+  for (guint round = 0; round < rounds; round++) {
+    guint busy = 0;
+    for (guint h = 0; h < r->n_loads; h++)
+      if ((r->loads[h].blocks + slots - 1) / slots > round)
+        busy += r->loads[h].sms;
+    time += 1.0 / model_busy_share(m, b, busy);
+  }
+  return rounds > 0 ? rounds / time : 1.0;
+}
+
 static gdouble launch_memory(const Source *src, const SmModel *model, const Kernel *k,
                              SimResult *out, ProgramMemory *mem) {
   gboolean used = FALSE;
@@ -146,6 +165,12 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
       continue; /* idle SMs */
     launch.blocks = load->blocks;
     launch.cta_slots = MIN(out->blocks_per_sm, load->blocks);
+    /* Its L2 and DRAM shares at the SMs busy while it runs (a copy of the
+     * model: only the two bandwidths differ). */
+    SmModel busy_model = *model;
+    busy_model.l2.bytes_per_cycle *= busy_share(model, &model->l2_busy, out, i);
+    busy_model.dram.bytes_per_cycle *= busy_share(model, &model->dram_busy, out, i);
+    launch.model = &busy_model;
     g_autoptr(Sm) sm = sm_new(&launch, error);
     if (sm == NULL || !sm_run(sm, opt->check_invariants, &load->st, error))
       return FALSE;
