@@ -190,7 +190,10 @@ START_TEST(test_name_key) {
       {"void k_transpose<0>(float*, float const*, int, Rec*, float*)", "k_transpose<0>"},
       {"k_saxpy(float *, const float *, float, int, Rec *, float *)", "k_saxpy"},
       {"ns::k<float, 4>(float*)", "ns::k<float,4>"},
-      {"_Z7k_saxpyPfPKffiP3RecS_", "_Z7k_saxpyPfPKffiP3RecS_"},
+      /* a mangled name (ncu --print-kernel-base mangled) is demangled first */
+      {"_Z7k_saxpyPfPKffiP3RecS_", "k_saxpy"},
+      {"_Z11k_transposeILi0EEvPfPKfiP3RecS0_", "k_transpose<0>"},
+      {"_Zbad", "_Zbad"}, /* does not demangle: as it is */
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     g_autofree gchar *k = sass_name_key(cases[i][0]);

@@ -320,6 +320,18 @@ static void append_csv(const RunOptions *o, const SmModel *m, const Kernel *k, c
 }
 
 /* Simulate and write the result in `format` to `out`. */
+/* What the Nsight Compute exports did not give and what was assumed for
+ * it, one warning line each (ncu_source.h, ncu_details.h). */
+static void warn_exports(const Kernel *k) {
+  const GString *w[] = {k->sass && k->sass->source ? k->sass->source->warnings : NULL,
+                        k->sass && k->sass->details ? k->sass->details->warnings : NULL};
+  for (guint i = 0; i < G_N_ELEMENTS(w); i++) {
+    g_auto(GStrv) lines = w[i] ? g_strsplit(w[i]->str, "\n", -1) : NULL;
+    for (guint j = 0; lines && lines[j] && *lines[j]; j++)
+      fprintf(stderr, "warpsim: warning: %s\n", lines[j]);
+  }
+}
+
 static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
@@ -332,6 +344,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   warn_ilp(k);
   warn_ilp_empty_chains(k);
   warn_blocks_cap(m, k);
+  warn_exports(k);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,

@@ -90,6 +90,10 @@ static const ConfigEntry kernel_table[] = {
      "ncu --page source --print-source sass --csv export (empty = none)", "assumed: no profile"},
     {"sass", "details_csv", CONFIG_STRING, K(sass_details), 0, "", 0, 0, NULL, 0, 0, NULL,
      "ncu --page details --csv export (empty = none)", "assumed: no profile"},
+    {"sass", "details_id", CONFIG_STRING, K(sass_details_id), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "the launch of details_csv to read: its ID column (empty = the kernel's first launch, with "
+     "a warning when the export holds several)",
+     "assumed: the first launch"},
     {"sass", "trip_count", CONFIG_UINT_LIST, K(trip_counts), K(n_trip_counts), "", 1, 1e8, NULL,
      KERNEL_MAX_TRIP_COUNTS, 0, "trips",
      "loop trips when no profile gives counts: one value for every loop, or one per loop "
@@ -188,9 +192,20 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
                 where, files[i].key, files[i].value, files[i].path);
     return FALSE;
   }
+  gint64 id = -1;
+  gboolean set = k->sass_details_id != NULL && *k->sass_details_id != '\0';
+  if (set && (!g_ascii_string_to_signed(k->sass_details_id, 10, 0, G_MAXINT64, &id, NULL) ||
+              *details == '\0')) {
+    g_autofree gchar *where = config_origin(kf, k->file, "sass", "details_id");
+    g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
+                "%s: [sass] details_id: '%s'%s (allowed a whole number >= 0, a launch ID of "
+                "details_csv; empty = the first launch)",
+                where, k->sass_details_id, *details ? " is no launch ID" : " without details_csv");
+    return FALSE;
+  }
   GError *err = NULL;
-  k->sass = sass_kernel_load(listing, k->sass_function, source, details, k->trip_counts,
-                             k->n_trip_counts, &err);
+  k->sass = sass_kernel_load_id(listing, k->sass_function, source, details, id, k->trip_counts,
+                                k->n_trip_counts, &err);
   if (k->sass == NULL) {
     g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
     g_error_free(err);
@@ -216,6 +231,7 @@ static gboolean no_sass_keys(const Kernel *k, GKeyFile *kf, GError **error) {
   } keys[] = {{"function", k->sass_function != NULL && *k->sass_function != '\0'},
               {"source_csv", k->sass_source != NULL && *k->sass_source != '\0'},
               {"details_csv", k->sass_details != NULL && *k->sass_details != '\0'},
+              {"details_id", k->sass_details_id != NULL && *k->sass_details_id != '\0'},
               {"trip_count", k->n_trip_counts != 0},
               {"footprint_l1", k->footprint_l1 != 0},
               {"footprint_l2", k->footprint_l2 != 0}};

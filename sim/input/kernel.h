@@ -57,11 +57,12 @@ typedef struct {
   guint seed;             /* seed of the run's random draws (rng.h) */
   guint footprint;        /* bytes per warp the loads reuse at `level`; 0 = no capacity model */
   /* [sass]: a real kernel from its SASS and Nsight Compute exports */
-  gchar *sass_file;     /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */
-  gchar *sass_function; /* mangled name or a unique substring of the demangled one, owned */
-  gchar *sass_source;   /* ncu --page source --csv export, owned; "" = none */
-  gchar *sass_details;  /* ncu --page details --csv export, owned; "" = none */
-  guint n_trip_counts;  /* entries of trip_counts; 0 = none */
+  gchar *sass_file;       /* listing (cuobjdump -sass), owned; "" = a synthetic kernel */
+  gchar *sass_function;   /* mangled name or a unique substring of the demangled one, owned */
+  gchar *sass_source;     /* ncu --page source --csv export, owned; "" = none */
+  gchar *sass_details;    /* ncu --page details --csv export, owned; "" = none */
+  gchar *sass_details_id; /* its launch ID to read, owned; "" = the first launch */
+  guint n_trip_counts;    /* entries of trip_counts; 0 = none */
   guint trip_counts[KERNEL_MAX_TRIP_COUNTS]; /* loop trips without a profile: one for every loop, or
                               one per loop (backward branch) in address order */
   guint footprint_l1;                        /* bytes per warp reused through L1; 0 = estimated */

@@ -22,14 +22,25 @@ typedef struct {
  * malloc'd string each (a details export of six kernels, real/ncu/
  * details_full_b8.csv, has 685 rows of 20 fields). */
 typedef struct {
-  GArray *rows;          /* NcuRow */
-  gchar **fields;        /* every row's fields, in order (rows point into it) */
-  GStringChunk *strings; /* the fields' text */
+  GArray *rows;           /* NcuRow */
+  gchar **fields;         /* every row's fields, in order (rows point into it) */
+  GStringChunk *strings;  /* the fields' text */
+  gboolean comma_decimal; /* its numbers use a decimal comma (ncu_csv_value) */
 } NcuTable;
 
 /* Every row of the CSV text (`len` bytes; `origin` names it in messages),
- * freed with ncu_csv_table_free.  NULL with NCU_ERROR_PARSE
- * "ORIGIN:LINE: ..." on binary data or malformed CSV. */
+ * freed with ncu_csv_table_free.  The text may be UTF-8 (a byte-order mark
+ * is skipped) or UTF-16 LE/BE (with a byte-order mark, or ASCII text
+ * without one: converted with g_convert).  When `header` is non-NULL and
+ * some line starts with it as a field ("ID", "Kernel Name"), the lines
+ * ahead of the first such line are skipped (ncu's ==PROF== messages and
+ * the program's output); line numbers still count them.  NULL with
+ * NCU_ERROR_PARSE "ORIGIN:LINE: ..." on binary data, UTF-16 that does not
+ * convert, or malformed CSV. */
+NcuTable *ncu_csv_read_from(const gchar *text, gsize len, const gchar *origin, const gchar *header,
+                            GError **error);
+
+/* ncu_csv_read_from with no header to skip to. */
 NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError **error);
 
 /* Free a table from ncu_csv_read (NULL: nothing). */
@@ -46,10 +57,22 @@ const gchar *ncu_csv_field(const NcuRow *r, gint col);
 /* Index of the column called `name` in the header row; -1 when absent. */
 gint ncu_csv_column(const NcuRow *header, const gchar *name);
 
-/* A number as Nsight Compute prints it ("135,168", "28.16", "1.5e+06"; "-",
- * "n/a" or "" = absent: *v = NaN), spaces around it ignored.  FALSE when it
- * is no number: hex, inner spaces, misplaced commas ("3,2": a comma-decimal
- * export), or not finite. */
+/* A number as Nsight Compute prints it in the C locale ("135,168",
+ * "28.16", "1.5e+06"; "-", "n/a" or "" = absent: *v = NaN), spaces around
+ * it ignored; groups of three digits may also be separated by a space, a
+ * no-break, narrow no-break or thin space, or an apostrophe (other
+ * locales' separators).  FALSE when it is no number: hex, other inner
+ * characters, misplaced separators ("3,2": a comma decimal), or not
+ * finite. */
 gboolean ncu_csv_number(const gchar *s, gdouble *v);
+
+/* Same, with ',' as the decimal mark and '.' as a group separator when
+ * `comma` ("1.234,5" = 1234.5, "28,16" = 28.16). */
+gboolean ncu_csv_number_style(const gchar *s, gboolean comma, gdouble *v);
+
+/* A number of table `t`, in the style of its file: with a decimal comma
+ * when some field of the file is a number only so ("28,16"; then "1,234"
+ * is 1.234, else 1234). */
+gboolean ncu_csv_value(const NcuTable *t, const gchar *s, gdouble *v);
 
 #endif

@@ -33,13 +33,15 @@ typedef struct {
 } DetailCols;
 
 /* The details metrics warpsim reads, each with its field and allowed range
- * (after unit scaling); a value outside is NCU_ERROR_PARSE, NaN is absent.
+ * (after unit scaling); a value outside is NCU_ERROR_PARSE, an unknown one
+ * ("n/a", "-") is NaN with a warning saying what is assumed.
  * Limits: registers per thread and threads per block as CUDA's (CUDA C++
  * Programming Guide, "Compute Capabilities" table), shared memory as
  * [launch] smem_static, 64 warps per SM (every compute capability there), a
  * grid of at most G_MAXUINT CTAs, counts exact in a double (2^53). */
 typedef enum {
-  SCALE_NONE,  /* the value as printed */
+  SCALE_COUNT, /* the value as printed, times 1e3/1e6/1e9/1e12 when its unit is
+                  the metric's `base` with a K/M/G/T prefix ("Kinst", "Mcycle") */
   SCALE_BYTES, /* bytes of a size in its unit (bytes_of) */
   SCALE_RATE,  /* bytes per second of a rate in "byte/s", "Kbyte/s" ... "Tbyte/s"
                   or "Gbyte/second" ... (rate_of); a row in "%" is another
@@ -55,8 +57,11 @@ typedef struct {
   gboolean whole;    /* a guint field holding a whole number (else a gdouble) */
   DetailScale scale; /* how its unit scales it */
   gdouble min, max;
-  const gchar *unit;
-  gdouble clip; /* a value above it (and at most max) is read as it; 0: none */
+  const gchar *unit;    /* in messages */
+  const gchar *base;    /* SCALE_COUNT: the unit a K/M/G/T prefix scales; NULL: none */
+  gdouble clip;         /* a value above it (and at most max) is read as it, with a
+                           warning; 0: none */
+  const gchar *assumed; /* what warpsim takes when the value is unknown */
 } DetailMetric;
 
 /* Bytes per second of `v` in the rate unit `unit` ("Gbyte/s" or
@@ -88,43 +93,102 @@ static gdouble seconds_of(gdouble v, const gchar *unit) {
   return NAN;
 }
 
+/* `v` in `unit`, a K/M/G/T prefix of `base` scaled by 1e3 ... 1e12
+ * (Nsight Compute's units that change with magnitude: "inst", "Kinst",
+ * "Minst"); any other unit: as printed. */
+static gdouble count_of(gdouble v, const gchar *unit, const gchar *base) {
+  static const gchar prefixes[] = "KMGT";
+  if (base == NULL || *unit == '\0' || strcmp(unit + 1, base) != 0)
+    return v;
+  const gchar *p = strchr(prefixes, unit[0]);
+  return p ? v * pow(1e3, (gdouble)(p - prefixes + 1)) : v;
+}
+
 #define D(f) G_STRUCT_OFFSET(NcuDetails, f)
 static const DetailMetric detail_metrics[] = {
-    {"Registers Per Thread", D(regs), TRUE, SCALE_NONE, 1, 255, "registers", 0},
-    {"Static Shared Memory Per Block", D(smem_static), FALSE, SCALE_BYTES, 0, 16777216, "bytes", 0},
+    {"Registers Per Thread", D(regs), TRUE, SCALE_COUNT, 1, 255, "registers", NULL, 0,
+     "the listing's count (highest register + 3), or [launch] regs_per_thread"},
+    {"Static Shared Memory Per Block", D(smem_static), FALSE, SCALE_BYTES, 0, 16777216, "bytes",
+     NULL, 0, "[launch] smem_static"},
     {"Dynamic Shared Memory Per Block", D(smem_dynamic), FALSE, SCALE_BYTES, 0, 16777216, "bytes",
-     0},
+     NULL, 0, "0 bytes at the profiled launch"},
     {"Shared Memory Configuration Size", D(smem_config), FALSE, SCALE_BYTES, 0, 16777216, "bytes",
-     0},
-    {"Block Size", D(block_size), TRUE, SCALE_NONE, 1, 1024, "threads", 0},
-    {"Grid Size", D(grid_size), TRUE, SCALE_NONE, 1, G_MAXUINT, "CTAs", 0},
+     NULL, 0, "the profiled blocks' shared memory"},
+    {"Block Size", D(block_size), TRUE, SCALE_COUNT, 1, 1024, "threads", NULL, 0,
+     "the profiled occupancy unknown (hit rates as profiled at every occupancy)"},
+    {"Grid Size", D(grid_size), TRUE, SCALE_COUNT, 1, G_MAXUINT, "CTAs", NULL, 0,
+     "no L2 reuse from the launch before"},
     /* Nsight Compute divides hits by requests counted apart, and prints a
-     * rate a little above 100 %: 100.18 % for the L2 of a pure-store kernel
-     * measured here (results/reference/h200/real8/ncu/details8_b8.csv,
-     * k_store<4, float4>).  Up to 110 % is read as 100 % (the 110: assumed,
-     * a margin); above that the export is taken as broken. */
-    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
-    {"L2 Hit Rate", D(l2_hit_pct), FALSE, SCALE_NONE, 0, 110, "%", 100},
-    {"Executed Instructions", D(executed_insts), FALSE, SCALE_NONE, 0, NCU_COUNT_MAX,
-     "warp instructions", 0},
-    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_NONE, 0, 64, "warps", 0},
-    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_NONE, 0, 64, "warps", 0},
+     * rate above 100 %: 100.18 % for the L2 of a pure-store kernel measured
+     * here (results/reference/h200/real8/ncu/details8_b8.csv, k_store<4,
+     * float4>), 167.61 % on a tensor-core kernel with a tiny footprint
+     * (issue 27).  Any rate above 100 % is read as 100 %, with a warning. */
+    {"L1/TEX Hit Rate", D(l1_hit_pct), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "%", NULL, 100,
+     "0 %, as without a details export"},
+    {"L2 Hit Rate", D(l2_hit_pct), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "%", NULL, 100,
+     "0 %, as without a details export"},
+    {"Executed Instructions", D(executed_insts), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX,
+     "warp instructions", "inst", 0, "not used"},
+    {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_COUNT, 0, 64, "warps", NULL, 0,
+     "not used"},
+    {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_COUNT, 0, 64, "warps",
+     NULL, 0, "the profiled occupancy unknown (hit rates as profiled at every occupancy)"},
     /* DRAM bytes per second (Memory Workload Analysis) and the launch's
      * duration: their product is the DRAM traffic of the profiled launch.
      * The limits are sanity bounds, not hardware: 1e15 bytes/s is about
      * 200x the H200's 4.8 TB/s, 1e6 s eleven days; 0 is no data (refused) */
-    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 1, 1e15, "bytes/s", 0},
-    {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s", 0},
+    {"Memory Throughput", D(dram_bytes_per_s), FALSE, SCALE_RATE, 1, 1e15, "bytes/s", NULL, 0,
+     "no DRAM bound on the scattered loads' L2 misses"},
+    {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s", NULL, 0,
+     "no DRAM bound on the scattered loads' L2 misses"},
 };
 #undef D
 
+/* Other names of the metrics above: what Nsight Compute versions 2019.x to
+ * 2025.x print for the same quantity (a different case of "per", "Memory
+ * [%]" and the other Speed Of Light names of 2019-2021 for what is now
+ * "Memory Throughput" in %), and the metric names --print-metric-name name
+ * prints (the section files' Name of each Label).  A row of an old name is
+ * read as the new one (unit rules as for it). */
+static const struct {
+  const gchar *alias, *metric;
+} metric_aliases[] = {
+    {"Memory [%]", "Memory Throughput"},
+    {"SM [%]", "Compute (SM) Throughput"},
+    {"Compute (SM) [%]", "Compute (SM) Throughput"},
+    {"SOL DRAM", "DRAM Throughput"},
+    {"SOL L1/TEX Cache", "L1/TEX Cache Throughput"},
+    {"SOL L2 Cache", "L2 Cache Throughput"},
+    {"Theoretical Active Warps Per SM", "Theoretical Active Warps per SM"},
+    {"Achieved Active Warps per SM", "Achieved Active Warps Per SM"},
+    {"launch__registers_per_thread", "Registers Per Thread"},
+    {"launch__shared_mem_per_block_static", "Static Shared Memory Per Block"},
+    {"launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block"},
+    {"launch__shared_mem_config_size", "Shared Memory Configuration Size"},
+    {"launch__block_size", "Block Size"},
+    {"launch__grid_size", "Grid Size"},
+    {"l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate"},
+    {"lts__t_sector_hit_rate.pct", "L2 Hit Rate"},
+    {"smsp__inst_executed.sum", "Executed Instructions"},
+    {"sm__warps_active.avg.per_cycle_active", "Achieved Active Warps Per SM"},
+    {"dram__bytes.sum.per_second", "Memory Throughput"},
+    {"gpu__time_duration.sum", "Duration"},
+};
+
+const gchar *ncu_details_metric_name(const gchar *metric) {
+  for (guint i = 0; i < G_N_ELEMENTS(metric_aliases); i++)
+    if (strcmp(metric, metric_aliases[i].alias) == 0)
+      return metric_aliases[i].metric;
+  return metric;
+}
+
 /* What each scale takes: its kind of unit, the units allowed, the value in
- * its base unit (NaN for another unit; NULL: the value as printed). */
+ * its base unit (NaN for another unit; NULL: count_of). */
 static const struct {
   const gchar *kind, *allowed;
   gdouble (*of)(gdouble v, const gchar *unit);
 } scales[] = {
-    [SCALE_NONE] = {NULL, NULL, NULL},
+    [SCALE_COUNT] = {NULL, NULL, NULL},
     [SCALE_BYTES] = {"byte", "byte, Kbyte, Mbyte, Gbyte, KiB, MiB, each optionally per block",
                      bytes_of},
     [SCALE_RATE] = {"byte rate",
@@ -140,9 +204,10 @@ static int min_decimals(const DetailMetric *m) {
   return m->min < 1 && m->min > 0 ? 9 : 0;
 }
 
-/* The entry of detail_metrics for `metric` in `unit`, or NULL when warpsim
- * does not read it. */
+/* The entry of detail_metrics for `metric` (or an alias of it) in `unit`,
+ * or NULL when warpsim does not read it. */
 static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *unit) {
+  metric = ncu_details_metric_name(metric);
   for (guint i = 0; i < G_N_ELEMENTS(detail_metrics); i++)
     if (strcmp(metric, detail_metrics[i].metric) == 0 &&
         (detail_metrics[i].scale != SCALE_RATE || strcmp(unit, "%") != 0))
@@ -153,12 +218,13 @@ static const DetailMetric *detail_metric_find(const gchar *metric, const gchar *
 /* Store row `r`'s value `v` when its metric is one warpsim reads; FALSE with
  * NCU_ERROR_PARSE when it is out of the metric's range, in a unit that is
  * none of its scale's, or repeated for the launch (first_line[i]: the line
- * detail_metrics[i] was first read from, 0 = not yet; updated). */
+ * detail_metrics[i] was first read from, 0 = not yet; updated).  An unknown
+ * value (NaN) or one above the metric's clip is a line of d->warnings. */
 static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols *c, gdouble v,
                                guint *first_line, const gchar *origin, GError **error) {
   const gchar *metric = ncu_csv_field(r, c->metric), *unit = ncu_csv_field(r, c->unit);
   const DetailMetric *m = detail_metric_find(metric, unit);
-  if (m == NULL || isnan(v))
+  if (m == NULL)
     return TRUE;
   guint *first = &first_line[m - detail_metrics];
   if (*first != 0) { /* one launch's row, once: never a silent last-wins */
@@ -168,7 +234,12 @@ static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols 
     return FALSE;
   }
   *first = r->line;
-  gdouble x = scales[m->scale].of ? scales[m->scale].of(v, unit) : v;
+  if (isnan(v)) {
+    g_string_append_printf(d->warnings, "%s:%u: '%s' is unknown ('%s'): assumed %s\n", origin,
+                           r->line, metric, ncu_csv_field(r, c->value), m->assumed);
+    return TRUE;
+  }
+  gdouble x = scales[m->scale].of ? scales[m->scale].of(v, unit) : count_of(v, unit, m->base);
   if (isnan(x)) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: '%s': unit '%s' is no %s unit (allowed %s)", origin, r->line, metric, unit,
@@ -182,8 +253,14 @@ static gboolean details_metric(NcuDetails *d, const NcuRow *r, const DetailCols 
                 m->whole ? ", whole" : "");
     return FALSE;
   }
-  if (m->clip > 0)
-    x = MIN(x, m->clip);
+  if (m->clip > 0 && x > m->clip) {
+    g_string_append_printf(d->warnings,
+                           "%s:%u: '%s' is %s %s, above %g %s (Nsight Compute counts hits and "
+                           "requests apart): taken as %g %s\n",
+                           origin, r->line, metric, ncu_csv_field(r, c->value), m->unit, m->clip,
+                           m->unit, m->clip, m->unit);
+    x = m->clip;
+  }
   if (m->whole)
     G_STRUCT_MEMBER(guint, d, m->offset) = (guint)x;
   else
@@ -241,103 +318,171 @@ static void no_kernel_error(GHashTable *seen, const gchar *origin, guint line, c
   g_string_free(names, TRUE);
 }
 
-static NcuDetails *details_from_rows(GArray *rows, const gchar *origin, const gchar *key,
-                                     GError **error) {
+/* A launch of the kernel asked for: its ID, first row and line. */
+typedef struct {
+  const gchar *id;
+  guint row, line;
+} Launch;
+
+/* The launches of the kernel whose key is `key`, in file order (each ID
+ * once), after checking every row's field count; the names of the others
+ * into `seen`.  NULL with NCU_ERROR_PARSE. */
+static GArray *find_launches(GArray *rows, const NcuRow *h, const DetailCols *c, const gchar *key,
+                             GHashTable *seen, const gchar *origin, GError **error) {
+  GArray *launches = g_array_new(FALSE, FALSE, sizeof(Launch));
+  const gchar *last_id = NULL;
+  for (guint i = 1; i < rows->len; i++) {
+    const NcuRow *r = &g_array_index(rows, NcuRow, i);
+    /* Nsight Compute leaves a rule's trailing fields out, never adds any */
+    if ((guint)c->value >= r->n_fields || r->n_fields > h->n_fields) {
+      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
+                  r->line, r->n_fields, h->n_fields);
+      g_array_free(launches, TRUE);
+      return NULL;
+    }
+    const gchar *id = ncu_csv_field(r, c->id), *name = ncu_csv_field(r, c->kname);
+    if (last_id != NULL && strcmp(id, last_id) == 0)
+      continue; /* the same launch's next row */
+    last_id = id;
+    g_autofree gchar *k = sass_name_key(name);
+    if (strcmp(k, key) != 0) {
+      g_hash_table_add(seen, g_strdup(name));
+      continue;
+    }
+    for (guint j = 0; j < launches->len; j++) {
+      const Launch *l = &g_array_index(launches, Launch, j);
+      if (strcmp(l->id, id) == 0) { /* each launch's rows are one block */
+        g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                    "%s:%u: launch ID %s of kernel '%s' again, after other launches (first at "
+                    "line %u; allowed: each launch's rows once, together)",
+                    origin, r->line, id, name, l->line);
+        g_array_free(launches, TRUE);
+        return NULL;
+      }
+    }
+    Launch l = {id, i, r->line};
+    g_array_append_val(launches, l);
+  }
+  return launches;
+}
+
+/* The launch to read: the one of ID `want` (>= 0), else the first, with a
+ * warning when there are several.  NULL with NCU_ERROR_KERNEL. */
+static const Launch *pick_launch(GArray *launches, GArray *rows, const DetailCols *c, gint64 want,
+                                 const gchar *key, const gchar *origin, GString *warnings,
+                                 GError **error) {
+  GString *ids = g_string_new(NULL);
+  const Launch *found = NULL;
+  for (guint i = 0; i < launches->len; i++) {
+    const Launch *l = &g_array_index(launches, Launch, i);
+    g_string_append_printf(ids, "%s%s", i ? ", " : "", l->id);
+    gchar *end = NULL;
+    gint64 id = g_ascii_strtoll(l->id, &end, 10);
+    if (found == NULL && (want < 0 || (*l->id && *end == '\0' && id == want)))
+      found = l;
+  }
+  if (found == NULL) {
+    const gchar *other = NULL;
+    for (guint i = 1; i < rows->len && other == NULL; i++) {
+      const NcuRow *r = &g_array_index(rows, NcuRow, i);
+      gchar *end = NULL;
+      const gchar *f = ncu_csv_field(r, c->id);
+      if (*f && g_ascii_strtoll(f, &end, 10) == want && *end == '\0')
+        other = ncu_csv_field(r, c->kname);
+    }
+    g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+                "%s: [sass] details_id = %" G_GINT64_FORMAT ": %s%s%s (launch IDs of '%s': %s)",
+                origin, want, other ? "a launch of '" : "no such launch ID", other ? other : "",
+                other ? "'" : "", key, ids->str);
+  } else if (want < 0 && launches->len > 1) {
+    g_string_append_printf(warnings,
+                           "%s:%u: %u launches of '%s' (IDs %s): took ID %s (set [sass] "
+                           "details_id to pick another)\n",
+                           origin, found->line, launches->len, key, ids->str, found->id);
+  }
+  g_string_free(ids, TRUE);
+  return found;
+}
+
+static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gchar *origin,
+                                     const gchar *key, gint64 want, GError **error) {
   DetailCols c;
   const NcuRow *h = details_header(rows, origin, &c, error);
   if (h == NULL)
     return NULL;
-  NcuDetails *d = NULL;
-  g_autofree gchar *id = NULL;
-  gboolean passed = FALSE;                              /* the rows of the launch used have ended */
-  guint first_line[G_N_ELEMENTS(detail_metrics)] = {0}; /* line of each metric read so far */
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  for (guint i = 1; i < rows->len; i++) {
+  g_autoptr(GArray) launches = find_launches(rows, h, &c, key, seen, origin, error);
+  if (launches == NULL)
+    return NULL;
+  if (launches->len == 0) {
+    no_kernel_error(seen, origin, h->line, key, error);
+    return NULL;
+  }
+  g_autoptr(NcuDetails) d = g_new0(NcuDetails, 1);
+  d->warnings = g_string_new(NULL);
+  const Launch *l = pick_launch(launches, rows, &c, want, key, origin, d->warnings, error);
+  if (l == NULL)
+    return NULL;
+  const NcuRow *r0 = &g_array_index(rows, NcuRow, l->row);
+  d->file = g_strdup(origin);
+  d->kernel = g_strdup(ncu_csv_field(r0, c.kname));
+  d->line = l->line;
+  d->id = g_ascii_strtoll(l->id, NULL, 10);
+  d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
+  d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
+  d->dram_bytes_per_s = d->duration_s = NAN;
+  guint first_line[G_N_ELEMENTS(detail_metrics)] = {0}; /* line of each metric read so far */
+  for (guint i = l->row; i < rows->len; i++) {
     const NcuRow *r = &g_array_index(rows, NcuRow, i);
-    /* Nsight Compute leaves a rule's trailing fields out, never adds any */
-    if ((guint)c.value >= r->n_fields || r->n_fields > h->n_fields) {
-      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: %u fields, the header has %u", origin,
-                  r->line, r->n_fields, h->n_fields);
-      ncu_details_free(d);
-      return NULL;
-    }
-    const gchar *name = ncu_csv_field(r, c.kname);
-    if (d == NULL) {
-      g_autofree gchar *k = sass_name_key(name);
-      if (strcmp(k, key) != 0) {
-        g_hash_table_add(seen, g_strdup(name));
-        continue;
-      }
-      d = g_new0(NcuDetails, 1);
-      d->file = g_strdup(origin);
-      d->kernel = g_strdup(name);
-      d->line = r->line;
-      d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
-      d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
-      d->dram_bytes_per_s = d->duration_s = NAN;
-      id = g_strdup(ncu_csv_field(r, c.id));
-    }
-    if (strcmp(ncu_csv_field(r, c.id), id) != 0) {
-      passed = TRUE;
-      continue; /* another launch */
-    }
-    if (passed) { /* the first launch's rows are one block: a second is another export's */
-      g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                  "%s:%u: launch ID %s of kernel '%s' again, after other launches (first at line "
-                  "%u; allowed: each launch's rows once, together)",
-                  origin, r->line, id, d->kernel, d->line);
-      ncu_details_free(d);
-      return NULL;
-    }
+    if (strcmp(ncu_csv_field(r, c.id), l->id) != 0)
+      break; /* the launch's rows have ended */
     gdouble v;
-    if (!ncu_csv_number(ncu_csv_field(r, c.value), &v)) {
+    if (!ncu_csv_value(t, ncu_csv_field(r, c.value), &v)) {
       const gchar *metric = ncu_csv_field(r, c.metric);
       const DetailMetric *m = detail_metric_find(metric, ncu_csv_field(r, c.unit));
       if (m != NULL) { /* one warpsim reads: never silently absent */
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                    "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s)", origin, r->line,
-                    metric, ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max, m->unit);
-        ncu_details_free(d);
+                    "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s, or n/a)", origin,
+                    r->line, metric, ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max,
+                    m->unit);
         return NULL;
       }
       continue; /* text-valued metrics ("PolicySpread") */
     }
-    if (!details_metric(d, r, &c, v, first_line, origin, error)) {
-      ncu_details_free(d);
+    if (!details_metric(d, r, &c, v, first_line, origin, error))
       return NULL;
-    }
   }
-  if (d == NULL) {
-    no_kernel_error(seen, origin, h->line, key, error);
-    return NULL;
-  }
-  if (d->regs == 0) {
-    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                "%s:%u: kernel '%s' has no 'Registers Per Thread' (export with --section "
-                "LaunchStats or --set full)",
-                origin, d->line, d->kernel);
-    ncu_details_free(d);
-    return NULL;
-  }
-  return d;
+  if (d->regs == 0 && first_line[0] == 0) /* no row at all (n/a warned already) */
+    g_string_append_printf(d->warnings,
+                           "%s:%u: kernel '%s' has no 'Registers Per Thread' (export with "
+                           "--section LaunchStats or --set full): assumed %s\n",
+                           origin, d->line, d->kernel, detail_metrics[0].assumed);
+  return g_steal_pointer(&d);
 }
 
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
                                   const gchar *key, GError **error) {
-  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
+  return ncu_details_load_data_id(text, len, origin, key, -1, error);
+}
+
+NcuDetails *ncu_details_load_data_id(const gchar *text, gsize len, const gchar *origin,
+                                     const gchar *key, gint64 id, GError **error) {
+  g_autoptr(NcuTable) table = ncu_csv_read_from(text, len, origin, "ID", error);
   if (table == NULL)
     return NULL;
-  GArray *rows = table->rows;
-  NcuDetails *d = details_from_rows(rows, origin, key, error);
-  return d;
+  return details_from_rows(table->rows, table, origin, key, id, error);
 }
 
 NcuDetails *ncu_details_load(const gchar *path, const gchar *key, GError **error) {
+  return ncu_details_load_id(path, key, -1, error);
+}
+
+NcuDetails *ncu_details_load_id(const gchar *path, const gchar *key, gint64 id, GError **error) {
   gchar *text = NULL;
   gsize len = 0;
   if (!ncu_csv_read_file(path, &text, &len, error))
     return NULL;
-  NcuDetails *d = ncu_details_load_data(text, len, path, key, error);
+  NcuDetails *d = ncu_details_load_data_id(text, len, path, key, id, error);
   g_free(text);
   return d;
 }
@@ -347,5 +492,7 @@ void ncu_details_free(NcuDetails *d) {
     return;
   g_free(d->file);
   g_free(d->kernel);
+  if (d->warnings)
+    g_string_free(d->warnings, TRUE);
   g_free(d);
 }

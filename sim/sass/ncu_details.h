@@ -11,6 +11,7 @@ typedef struct {
   gchar *file;               /* owned */
   gchar *kernel;             /* "Kernel Name", owned */
   guint line;                /* first line of this kernel's rows */
+  gint64 id;                 /* the launch's "ID" */
   guint regs;                /* Launch Statistics: Registers Per Thread (0 = absent) */
   gdouble smem_static;       /* Static Shared Memory Per Block, bytes (NaN = absent) */
   gdouble smem_dynamic;      /* Dynamic Shared Memory Per Block, bytes (NaN = absent) */
@@ -25,13 +26,35 @@ typedef struct {
   gdouble dram_bytes_per_s;  /* Memory Workload Analysis: Memory Throughput in a byte/s unit
                                 (DRAM), bytes per second (NaN = absent) */
   gdouble duration_s;        /* GPU Speed Of Light: Duration, seconds (NaN = absent) */
+  GString *warnings;         /* what was assumed for what the export does not give, and rates
+                                above 100 % read as 100 %: one line each, "FILE:LINE: ...\n"
+                                (owned; "" when none) */
 } NcuDetails;
 
 /* Read the details-page export at `path` and take the kernel whose name key
- * is `key` (its first launch).  Returns a new NcuDetails or NULL. */
+ * (sass_name_key: any name base) is `key`: its launch of ID `id`, or with
+ * `id` < 0 its first launch (a warning names the one taken when there are
+ * several).  Metrics by their label or an older one, or by the metric name
+ * (ncu_details_metric_name); values scaled by their Metric Unit.  Unknown
+ * values ("n/a", "-") and hit rates above 100 % (read as 100 %) are one
+ * line of `warnings` each, saying what is assumed.  Text as ncu_csv_read
+ * takes it (UTF-16, lines ahead of the "ID" header skipped).  Returns a new
+ * NcuDetails or NULL with NCU_ERROR (NCU_ERROR_KERNEL: no such kernel, or
+ * no launch `id` of it). */
+NcuDetails *ncu_details_load_id(const gchar *path, const gchar *key, gint64 id, GError **error);
+NcuDetails *ncu_details_load_data_id(const gchar *text, gsize len, const gchar *origin,
+                                     const gchar *key, gint64 id, GError **error);
+
+/* The same with `id` = -1 (the kernel's first launch). */
 NcuDetails *ncu_details_load(const gchar *path, const gchar *key, GError **error);
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
                                   const gchar *key, GError **error);
+
+/* The metric label warpsim knows `metric` by: the current label for an
+ * older one ("Memory [%]" -> "Memory Throughput", "SOL DRAM" -> "DRAM
+ * Throughput") or for a metric name ("launch__registers_per_thread" ->
+ * "Registers Per Thread"); else `metric` itself.  Not owned. */
+const gchar *ncu_details_metric_name(const gchar *metric);
 
 void ncu_details_free(NcuDetails *d);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NcuDetails, ncu_details_free)

@@ -19,25 +19,61 @@ typedef struct {
   guint first, end; /* data rows [first, end) */
 } Section;
 
-static gboolean count_col(const NcuRow *r, gint col, const gchar *origin, const gchar *name,
-                          guint64 *out, GError **error) {
+/* The per-instruction counters warpsim reads: column, field of NcuInstr
+ * (a guint64 count), its NcuUnknown bit, and what an unknown value
+ * ("n/a", "-" or "" on an instruction that has the column) is taken as. */
+typedef struct {
+  const gchar *column;
+  gsize offset;
+  guint bit;
+  const gchar *assumed;
+} Counter;
+
+#define I(f) G_STRUCT_OFFSET(NcuInstr, f)
+static const Counter counters[] = {
+    {"Instructions Executed", I(executed), NCU_UNKNOWN_EXECUTED,
+     "the count of the instruction before it (straight-line code runs as often)"},
+    {"Thread Instructions Executed", I(thread_exec), NCU_UNKNOWN_THREAD_EXEC, "not used"},
+    {"L1 Tag Requests Global", I(l1_requests), NCU_UNKNOWN_L1_REQUESTS, "not used"},
+    {"L2 Theoretical Sectors Global", I(l2_sectors), NCU_UNKNOWN_L2_SECTORS,
+     "the access's ideal sectors per request (its bytes / 32 B)"},
+    {"L2 Theoretical Sectors Local", I(l2_sectors_local), NCU_UNKNOWN_L2_SECTORS_LOCAL,
+     "the access's ideal sectors per request (its bytes / 32 B)"},
+    {"L1 Wavefronts Shared", I(smem_wavefronts), NCU_UNKNOWN_SMEM_WAVEFRONTS,
+     "one wavefront per request (no bank conflicts)"},
+    {"L1 Wavefronts Shared Ideal", I(smem_ideal), NCU_UNKNOWN_SMEM_IDEAL, "not used"},
+};
+#undef I
+
+/* A count in column `col` of row r: *out, or *unknown set for an absent
+ * value ("n/a", "-", "").  FALSE with NCU_ERROR_PARSE for what is no count. */
+static gboolean count_col(const NcuTable *t, const NcuRow *r, gint col, const gchar *origin,
+                          const gchar *name, guint64 *out, gboolean *unknown, GError **error) {
   gdouble v;
-  if (col < 0) {
-    *out = 0;
+  *out = 0;
+  *unknown = TRUE;
+  if (col < 0)
     return TRUE;
-  }
-  if (!ncu_csv_number(ncu_csv_field(r, col), &v) || (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX))) {
+  if (!ncu_csv_value(t, ncu_csv_field(r, col), &v) || (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX))) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                "%s:%u: column '%s': not a count '%s' (allowed 0..%.0f)", origin, r->line, name,
-                ncu_csv_field(r, col), NCU_COUNT_MAX);
+                "%s:%u: column '%s': not a count '%s' (allowed 0..%.0f, or n/a)", origin, r->line,
+                name, ncu_csv_field(r, col), NCU_COUNT_MAX);
     return FALSE;
   }
+  *unknown = isnan(v);
   *out = isnan(v) ? 0 : (guint64)llround(v);
   return TRUE;
 }
 
-static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const gchar *origin,
-                           NcuInstr *in, GError **error) {
+/* Rows of one section whose counters were unknown, per counter: how many,
+ * the first line and its text. */
+typedef struct {
+  guint rows[G_N_ELEMENTS(counters)], first[G_N_ELEMENTS(counters)];
+  const gchar *text[G_N_ELEMENTS(counters)];
+} UnknownTally;
+
+static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, guint64 base,
+                           const gchar *origin, NcuInstr *in, UnknownTally *tally, GError **error) {
   static const gchar *const need[] = {"Address", "Source", "Instructions Executed"};
   for (guint i = 0; i < G_N_ELEMENTS(need); i++)
     if (ncu_csv_column(h, need[i]) < 0) {
@@ -62,24 +98,29 @@ static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const
   }
   in->offset = (guint32)(a - base);
   in->line = r->line;
+  for (guint i = 0; i < G_N_ELEMENTS(counters); i++) {
+    const Counter *c = &counters[i];
+    gint col = ncu_csv_column(h, c->column);
+    gboolean unknown;
+    if (!count_col(t, r, col, origin, c->column, &G_STRUCT_MEMBER(guint64, in, c->offset), &unknown,
+                   error))
+      return FALSE;
+    if (unknown)
+      in->unknown |= c->bit;
+    if (unknown && col >= 0 && tally->rows[i]++ == 0) {
+      tally->first[i] = r->line;
+      tally->text[i] = ncu_csv_field(r, col);
+    }
+  }
   guint64 bits = 0, ways = 0;
-  if (!count_col(r, ncu_csv_column(h, "Instructions Executed"), origin, "Instructions Executed",
-                 &in->executed, error) ||
-      !count_col(r, ncu_csv_column(h, "Thread Instructions Executed"), origin,
-                 "Thread Instructions Executed", &in->thread_exec, error) ||
-      !count_col(r, ncu_csv_column(h, "Access Size"), origin, "Access Size", &bits, error) ||
-      !count_col(r, ncu_csv_column(h, "L1 Tag Requests Global"), origin, "L1 Tag Requests Global",
-                 &in->l1_requests, error) ||
-      !count_col(r, ncu_csv_column(h, "L2 Theoretical Sectors Global"), origin,
-                 "L2 Theoretical Sectors Global", &in->l2_sectors, error) ||
-      !count_col(r, ncu_csv_column(h, "L1 Conflicts Shared N-Way"), origin,
-                 "L1 Conflicts Shared N-Way", &ways, error) ||
-      !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared"), origin, "L1 Wavefronts Shared",
-                 &in->smem_wavefronts, error) ||
-      !count_col(r, ncu_csv_column(h, "L1 Wavefronts Shared Ideal"), origin,
-                 "L1 Wavefronts Shared Ideal", &in->smem_ideal, error))
+  gboolean unknown;
+  if (!count_col(t, r, ncu_csv_column(h, "Access Size"), origin, "Access Size", &bits, &unknown,
+                 error) ||
+      !count_col(t, r, ncu_csv_column(h, "L1 Conflicts Shared N-Way"), origin,
+                 "L1 Conflicts Shared N-Way", &ways, &unknown, error))
     return FALSE;
-  if (in->l2_sectors > NCU_SECTORS_PER_REQUEST_MAX * in->executed) {
+  if (in->l2_sectors > NCU_SECTORS_PER_REQUEST_MAX * in->executed &&
+      !(in->unknown & NCU_UNKNOWN_EXECUTED)) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: column 'L2 Theoretical Sectors Global': %" G_GUINT64_FORMAT
                 " sectors for %" G_GUINT64_FORMAT
@@ -98,6 +139,38 @@ static gboolean source_row(const NcuRow *r, const NcuRow *h, guint64 base, const
                                              : NCU_SPACE_NONE;
   const gchar *op = ncu_csv_field(r, ncu_csv_column(h, "Access Operation"));
   in->store = strcmp(op, "Store") == 0 || strcmp(op, "Atomic") == 0 || strcmp(op, "Reduction") == 0;
+  return TRUE;
+}
+
+/* Unknown execution counts take the count of the instruction before (the
+ * first ones: of the first known one); one warning per counter with an
+ * unknown value.  FALSE with NCU_ERROR_PARSE when no instruction has a
+ * known count. */
+static gboolean fill_unknown(NcuSource *out, const UnknownTally *tally, GError **error) {
+  gint known = -1;
+  for (guint i = 0; i < out->n && known < 0; i++)
+    if (!(out->ins[i].unknown & NCU_UNKNOWN_EXECUTED))
+      known = (gint)i;
+  if (known < 0) {
+    g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
+                "%s:%u: column 'Instructions Executed': no instruction has a count (all n/a; "
+                "allowed: counts, n/a on some)",
+                out->file, out->ins[0].line);
+    return FALSE;
+  }
+  guint64 prev = out->ins[known].executed;
+  for (guint i = 0; i < out->n; i++) {
+    NcuInstr *in = &out->ins[i];
+    if (in->unknown & NCU_UNKNOWN_EXECUTED)
+      in->executed = prev;
+    prev = in->executed;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS(counters); i++)
+    if (tally->rows[i] > 0)
+      g_string_append_printf(out->warnings,
+                             "%s:%u: '%s' is unknown ('%s') on %u instruction%s: taken as %s\n",
+                             out->file, tally->first[i], counters[i].column, tally->text[i],
+                             tally->rows[i], tally->rows[i] == 1 ? "" : "s", counters[i].assumed);
   return TRUE;
 }
 
@@ -135,22 +208,51 @@ static GArray *source_sections(GArray *rows, const gchar *origin, GError **error
   return secs;
 }
 
+/* Whether sections a and b hold the same rows (ncu --page source can print
+ * one launch twice: results/reference/h200/real2/ncu/blur_source_b8.csv). */
+static gboolean same_section(GArray *rows, const Section *a, const Section *b) {
+  if (a->end - a->first != b->end - b->first)
+    return FALSE;
+  for (guint i = 0; i < a->end - a->first; i++) {
+    const NcuRow *x = &g_array_index(rows, NcuRow, a->first + i);
+    const NcuRow *y = &g_array_index(rows, NcuRow, b->first + i);
+    if (x->n_fields != y->n_fields)
+      return FALSE;
+    for (guint f = 0; f < x->n_fields; f++)
+      if (strcmp(x->fields[f], y->fields[f]) != 0)
+        return FALSE;
+  }
+  return TRUE;
+}
+
 /* The section whose kernel's name key is `key`; a file of one other kernel
  * or no match is NCU_ERROR_KERNEL. */
 static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
-                                   const gchar *origin, GError **error) {
+                                   const gchar *origin, GString *warnings, GError **error) {
   GString *names = g_string_new(NULL);
   g_autoptr(GHashTable) listed = g_hash_table_new(g_str_hash, g_str_equal);
+  const Section *found = NULL;
+  guint matches = 0;
   for (guint i = 0; i < secs->len; i++) {
     const Section *s = &g_array_index(secs, Section, i);
     const gchar *name = ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1);
     g_autofree gchar *k = sass_name_key(name);
-    if (strcmp(k, key) == 0) {
-      g_string_free(names, TRUE);
-      return s;
-    }
+    if (strcmp(k, key) == 0 && (found == NULL || !same_section(rows, found, s)) && matches++ == 0)
+      found = s;
     if (g_hash_table_add(listed, (gpointer)name)) /* each kernel once (several launches) */
       g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", name);
+  }
+  if (found != NULL) {
+    /* the source page names no launch ID: the first is taken */
+    if (matches > 1)
+      g_string_append_printf(warnings,
+                             "%s:%u: %u different launches of '%s' in the source export: took the "
+                             "first "
+                             "(export one with ncu -i REPORT --launch-skip N --launch-count 1)\n",
+                             origin, g_array_index(rows, NcuRow, found->kernel_row).line, matches,
+                             key);
+    g_string_free(names, TRUE);
+    return found;
   }
   const NcuRow *first = &g_array_index(rows, NcuRow, g_array_index(secs, Section, 0).kernel_row);
   g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
@@ -162,13 +264,14 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
 
 NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
                                 GError **error) {
-  g_autoptr(NcuTable) table = ncu_csv_read(text, len, origin, error);
+  g_autoptr(NcuTable) table = ncu_csv_read_from(text, len, origin, "Kernel Name", error);
   if (table == NULL)
     return NULL;
   GArray *rows = table->rows;
   NcuSource *out = NULL;
+  g_autoptr(GString) warnings = g_string_new(NULL);
   GArray *secs = source_sections(rows, origin, error);
-  const Section *s = secs ? pick_section(rows, secs, key, origin, error) : NULL;
+  const Section *s = secs ? pick_section(rows, secs, key, origin, warnings, error) : NULL;
   if (s != NULL && s->first >= s->end) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: no instruction rows", origin,
                 g_array_index(rows, NcuRow, s->kernel_row).line);
@@ -180,18 +283,20 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
     out->file = g_strdup(origin);
     out->kernel = g_strdup(ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1));
     out->line = g_array_index(rows, NcuRow, s->kernel_row).line;
+    out->warnings = g_steal_pointer(&warnings);
     out->ins = g_new0(NcuInstr, s->end - s->first);
     const gchar *a0 =
         ncu_csv_field(&g_array_index(rows, NcuRow, s->first), ncu_csv_column(h, "Address"));
     guint64 base = g_ascii_strtoull(a0, NULL, 16);
-    for (guint i = s->first; i < s->end; i++) {
-      if (!source_row(&g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n], error)) {
-        ncu_source_free(out);
-        out = NULL;
-        break;
-      }
-      out->n++;
+    UnknownTally tally = {{0}, {0}, {NULL}};
+    gboolean ok = TRUE;
+    for (guint i = s->first; i < s->end && ok; i++) {
+      ok = source_row(table, &g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n],
+                      &tally, error);
+      out->n += ok;
     }
+    if (!ok || !fill_unknown(out, &tally, error))
+      g_clear_pointer(&out, ncu_source_free);
   }
   if (secs)
     g_array_free(secs, TRUE);
@@ -255,5 +360,7 @@ void ncu_source_free(NcuSource *s) {
   g_free(s->ins);
   g_free(s->file);
   g_free(s->kernel);
+  if (s->warnings)
+    g_string_free(s->warnings, TRUE);
   g_free(s);
 }

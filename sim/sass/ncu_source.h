@@ -12,20 +12,36 @@
 
 typedef enum { NCU_SPACE_NONE, NCU_SPACE_GLOBAL, NCU_SPACE_SHARED, NCU_SPACE_LOCAL } NcuSpace;
 
+/* Bits of NcuInstr.unknown: a counter the export does not give for this
+ * instruction (no such column, or "n/a", "-", "" in it).  A measured 0 is
+ * known.  An unknown count reads as 0 in its field, except executed. */
+typedef enum {
+  NCU_UNKNOWN_EXECUTED = 1u << 0, /* executed: taken from the instruction before */
+  NCU_UNKNOWN_THREAD_EXEC = 1u << 1,
+  NCU_UNKNOWN_L1_REQUESTS = 1u << 2,
+  NCU_UNKNOWN_L2_SECTORS = 1u << 3,
+  NCU_UNKNOWN_L2_SECTORS_LOCAL = 1u << 4,
+  NCU_UNKNOWN_SMEM_WAVEFRONTS = 1u << 5,
+  NCU_UNKNOWN_SMEM_IDEAL = 1u << 6,
+} NcuUnknown;
+
 typedef struct {
-  guint32 offset;          /* bytes from the function's first instruction */
-  guint line;              /* line of the CSV (1-based) */
-  gchar *source;           /* the instruction as Nsight Compute prints it, owned */
-  guint64 executed;        /* "Instructions Executed": warp-level, whole launch */
-  guint64 thread_exec;     /* "Thread Instructions Executed" */
-  guint8 space;            /* NcuSpace of "Address Space" */
-  gboolean store;          /* "Access Operation" is Store (or an atomic/reduction) */
-  guint access_bits;       /* "Access Size": bits per thread, 0 = no memory access */
-  guint64 l1_requests;     /* "L1 Tag Requests Global" */
-  guint64 l2_sectors;      /* "L2 Theoretical Sectors Global" (32 B sectors) */
-  gdouble smem_ways;       /* "L1 Conflicts Shared N-Way" */
-  guint64 smem_wavefronts; /* "L1 Wavefronts Shared" */
-  guint64 smem_ideal;      /* "L1 Wavefronts Shared Ideal" */
+  guint32 offset;           /* bytes from the function's first instruction */
+  guint line;               /* line of the CSV (1-based) */
+  gchar *source;            /* the instruction as Nsight Compute prints it, owned */
+  guint64 executed;         /* "Instructions Executed": warp-level, whole launch */
+  guint64 thread_exec;      /* "Thread Instructions Executed" */
+  guint8 space;             /* NcuSpace of "Address Space" */
+  gboolean store;           /* "Access Operation" is Store (or an atomic/reduction) */
+  guint access_bits;        /* "Access Size": bits per thread, 0 = no memory access */
+  guint64 l1_requests;      /* "L1 Tag Requests Global" */
+  guint64 l2_sectors;       /* "L2 Theoretical Sectors Global" (32 B sectors) */
+  guint64 l2_sectors_local; /* "L2 Theoretical Sectors Local" (32 B sectors; the column is
+                               written only for kernels that use local memory) */
+  gdouble smem_ways;        /* "L1 Conflicts Shared N-Way" */
+  guint64 smem_wavefronts;  /* "L1 Wavefronts Shared" */
+  guint64 smem_ideal;       /* "L1 Wavefronts Shared Ideal" */
+  guint unknown;            /* NcuUnknown bits */
 } NcuInstr;
 
 typedef struct {
@@ -34,11 +50,19 @@ typedef struct {
   guint line;    /* line of the "Kernel Name" row */
   NcuInstr *ins; /* owned */
   guint n;
+  GString *warnings; /* what was read in place of what the export does not give: one line
+                        each, "FILE:LINE: ...\n" (owned; "" when none) */
 } NcuSource;
 
 /* Read the source-page export at `path` and take the kernel whose name key
- * (sass_name_key) is `key`.  A file of one kernel with another name is an
- * error (NCU_ERROR_KERNEL).  Returns a new NcuSource or NULL with NCU_ERROR. */
+ * (sass_name_key: any name base, mangled or demangled) is `key`; of several
+ * launches the first (a warning says so: the source page names no launch
+ * ID).  A file of one kernel with another name is an error
+ * (NCU_ERROR_KERNEL).  Unknown counters ("n/a") are NcuInstr.unknown, an
+ * unknown execution count takes the instruction before's; each is one
+ * line of `warnings`.  Text as ncu_csv_read takes it (UTF-16, lines ahead
+ * of the first "Kernel Name" line skipped).  Returns a new NcuSource or
+ * NULL with NCU_ERROR. */
 NcuSource *ncu_source_load(const gchar *path, const gchar *key, GError **error);
 
 /* Same from CSV text; `origin` names it in messages. */

@@ -58,7 +58,12 @@ gboolean sass_is_back_edge(const SassInstr *in) {
 
 /* ---- names ----------------------------------------------------------------- */
 
+static gchar *demangle(const gchar *mangled);
+
 gchar *sass_name_key(const gchar *name) {
+  g_autofree gchar *demangled = g_str_has_prefix(name, "_Z") ? demangle(name) : NULL;
+  if (demangled != NULL)
+    name = demangled;
   GString *s = g_string_new(NULL);
   gint depth = 0, paren = 0;
   for (const gchar *p = name; *p; p++) {

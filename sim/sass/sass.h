@@ -147,7 +147,10 @@ void sass_ctrl_decode(guint64 hi, SassCtrl *out);
 /* The comparable key of a demangled (or Nsight Compute) kernel name: the
  * qualified name with template arguments, without return type, parameter
  * list, value casts ("(int)0" -> "0") and spaces; e.g. "void
- * k_transpose<(int)0>(float *, int)" -> "k_transpose<0>".  Newly allocated. */
+ * k_transpose<(int)0>(float *, int)" -> "k_transpose<0>".  A mangled name
+ * ("_Z7k_saxpyPfPKffiP3RecS_", Nsight Compute's --print-kernel-base
+ * mangled) is demangled first, so every name base of one kernel has the
+ * same key.  Newly allocated. */
 gchar *sass_name_key(const gchar *name);
 
 /* Index of the instruction at byte `offset`, or -1. */

@@ -47,13 +47,21 @@ gdouble sassmem_executed(const SassKernel *sk, guint i) {
   return sk->source ? (gdouble)sk->source->ins[i].executed : 0.0;
 }
 
-/* Sectors one execution of global instruction i requests. */
+/* Sectors one execution of global or local instruction i requests: the
+ * profile's L2 Theoretical Sectors Global (Local for local memory) per
+ * execution, a measured 0 included; the ideal count when the profile does
+ * not give it. */
 gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   const SassInstr *in = &sk->fn->ins[i];
   gdouble ideal = MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
-  if (sk->source && sk->source->ins[i].executed > 0 && sk->source->ins[i].l2_sectors > 0)
-    return (gdouble)sk->source->ins[i].l2_sectors / (gdouble)sk->source->ins[i].executed;
-  return ideal;
+  const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+  if (p == NULL || p->executed == 0)
+    return ideal;
+  SassAccess a = sassmem_access(in, p);
+  gboolean local = a == SASS_ACC_LOCAL_LOAD || a == SASS_ACC_LOCAL_STORE;
+  if (p->unknown & (local ? NCU_UNKNOWN_L2_SECTORS_LOCAL : NCU_UNKNOWN_L2_SECTORS))
+    return ideal;
+  return (gdouble)(local ? p->l2_sectors_local : p->l2_sectors) / (gdouble)p->executed;
 }
 
 gdouble sassmem_ideal_sectors(const SassInstr *in) {

@@ -15,6 +15,13 @@ G_DEFINE_QUARK(warpsim_sassprog_error, sassprog_error)
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
                              const gchar *details_csv, const guint *trip_counts,
                              guint n_trip_counts, GError **error) {
+  return sass_kernel_load_id(file, function, source_csv, details_csv, -1, trip_counts,
+                             n_trip_counts, error);
+}
+
+SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const gchar *source_csv,
+                                const gchar *details_csv, gint64 details_id,
+                                const guint *trip_counts, guint n_trip_counts, GError **error) {
   g_autoptr(SassKernel) sk = g_new0(SassKernel, 1);
   sk->n_trip_counts = MIN(n_trip_counts, G_N_ELEMENTS(sk->trip_counts));
   for (guint i = 0; i < sk->n_trip_counts; i++)
@@ -30,7 +37,7 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
     sk->warps = sassmem_executed(sk, 0);
   }
   if (details_csv && *details_csv) {
-    sk->details = ncu_details_load(details_csv, key, error);
+    sk->details = ncu_details_load_id(details_csv, key, details_id, error);
     if (sk->details == NULL)
       return NULL;
   }
@@ -108,7 +115,12 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   case SASS_ACC_LOCAL_STORE:
     out->op = a == SASS_ACC_LOCAL_LOAD ? OP_LDL : OP_STL;
     out->level = MEM_L1;
-    out->lane_bytes = (guint16)sassmem_width_bytes(in);
+    /* the bytes of its lanes, or the profile's L2 Theoretical Sectors Local
+     * per request when it gives them (28.5 for a local array indexed at
+     * random, issue 27, where the lanes' bytes make 4) */
+    out->lane_bytes = p && p->executed > 0 && !(p->unknown & NCU_UNKNOWN_L2_SECTORS_LOCAL)
+                          ? 0
+                          : (guint16)sassmem_width_bytes(in);
     out->sequential = TRUE;
     out->line_cost = 0;
     out->scattered = 0;

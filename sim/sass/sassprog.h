@@ -75,7 +75,8 @@ typedef enum {
 } SassProgError;
 
 /* Load the listing `file`'s function `function` and the profiles (either
- * may be NULL or ""), check the source page profiles this function, and
+ * may be NULL or ""; the details export's first launch), check the source
+ * page profiles this function, and
  * derive the profiled hit rates and footprints.  `trip_counts` (n_trip_counts
  * entries, copied; at most SASS_MAX_TRIP_COUNTS) drive the loops when there is no source page.
  * FALSE with the SASS_ERROR or NCU_ERROR of the first problem, or
@@ -84,6 +85,12 @@ typedef enum {
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
                              const gchar *details_csv, const guint *trip_counts,
                              guint n_trip_counts, GError **error);
+
+/* The same, reading launch `details_id` of the details export (< 0: its
+ * first launch; [sass] details_id). */
+SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const gchar *source_csv,
+                                const gchar *details_csv, gint64 details_id,
+                                const guint *trip_counts, guint n_trip_counts, GError **error);
 
 /* Whether model `m` can simulate function `fn`: its GPU runs the listing
  * (sass_check_arch: SASS_ERROR_ARCH, or one line on `warnings`, may be
