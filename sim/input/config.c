@@ -401,17 +401,7 @@ static void append_value(const ConfigEntry *e, gconstpointer target, GString *ou
 
 void config_dump(const ConfigEntry *table, guint n, gconstpointer target, GString *out,
                  const gchar *prefix) {
-  const gchar *group = NULL;
-  for (guint i = 0; i < n; i++) {
-    const ConfigEntry *e = &table[i];
-    if (g_strcmp0(group, e->group) != 0) {
-      group = e->group;
-      g_string_append_printf(out, "%s[%s]\n", prefix, group);
-    }
-    g_string_append_printf(out, "%s%s=", prefix, e->key);
-    append_value(e, target, out);
-    g_string_append_c(out, '\n');
-  }
+  config_dump_sources(table, n, target, NULL, out, prefix);
 }
 
 void config_dump_sources(const ConfigEntry *table, guint n, gconstpointer target,
