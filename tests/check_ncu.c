@@ -111,6 +111,32 @@ START_TEST(test_memory_counters) {
 }
 END_TEST
 
+/* What the profile measured, read for the agreement (saxpy's rows of
+ * details_full_b8.csv and the column sums of saxpy_source_b8.csv). */
+START_TEST(test_measured) {
+  GError *err = NULL;
+  g_autofree gchar *dpath = ref_path("ncu", "details_full_b8.csv");
+  g_autoptr(NcuDetails) d = ncu_details_load(dpath, "k_saxpy", &err);
+  ck_assert_msg(d != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq_tol(d->sm_active_cycles, 438297.84, 1e-6);
+  ck_assert_double_eq_tol(d->elapsed_cycles, 447295, 1e-9);
+  ck_assert_double_eq_tol(d->sm_ghz, 1.97, 1e-12);
+  ck_assert_double_eq_tol(d->dram_pct, 74.59, 1e-12);
+  ck_assert_double_eq_tol(d->l1_pct, 22.14, 1e-12);
+  ck_assert_double_eq_tol(d->l2_pct, 80.72, 1e-12);
+  ck_assert_double_eq_tol(d->issued_ipc, 0.24, 1e-12);
+  ck_assert_double_eq_tol(d->issue_slots_pct, 5.80, 1e-12);
+  ck_assert_double_eq_tol(d->warp_cpi, 131.37, 1e-12);
+  ck_assert_double_eq_tol(d->achieved_pct, 48.85, 1e-12);
+  g_autoptr(NcuSource) s = source(&real_cases[0], "k_saxpy", &err);
+  ck_assert_msg(s != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(s->samples[NCU_STALL_LONG_SB], 24334);
+  ck_assert_uint_eq(s->samples[NCU_STALL_SELECTED], 206);
+  ck_assert_uint_eq(s->samples[NCU_STALL_LG], 2213);
+  ck_assert_str_eq(ncu_stall_column(NCU_STALL_LONG_SB), "stall_long_sb");
+}
+END_TEST
+
 /* The details export holds transpose<0> and transpose<1>: the key picks one. */
 START_TEST(test_details_template) {
   g_autofree gchar *dpath = ref_path("ncu", "details_full_b8.csv");
@@ -609,6 +635,7 @@ static Suite *ncu_suite(void) {
   tcase_add_loop_test(real, test_real_source, 0, G_N_ELEMENTS(real_cases));
   tcase_add_test(real, test_memory_counters);
   tcase_add_test(real, test_details_template);
+  tcase_add_test(real, test_measured);
   tcase_add_test(real, test_other_kernel);
   suite_add_tcase(s, real);
   TCase *bad = tcase_create("bad_input");

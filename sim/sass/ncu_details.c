@@ -141,6 +141,28 @@ static const DetailMetric detail_metrics[] = {
      "no DRAM bound on the scattered loads' L2 misses"},
     {"Duration", D(duration_s), FALSE, SCALE_TIME, 1e-9, 1e6, "s", NULL, 0,
      "no DRAM bound on the scattered loads' L2 misses"},
+    /* What the profile measured, compared with the simulation of its launch
+     * (report/profile_agree.h).  Sanity bounds, not hardware: counts exact
+     * in a double, a clock up to 10 GHz, an IPC up to 64 (16 SMSPs);
+     * percentages of a peak up to 1000 (a throughput Nsight Compute computes
+     * from counters taken apart can pass 100) */
+    {"SM Active Cycles", D(sm_active_cycles), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "cycles",
+     "cycle", 0, "no agreement with the profile (its cycles unknown)"},
+    {"Elapsed Cycles", D(elapsed_cycles), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "cycles", "cycle",
+     0, "not compared"},
+    {"SM Frequency", D(sm_ghz), FALSE, SCALE_COUNT, 0, 10, "GHz", NULL, 0, "the model's clock"},
+    {"DRAM Throughput", D(dram_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0, "not compared"},
+    {"L1/TEX Cache Throughput", D(l1_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0,
+     "not compared"},
+    {"L2 Cache Throughput", D(l2_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0, "not compared"},
+    {"Issued Ipc Active", D(issued_ipc), FALSE, SCALE_COUNT, 0, 64, "warp instructions/cycle", NULL,
+     0, "not compared"},
+    {"Issue Slots Busy", D(issue_slots_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0,
+     "not compared"},
+    {"Warp Cycles Per Issued Instruction", D(warp_cpi), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX,
+     "cycles", NULL, 0, "not compared"},
+    {"Achieved Occupancy", D(achieved_pct), FALSE, SCALE_COUNT, 0, 100, "%", NULL, 0,
+     "not compared"},
 };
 #undef D
 
@@ -431,6 +453,8 @@ static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gcha
   d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
   d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
   d->dram_bytes_per_s = d->duration_s = NAN;
+  d->sm_active_cycles = d->elapsed_cycles = d->sm_ghz = d->dram_pct = d->l1_pct = NAN;
+  d->l2_pct = d->issued_ipc = d->issue_slots_pct = d->warp_cpi = d->achieved_pct = NAN;
   guint first_line[G_N_ELEMENTS(detail_metrics)] = {0}; /* line of each metric read so far */
   for (guint i = l->row; i < rows->len; i++) {
     const NcuRow *r = &g_array_index(rows, NcuRow, i);

@@ -26,9 +26,22 @@ typedef struct {
   gdouble dram_bytes_per_s;  /* Memory Workload Analysis: Memory Throughput in a byte/s unit
                                 (DRAM), bytes per second (NaN = absent) */
   gdouble duration_s;        /* GPU Speed Of Light: Duration, seconds (NaN = absent) */
-  GString *warnings;         /* what was assumed for what the export does not give, and rates
-                                above 100 % read as 100 %: one line each, "FILE:LINE: ...\n"
-                                (owned; "" when none) */
+  /* What the profile measured, for the agreement with the simulated launch
+   * (report/profile_agree.h); each NaN = absent: */
+  gdouble sm_active_cycles; /* GPU Speed Of Light: SM Active Cycles, cycles per SM */
+  gdouble elapsed_cycles;   /* Elapsed Cycles, cycles */
+  gdouble sm_ghz;           /* SM Frequency, GHz (the clock the profile ran at) */
+  gdouble dram_pct;         /* DRAM Throughput, % of the DRAM's peak */
+  gdouble l1_pct;           /* L1/TEX Cache Throughput, % of peak */
+  gdouble l2_pct;           /* L2 Cache Throughput, % of peak */
+  gdouble issued_ipc;       /* Compute Workload Analysis: Issued Ipc Active, warp
+                               instructions per active cycle per SM */
+  gdouble issue_slots_pct;  /* Issue Slots Busy, % */
+  gdouble warp_cpi;         /* Warp State Statistics: Warp Cycles Per Issued Instruction */
+  gdouble achieved_pct;     /* Occupancy: Achieved Occupancy, % */
+  GString *warnings;        /* what was assumed for what the export does not give, and rates
+                               above 100 % read as 100 %: one line each, "FILE:LINE: ...\n"
+                               (owned; "" when none) */
 } NcuDetails;
 
 /* Read the details-page export at `path` and take the kernel whose name key

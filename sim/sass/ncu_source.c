@@ -65,6 +65,35 @@ static gboolean count_col(const NcuTable *t, const NcuRow *r, gint col, const gc
   return TRUE;
 }
 
+const gchar *ncu_stall_column(NcuStall s) {
+  static const gchar *const names[NCU_STALL_MAX] = {"stall_barrier",      "stall_branch_resolving",
+                                                    "stall_dispatch",     "stall_drain",
+                                                    "stall_imc",          "stall_lg",
+                                                    "stall_long_sb",      "stall_math",
+                                                    "stall_membar",       "stall_mio",
+                                                    "stall_misc",         "stall_no_inst",
+                                                    "stall_not_selected", "stall_selected",
+                                                    "stall_short_sb",     "stall_sleep",
+                                                    "stall_tex",          "stall_wait"};
+  return s < NCU_STALL_MAX ? names[s] : "?";
+}
+
+/* Add row `r`'s warp-state samples (the stall_<reason> columns of header
+ * `h`; an absent or unknown cell adds 0) to `samples`; FALSE with
+ * NCU_ERROR_PARSE for a cell that is no count. */
+static gboolean source_samples(const NcuTable *t, const NcuRow *r, const NcuRow *h,
+                               const gchar *origin, guint64 *samples, GError **error) {
+  for (guint s = 0; s < NCU_STALL_MAX; s++) {
+    guint64 v = 0;
+    gboolean unknown;
+    if (!count_col(t, r, ncu_csv_column(h, ncu_stall_column(s)), origin, ncu_stall_column(s), &v,
+                   &unknown, error))
+      return FALSE;
+    samples[s] += v;
+  }
+  return TRUE;
+}
+
 /* Rows of one section whose counters were unknown, per counter: how many,
  * the first line and its text. */
 typedef struct {
@@ -293,6 +322,8 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
     for (guint i = s->first; i < s->end && ok; i++) {
       ok = source_row(table, &g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n],
                       &tally, error);
+      ok = ok &&
+           source_samples(table, &g_array_index(rows, NcuRow, i), h, origin, out->samples, error);
       out->n += ok;
     }
     if (!ok || !fill_unknown(out, &tally, error))

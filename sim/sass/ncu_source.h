@@ -44,6 +44,33 @@ typedef struct {
   guint unknown;            /* NcuUnknown bits */
 } NcuInstr;
 
+/* The source page's warp-state sample columns ("Warp Stall Sampling (All
+ * Samples)" per reason: stall_<reason>), in this order. */
+typedef enum {
+  NCU_STALL_BARRIER,
+  NCU_STALL_BRANCH_RESOLVING,
+  NCU_STALL_DISPATCH,
+  NCU_STALL_DRAIN,
+  NCU_STALL_IMC,
+  NCU_STALL_LG,
+  NCU_STALL_LONG_SB,
+  NCU_STALL_MATH,
+  NCU_STALL_MEMBAR,
+  NCU_STALL_MIO,
+  NCU_STALL_MISC,
+  NCU_STALL_NO_INST,
+  NCU_STALL_NOT_SELECTED,
+  NCU_STALL_SELECTED,
+  NCU_STALL_SHORT_SB,
+  NCU_STALL_SLEEP,
+  NCU_STALL_TEX,
+  NCU_STALL_WAIT,
+  NCU_STALL_MAX
+} NcuStall;
+
+/* The column name of `s` ("stall_long_sb"; static). */
+const gchar *ncu_stall_column(NcuStall s);
+
 typedef struct {
   gchar *file;   /* owned */
   gchar *kernel; /* "Kernel Name" as printed, owned */
@@ -52,6 +79,8 @@ typedef struct {
   guint n;
   GString *warnings; /* what was read in place of what the export does not give: one line
                         each, "FILE:LINE: ...\n" (owned; "" when none) */
+  guint64 samples[NCU_STALL_MAX]; /* warp-state samples per reason, summed over the
+                                     instructions (a column left out or empty: 0) */
 } NcuSource;
 
 /* Read the source-page export at `path` and take the kernel whose name key
