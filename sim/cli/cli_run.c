@@ -6,11 +6,13 @@
 #include "cli/cli_row.h"
 #include "input/config.h"
 #include "report/profile.h"
+#include "report/profile_agree.h"
 #include "run/launch.h"
 #include "run/rates.h"
 #include "run/sim.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -256,10 +258,22 @@ static void warn_ilp_empty_chains(const Kernel *k) {
             k->file, k->ilp, k->fma, k->sfu, k->lds, most, most);
 }
 
+/* The agreement at the profiled launch: the cycles ratio (simulated /
+ * profiled SM active cycles; empty without a details export) and the
+ * metric that disagrees most ("-": none). */
+static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a) {
+  if (a->present && isfinite(a->cycles_ratio))
+    report_add_double(row, "profile_cycles_ratio", a->cycles_ratio, 4);
+  else
+    report_add_str(row, "profile_cycles_ratio", "");
+  report_add_str(row, "profile_worst_metric", a->present ? profile_agree_name(a->worst) : "");
+}
+
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
  * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
-                                const SimResult *r, const Profile *p, GString *out) {
+                                const SimResult *r, const Profile *p, const ProfileAgreement *a,
+                                GString *out) {
   const ProfileMetrics *pm = profile_metrics(p);
   g_autofree gchar *modified = model_modified_text(m, ", ");
   g_string_append_printf(out, "warpsim %s: kernel %s on %s%s%s%s (policy %s)\n", WARPSIM_VERSION,
@@ -304,6 +318,8 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            "key's .source), not validated against measurements here\n\n",
                            m->name, m->file);
   profile_append_text(p, out);
+  if (a->present)
+    profile_agree_append_text(a, out);
 }
 
 /* The CSV row, preceded by the effective configuration when asked. */
@@ -367,9 +383,20 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     for (guint i = 0; lines[i] && *lines[i]; i++)
       fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
   }
+  g_autofree ProfileAgreement *agree = g_new0(ProfileAgreement, 1);
+  if (!profile_agree(m, k, &opt, &r, agree, error)) {
+    if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
+      name_bound(o, *error);
+    g_prefix_error(error, "the profiled launch: ");
+    return FALSE;
+  }
+  g_autofree gchar *agree_warning = profile_agree_warning(agree, k->name);
+  if (agree_warning != NULL)
+    fprintf(stderr, "warpsim: warning: %s\n", agree_warning);
   g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
   if (o->units != NULL)
     add_device_columns(row, m, &r);
+  add_agreement_columns(row, agree);
   if (format == CLI_FORMAT_CSV) {
     append_csv(o, m, k, row, out);
     return TRUE;
@@ -388,9 +415,10 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
       json_array_add_string_element(modified, m->modified[i]);
     json_object_set_array_member(json, "model_modified", modified);
     json_object_set_member(json, "model_provenance", model_sources_json(m));
+    json_object_set_member(json, "agreement", profile_agree_to_json(agree));
     report_json(row, "profile", profile, out);
   } else
-    append_text_summary(o, m, k, &r, p, out);
+    append_text_summary(o, m, k, &r, p, agree, out);
   return TRUE;
 }
 

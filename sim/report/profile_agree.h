@@ -1,0 +1,98 @@
+/* profile_agree.h - agreement with the profile: the launch a details export
+ * describes (its block size, grid, registers, shared memory and resident
+ * blocks) simulated, and what the simulation gives set beside what Nsight
+ * Compute measured, metric by metric (doc/profile_agreement.md).
+ *
+ * Disagreement of one metric: |simulated - profiled| / max(|simulated|,
+ * |profiled|, floor), 0..1, with a floor of 10 points for a percentage (a
+ * 0.4 % against 0.0 % DRAM throughput is no disagreement) and of 0 else.
+ * The metric that disagrees most is taken over the comparable metrics other
+ * than the cycles themselves and over the warp states' shares (the source
+ * page's samples per reason against the simulated warp cycles per state).
+ * L1/L2 throughput and hit rates are shown but not compared: the model's
+ * peaks are not Nsight Compute's, and the hit rates are the model's input.
+ */
+#ifndef WARPSIM_PROFILE_AGREE_H
+#define WARPSIM_PROFILE_AGREE_H
+
+#include "input/kernel.h"
+#include "input/model.h"
+#include "run/sim.h"
+#include "sass/ncu.h"
+
+#include <json-glib/json-glib.h>
+
+typedef enum {
+  AGREE_SM_ACTIVE_CYCLES, /* cycles per SM with a warp resident (average over the SMs) */
+  AGREE_ELAPSED_CYCLES,   /* cycles of the longest SM (the profile: of the launch) */
+  AGREE_ISSUED_IPC,       /* warp instructions issued per active cycle per SM */
+  AGREE_ISSUE_SLOTS,      /* issue slots busy, % */
+  AGREE_WARP_CPI,         /* warp cycles per issued instruction */
+  AGREE_DRAM_PCT,         /* DRAM throughput, % of the profile's DRAM peak */
+  AGREE_L2_PCT,           /* L2 throughput, % (simulated: of the model's L2 bandwidth) */
+  AGREE_L1_PCT,           /* L1/TEX throughput, % (simulated: of the model's L1 bandwidth) */
+  AGREE_L1_HIT,           /* L1/TEX hit rate, % (simulated: of global bytes) */
+  AGREE_L2_HIT,           /* L2 hit rate, % (simulated: of the bytes past L1) */
+  AGREE_ACHIEVED_OCC,     /* achieved occupancy, % */
+  AGREE_METRIC_MAX
+} AgreeMetric;
+
+/* Cycles off by more than this share make the warning (10 %). */
+#define PROFILE_AGREE_WARN_SHARE 0.10
+
+typedef struct {
+  gboolean present; /* a details export's launch was simulated */
+  /* the profiled launch, as the details export states it */
+  guint threads_per_block; /* threads */
+  guint grid_blocks;       /* CTAs */
+  guint regs_per_thread;   /* registers */
+  guint smem_static;       /* bytes per CTA */
+  guint smem_dynamic;      /* bytes per CTA */
+  guint blocks_per_sm;     /* resident CTAs (Theoretical Active Warps per SM / warps per CTA;
+                              0: as the occupancy calculator allows) */
+  gdouble profiled[AGREE_METRIC_MAX];  /* what the profile measured (NaN = not in the export) */
+  gdouble simulated[AGREE_METRIC_MAX]; /* what the simulation of that launch gives */
+  gdouble state_profiled_pct[NCU_STALL_MAX];  /* warp-state samples per reason, % (NaN: no
+                                                 source page) */
+  gdouble state_simulated_pct[NCU_STALL_MAX]; /* simulated warp cycles per state, % */
+  gdouble cycles_ratio;       /* simulated / profiled SM active cycles (NaN = unknown) */
+  gint worst;                 /* AgreeMetric, or AGREE_METRIC_MAX + NcuStall for a warp state,
+                                 that disagrees most; -1 = none */
+  gdouble worst_disagreement; /* its disagreement, 0..1 */
+  gboolean warn;              /* cycles differ by more than PROFILE_AGREE_WARN_SHARE */
+} ProfileAgreement;
+
+/* The profiled launch of `k` (a SASS kernel with a details export): `k`
+ * (shallow, strings borrowed) with the export's block size, grid,
+ * registers, static and dynamic shared memory (the opt-in when past the
+ * model's smem_per_block) and resident blocks.  FALSE when `k` has no
+ * details export. */
+gboolean profile_agree_launch(const SmModel *m, const Kernel *k, Kernel *out);
+
+/* Fill `out` from the profile of `k` and `r`, a run of profile_agree_launch's
+ * launch on `m`.  Without a details export out->present is FALSE. */
+void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r,
+                           ProfileAgreement *out);
+
+/* Simulate the profiled launch of `k` on `m` with `opt` (or take `same`, a
+ * run of `k` itself, when its launch is that one: may be NULL) and compare.
+ * FALSE with the simulation's SIM_ERROR; TRUE with out->present FALSE when
+ * `k` has no details export. */
+gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
+                       const SimResult *same, ProfileAgreement *out, GError **error);
+
+/* The name of agreement item `i` (an AgreeMetric, or AGREE_METRIC_MAX +
+ * NcuStall: "state:long_scoreboard"; static) and its column name. */
+const gchar *profile_agree_name(gint i);
+
+/* The warning line (no "warpsim: warning: " prefix, no newline) when
+ * a->warn, else NULL; a new string. */
+gchar *profile_agree_warning(const ProfileAgreement *a, const gchar *kernel);
+
+/* Append the section "Agreement with the profile" as aligned text. */
+void profile_agree_append_text(const ProfileAgreement *a, GString *out);
+
+/* The agreement as a JSON object node (caller owns). */
+JsonNode *profile_agree_to_json(const ProfileAgreement *a);
+
+#endif
