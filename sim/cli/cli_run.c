@@ -258,10 +258,16 @@ static void warn_ilp_empty_chains(const Kernel *k) {
             k->file, k->ilp, k->fma, k->sfu, k->lds, most, most);
 }
 
-/* The agreement at the profiled launch: the cycles ratio (simulated /
+/* The agreement at the profiled launch: the profile's SM Active Cycles,
+ * the cycles ratio (simulated /
  * profiled SM active cycles; empty without a details export) and the
  * metric that disagrees most ("-": none). */
 static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a) {
+  gdouble prof = a->present ? a->profiled[AGREE_SM_ACTIVE_CYCLES] : NAN;
+  if (isfinite(prof))
+    report_add_double(row, "profile_sm_active_cycles", prof, 2);
+  else
+    report_add_str(row, "profile_sm_active_cycles", "");
   if (a->present && isfinite(a->cycles_ratio))
     report_add_double(row, "profile_cycles_ratio", a->cycles_ratio, 4);
   else
