@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # cli_validate_real.sh - the real kernels against the H200 as a test
-# (scripts/validate_real.sh --check): every kernel simulated from its SASS and
-# the one profile at B = 8 has MAPE <= 15 % and its knee within 4 warps, and
-# stencil its peak within 4 warps and at least half its measured fall (two
-# spill caps are known misses, below).  Also
+# (scripts/validate_real.sh --check, issue 27's targets): the kernels that
+# miss the per-kernel targets are exactly the known ones below, --check
+# exits 1 and names the aggregate targets missed.  Also
 # checks that the check can fail: without the partial-sector store cost
 # (class_global.partial_sector_store_bytes=0, doc/stencil_mechanism.md)
 # stencil at B = 12 is more than 10 % fast (within 5 % with it); and the warm-L2 rule: treduce at
@@ -15,37 +14,22 @@ command -v parallel >/dev/null 2>&1 || { echo "GNU parallel missing: skipped"; e
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0
-# Known, reported misses: the spilling kernel (held out, no profile) at caps 48
-# and 32 reaches 90 % of its peak 8 warps early and late (doc/sass.md "A spilling
-# kernel with no profile"); the check fails if any other kernel misses, or if
-# one of these stops missing (then drop it from scripts/known_misses.tsv).  Of the held-out
-# kernels of results/reference/h200/real3/ to real6/ (doc/sass.md "Seven more
-# held-out kernels" and after): transpose33 (13.5 %: its rise to 40 warps and
-# the fall after are not reproduced, so its knee comes 12 warps early); both
-# of real5/, mechanisms the model lacks: ghist (contended global atomics,
-# about 110x too fast; warpsim warns) and divg (divergent branches, 18.7 %,
-# too fast on its plateau); of real6/, bounds (14.9 %, its knee 32 warps
-# against 40).  scan passes since the barrier unit, treduce and conv since BAR
-# arrivals take a slot of the shared-memory unit and it has a queue ([smem]
-# queue).  spmv passed at 14.7 % (since IMAD runs on the FMA pipe); with the
-# DRAM-bytes bound on L2 misses (sassmem.c) it is at 5.9 %, but its curve
-# keeps rising 9 % past the measured plateau and reaches 90 % of its peak at
-# 20 warps against 12 measured.  Of real7/ (measured for the shared DRAM
-# bandwidth of the two request widths, mem.c): vmix (5.9 %) and v4 (7.9 %)
-# reached 90 % of their peak at 8 and 4 warps against 16 and 12 measured
-# until a warp kept at most [class_global] warp_lines_in_flight lines of
-# DRAM-bound loads missing; now at 12 and 8 (4 warps: still 22 % fast).
-# Since stores hold miss slots and pay the read/write turnaround
-# ([class_global] stores_hold_lines, dram_turnaround; the eight store
-# streams of real8/ all pass): spmv passes (2.1 %), blur (4.0 %, was 8.0)
-# reaches 90 % of its peak at 28 warps against 36, scan (5.0 %) at 20
-# against 36 (its measured curve dips from 20 to 24 warps).  Of set B
-# (results/reference/h200/real_b/, measured by someone else, scored in its
-# README before it was handed): nbody (16.4 %: plateau 7.0 against 6.1, knee
-# 20 warps against 28), transpose_pad (13.9 %: the fall past 40 warps is
-# missing, knee 20 against 32), gemv (24.5 %: 76 % fast at 4 warps, knee 16
-# against 32), conv3 (19.4 %: 13-20 % fast at every B).
-KNOWN=$(awk -F'\t' '$1 == "real" { print $2 }' "$root/scripts/known_misses.tsv" | paste -sd';')
+# Known, reported misses of the per-kernel targets (real_summary.csv pass,
+# on the anchored curve: MAPE off the profiled point <= 10 %, knee within 4
+# warps, the agreement warning where the curve is > 25 % off at the
+# profiled point); the check fails if any other kernel misses, or if one of
+# these stops missing (then drop it from KNOWN).  Today
+# (doc/profile_agreement.md has the table), anchored MAPE over 10 %:
+# transpose 11.0, transpose33 26.1 (pure 13.7), ghist (contended global
+# atomics, ~110x too fast; warned: x0.009 at the profile), divg 18.2,
+# bounds 16.5, store1f 11.0 (pure 9.4), copy1f 10.3 (pure 6.3), st2d 11.0
+# (pure 3.9), nbody 16.1 (not anchored: 1 % memory waits), transpose_pad
+# 29.9 (pure 13.6), gemv 26.5; knee more than 4 warps off: blur (28 vs 36),
+# spill_48 (12 vs 20), spill_32 (28 vs 20), scan (20 vs 36; its measured
+# curve dips from 20 to 24 warps), divg (48 vs 28; pure 32) and most of the
+# above.  The aggregate targets (real_scores.csv) are missed too: --check
+# exits 1 naming them.
+KNOWN="transpose;blur;spill_48;spill_32;transpose33;ghist;divg;scan;bounds;store1f;copy1f;st2d;nbody;transpose_pad;gemv"
 rc=0
 WARPSIM=${WARPSIM_BIN:?} "$root/scripts/validate_real.sh" --check --out "$out/v" >"$out/log" 2>&1 || rc=$?
 failing=$(awk -F, '$NF == "NO" { print $1 }' "$out/v/real_summary.csv" 2>/dev/null | paste -sd';')
@@ -54,6 +38,14 @@ if [ "$rc" -eq 1 ] && [ "$failing" = "$KNOWN" ]; then
 else
   echo "FAIL: validate_real.sh --check: rc $rc, kernels missing the targets '$failing' (known: '$KNOWN')"; cat "$out/log"; fail=$((fail + 1))
 fi
+# --check names the aggregate targets it misses, with the numbers.
+grep -q 'the held-out kernels miss the targets: MAPE <= 10 % for [0-9.]* % of kernels (want >= 90)' "$out/log" &&
+  pass=$((pass + 1)) || { echo "FAIL: --check did not name the MAPE target"; cat "$out/log"; fail=$((fail + 1)); }
+# real_scores.csv scores the anchored and the pure model, the flat predictor and "doubling
+# always helps" on the same held-out kernels and doublings.
+preds=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $1, $2, $7 }' "$out/v/real_scores.csv")
+[ "$preds" = "anchored:43:287 pure:43:287 flat:35:287 always_helps:43:287 " ] && pass=$((pass + 1)) ||
+  { echo "FAIL: real_scores.csv predictors '$preds'"; fail=$((fail + 1)); }
 rows=$(awk -F, 'NR > 1' "$out/v/real_summary.csv" | wc -l)
 [ "$rows" -eq 52 ] && pass=$((pass + 1)) || { echo "FAIL: $rows kernels in real_summary.csv (want 52: 8 kernels, 8 spill caps, 29 more kernels, 7 of set B)"; fail=$((fail + 1)); }
 # Stencil at B = 12 (measured 1,680,092 cycles, curves.csv): within 5 % with
@@ -62,12 +54,14 @@ rows=$(awk -F, 'NR > 1' "$out/v/real_summary.csv" | wc -l)
 # rather than a flat 1.5x).
 meas=$(awk -F, '$1 == "stencil" && $2 == 12 { print $5 }' "$root/results/reference/h200/real/curves.csv")
 dyn=$(awk -F, '$1 == "stencil" && $2 == 12 { print $4 }' "$root/results/reference/h200/real/curves.csv")
+# (the pure model: an anchor would move the factor to make up for a
+# mechanism switched off, which is what these checks switch off to see)
 cycles() { # KERNEL B DYN [--set ...]: simulated cycles of traces/KERNEL_sass.ini, B CTAs per SM, one wave
   local kernel=$1 b=$2 dyn=$3
   shift 3
   "$WARPSIM_BIN" run --kernel "$root/traces/${kernel}_sass.ini" --set launch.blocks_per_sm="$b" \
     --set launch.blocks=$((b * 132)) --set launch.smem_dynamic="$dyn" --set launch.optin=true \
-    --format csv --no-whatif "$@" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }'
+    --format csv --no-whatif --no-anchor "$@" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }'
 }
 with=$(cycles stencil 12 "$dyn") without=$(cycles stencil 12 "$dyn" --set class_global.partial_sector_store_bytes=0)
 err() { awk -v s="$1" -v m="$meas" 'BEGIN { e = (s - m) / m; printf "%.3f", e < 0 ? -e : e }'; }
