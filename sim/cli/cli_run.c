@@ -7,6 +7,7 @@
 #include "input/config.h"
 #include "report/profile.h"
 #include "report/profile_agree.h"
+#include "report/profile_anchor.h"
 #include "run/launch.h"
 #include "run/rates.h"
 #include "run/sim.h"
@@ -27,6 +28,7 @@ typedef struct {
   gboolean help_keys;
   gboolean comments;
   gboolean no_whatif;
+  gboolean no_anchor;
   gchar *units;      /* --units: "sm" (NULL) or "device" */
   gchar *max_cycles; /* --max-cycles; NULL: RUN_MAX_CYCLES_DEFAULT */
   gchar *timeout;    /* --timeout; NULL: RUN_TIMEOUT_DEFAULT */
@@ -82,6 +84,10 @@ static GOptionContext *run_context(RunOptions *o) {
        "CSV: precede the header with '# ' lines holding the effective model and kernel", NULL},
       {"no-whatif", 0, 0, G_OPTION_ARG_NONE, &o->no_whatif,
        "text/json: skip the extra simulations that try a rule's advice (more occupancy or ILP)",
+       NULL},
+      {"no-anchor", 0, 0, G_OPTION_ARG_NONE, &o->no_anchor,
+       "SASS with a details export: simulate with the pure model, not the one anchored at the "
+       "profiled launch (doc/profile_agreement.md)",
        NULL},
       {"units", 'u', 0, G_OPTION_ARG_STRING, &o->units,
        "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
@@ -259,10 +265,11 @@ static void warn_ilp_empty_chains(const Kernel *k) {
 }
 
 /* The agreement at the profiled launch: the profile's SM Active Cycles,
- * the cycles ratio (simulated /
- * profiled SM active cycles; empty without a details export) and the
- * metric that disagrees most ("-": none). */
-static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a) {
+ * the cycles ratio (simulated / profiled SM active cycles, pure model;
+ * empty without a details export), the metric that disagrees most ("-":
+ * none), and the anchor's memory time factor (empty: not anchored). */
+static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a,
+                                  const ProfileAnchor *an) {
   gdouble prof = a->present ? a->profiled[AGREE_SM_ACTIVE_CYCLES] : NAN;
   if (isfinite(prof))
     report_add_double(row, "profile_sm_active_cycles", prof, 2);
@@ -273,6 +280,10 @@ static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a) {
   else
     report_add_str(row, "profile_cycles_ratio", "");
   report_add_str(row, "profile_worst_metric", a->present ? profile_agree_name(a->worst) : "");
+  if (an->applied)
+    report_add_double(row, "anchor_memory_time_factor", an->memory_factor, 4);
+  else
+    report_add_str(row, "anchor_memory_time_factor", "");
 }
 
 /* The text report: what ran, its headline rates, then the Nsight Compute-style
@@ -328,17 +339,110 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
     profile_agree_append_text(a, out);
 }
 
-/* The CSV row, preceded by the effective configuration when asked. */
-static void append_csv(const RunOptions *o, const SmModel *m, const Kernel *k, const ReportRow *row,
+/* The CSV row, preceded by the effective configuration when asked (the
+ * model simulated, `used`, and the anchor that made it from `pure`). */
+static void append_csv(const RunOptions *o, const SmModel *used, const SmModel *pure,
+                       const Kernel *k, const ProfileAnchor *an, const ReportRow *row,
                        GString *out) {
   if (o->comments) {
     g_string_append_printf(out, "# warpsim %s\n", WARPSIM_VERSION);
-    model_dump(m, out, "# ");
+    model_dump(used, out, "# ");
     kernel_dump(k, out, "# ");
+    if (k->sass != NULL && k->sass_details != NULL && *k->sass_details != '\0')
+      profile_anchor_append_text(an, pure, NULL, "# ", out);
   }
   if (!o->no_header)
     report_csv_header(row, out);
   report_csv_values(row, out);
+}
+
+/* A simulation's error with the option it passed named; `what` prefixes
+ * the message (NULL: none).  Returns FALSE. */
+static gboolean sim_failed(const RunOptions *o, const gchar *what, GError **error) {
+  if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
+    name_bound(o, *error);
+  if (what != NULL)
+    g_prefix_error(error, "%s: ", what);
+  return FALSE;
+}
+
+/* What the profile says about the run (report/profile_agree.h,
+ * profile_anchor.h): the pure model's agreement at the profiled launch, the
+ * anchor derived from it, and the anchored model's agreement there (text
+ * and JSON only). */
+typedef struct {
+  ProfileAgreement pure;     /* the pure model at the profiled launch */
+  ProfileAnchor anchor;      /* applied unless --no-anchor or nothing to anchor */
+  ProfileAgreement anchored; /* the anchored model there (present: computed) */
+} RunProfile;
+
+/* The pure agreement and the anchor, before the run (with --no-anchor the
+ * agreement comes after it, from the run itself when its launch is the
+ * profiled one). */
+static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kernel *k,
+                              const SimOptions *opt, RunProfile *rp, GError **error) {
+  if (o->no_anchor) {
+    profile_anchor_derive(m, &(ProfileAgreement){0}, &rp->anchor);
+    rp->anchor.why = "--no-anchor";
+    return TRUE;
+  }
+  if (!profile_agree(m, k, opt, NULL, &rp->pure, error))
+    return sim_failed(o, "the profiled launch", error);
+  profile_anchor_derive(m, &rp->pure, &rp->anchor);
+  if (rp->anchor.applied) { /* the first step's profiled launch, for the secant */
+    if (!profile_agree(&rp->anchor.model, k, opt, NULL, &rp->anchored, error))
+      return sim_failed(o, "the profiled launch (anchored)", error);
+    profile_anchor_refine(m, &rp->anchor, &rp->anchored);
+    rp->anchored.present = FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
+                             const SmModel *used, const Kernel *k, const SimOptions *opt,
+                             const SimResult *r, RunProfile *rp, GError **error) {
+  if (o->no_anchor && !profile_agree(m, k, opt, r, &rp->pure, error))
+    return sim_failed(o, "the profiled launch", error);
+  if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
+      !profile_agree(used, k, opt, r, &rp->anchored, error))
+    return sim_failed(o, "the profiled launch (anchored)", error);
+  g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
+  if (warning != NULL)
+    fprintf(stderr, "warpsim: warning: %s\n", warning);
+  return TRUE;
+}
+
+/* The text or JSON report of run `r` of `k` on `used` (the anchored model,
+ * or `m`, the pure one). */
+static void append_report(const RunOptions *o, CliFormat format, const SmModel *m,
+                          const SmModel *used, const Kernel *k, const SimOptions *opt,
+                          const SimResult *r, const RunProfile *rp, const ReportRow *row,
+                          GString *out) {
+  g_autoptr(Profile) p = profile_new(used, k, r);
+  if (o->no_whatif)
+    profile_skip_what_if(p);
+  else
+    profile_what_if(p, used, k, opt);
+  const ProfileAgreement *anchored = rp->anchored.present ? &rp->anchored : NULL;
+  if (format == CLI_FORMAT_JSON) {
+    JsonNode *profile = profile_to_json(p);
+    JsonObject *json = json_node_get_object(profile);
+    json_object_set_boolean_member(json, "model_validated", used->validated);
+    JsonArray *modified = json_array_new();
+    for (guint i = 0; used->modified != NULL && used->modified[i] != NULL; i++)
+      json_array_add_string_element(modified, used->modified[i]);
+    json_object_set_array_member(json, "model_modified", modified);
+    json_object_set_member(json, "model_provenance", model_sources_json(used));
+    json_object_set_member(json, "agreement", profile_agree_to_json(&rp->pure));
+    json_object_set_member(json, "anchor", profile_anchor_to_json(&rp->anchor, m, anchored));
+    report_json(row, "profile", profile, out);
+    return;
+  }
+  append_text_summary(o, used, k, r, p, &rp->pure, out);
+  if (rp->pure.present) {
+    profile_anchor_append_text(&rp->anchor, m, anchored, "    ", out);
+    g_string_append_c(out, '\n');
+  }
 }
 
 /* Simulate and write the result in `format` to `out`. */
@@ -378,53 +482,28 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   if (!parse_bounds(o, &opt, &timeout_s, error))
     return FALSE;
   warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
-  SimResult r;
-  if (!sim_run(m, k, &opt, &r, error)) {
-    if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
-      name_bound(o, *error);
+  g_autofree RunProfile *rp = g_new0(RunProfile, 1);
+  if (!anchor_before(o, m, k, &opt, rp, error))
     return FALSE;
-  }
-  if (r.warnings[0] != '\0') { /* one line per opcode no class names */
-    g_auto(GStrv) lines = g_strsplit(r.warnings, "\n", -1);
+  const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
+  g_autofree SimResult *r = g_new0(SimResult, 1);
+  if (!sim_run(used, k, &opt, r, error))
+    return sim_failed(o, NULL, error);
+  if (r->warnings[0] != '\0') { /* one line per opcode no class names */
+    g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)
       fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
   }
-  g_autofree ProfileAgreement *agree = g_new0(ProfileAgreement, 1);
-  if (!profile_agree(m, k, &opt, &r, agree, error)) {
-    if (g_error_matches(*error, SIM_ERROR, SIM_ERROR_BOUND))
-      name_bound(o, *error);
-    g_prefix_error(error, "the profiled launch: ");
+  if (!anchor_after(o, format, m, used, k, &opt, r, rp, error))
     return FALSE;
-  }
-  g_autofree gchar *agree_warning = profile_agree_warning(agree, k->name);
-  if (agree_warning != NULL)
-    fprintf(stderr, "warpsim: warning: %s\n", agree_warning);
-  g_autoptr(ReportRow) row = cli_result_row(m, k, &r, (const gchar *const *)o->sets);
+  g_autoptr(ReportRow) row = cli_result_row(used, k, r, (const gchar *const *)o->sets);
   if (o->units != NULL)
-    add_device_columns(row, m, &r);
-  add_agreement_columns(row, agree);
-  if (format == CLI_FORMAT_CSV) {
-    append_csv(o, m, k, row, out);
-    return TRUE;
-  }
-  g_autoptr(Profile) p = profile_new(m, k, &r);
-  if (o->no_whatif)
-    profile_skip_what_if(p);
+    add_device_columns(row, used, r);
+  add_agreement_columns(row, &rp->pure, &rp->anchor);
+  if (format == CLI_FORMAT_CSV)
+    append_csv(o, used, m, k, &rp->anchor, row, out);
   else
-    profile_what_if(p, m, k, &opt);
-  if (format == CLI_FORMAT_JSON) {
-    JsonNode *profile = profile_to_json(p);
-    JsonObject *json = json_node_get_object(profile);
-    json_object_set_boolean_member(json, "model_validated", m->validated);
-    JsonArray *modified = json_array_new();
-    for (guint i = 0; m->modified != NULL && m->modified[i] != NULL; i++)
-      json_array_add_string_element(modified, m->modified[i]);
-    json_object_set_array_member(json, "model_modified", modified);
-    json_object_set_member(json, "model_provenance", model_sources_json(m));
-    json_object_set_member(json, "agreement", profile_agree_to_json(agree));
-    report_json(row, "profile", profile, out);
-  } else
-    append_text_summary(o, m, k, &r, p, agree, out);
+    append_report(o, format, m, used, k, &opt, r, rp, row, out);
   return TRUE;
 }
 

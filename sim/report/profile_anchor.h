@@ -1,0 +1,78 @@
+/* profile_anchor.h - the anchored model: what the agreement with the
+ * profile pins down about one kernel, as one effective quantity the other
+ * occupancies are simulated with (doc/profile_agreement.md).
+ *
+ * The quantity: a memory time factor f.  The profiled launch is simulated
+ * with the pure model (profile_agree.h); when warps of that simulation
+ * spend a share s >= PROFILE_ANCHOR_MIN_SHARE of their cycles waiting for
+ * memory (long_scoreboard, lg_throttle, drain), the mismatch of the SM
+ * active cycles (r = profiled / simulated) is put on memory alone: with the
+ * memory part of the time scaled by f and the rest unchanged, r = 1 - s +
+ * s f, so f = 1 + (r - 1) / s, clamped to [PROFILE_ANCHOR_MIN,
+ * PROFILE_ANCHOR_MAX].  The anchored model is the pure one with the
+ * latencies of L1, L2 and DRAM (and DRAM's streaming latency) x f and the
+ * bandwidths of L2 and DRAM / f: this kernel's memory accesses are served f
+ * times slower (f > 1) or faster than the model's calibration kernels'.
+ * That first step f1 is refined once: the profiled launch simulated with
+ * f1 gives a second cycles ratio, and the secant through (1, pure ratio)
+ * and (f1, that ratio) gives the f at which the ratio is 1 (clamped); the
+ * report shows where the anchored profiled launch lands.  A profiled launch not
+ * bound by memory (s below the minimum) is not anchored: the model has no
+ * per-kernel quantity for an issue or pipe mismatch.
+ */
+#ifndef WARPSIM_PROFILE_ANCHOR_H
+#define WARPSIM_PROFILE_ANCHOR_H
+
+#include "input/model.h"
+#include "report/profile_agree.h"
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+/* The least memory-wait share that anchors (20 %: assumed, a fifth of the
+ * warp cycles), and the factor's range (assumed: at most a factor of 2
+ * either way is read as this kernel's memory behaviour, more as a model
+ * that misses a mechanism). */
+#define PROFILE_ANCHOR_MIN_SHARE 0.20
+#define PROFILE_ANCHOR_MIN 0.5
+#define PROFILE_ANCHOR_MAX 2.0
+
+typedef struct {
+  gboolean applied;      /* the anchored model differs from the pure one */
+  const gchar *why;      /* static: why not applied (NULL when applied) */
+  gdouble cycles_ratio;  /* source: simulated / profiled SM active cycles, pure model */
+  gdouble memory_share;  /* source: the pure simulation's memory-wait share, 0..1 */
+  gdouble memory_factor; /* f (1 when not applied) */
+  gboolean clamped;      /* f hit the range */
+  gdouble first_factor;  /* f1, the closed-form first step */
+  gdouble first_ratio;   /* simulated / profiled SM active cycles with f1 (NaN: not refined) */
+  SmModel model;         /* the anchored model: a shallow copy of the pure one (borrowed
+                            strings and tables: never model_free it) */
+} ProfileAnchor;
+
+/* Derive the anchor of the pure model `m` (borrowed: out->model borrows
+ * its strings) from the agreement `a` of its simulated profiled launch. */
+void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *out);
+
+/* Refine `an` once (see above) with `first`, the agreement of the profiled
+ * launch simulated on an->model (the first step's model). */
+void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *first);
+
+/* The anchor as '--set' overrides of the pure model, e.g. "l2.latency=271
+ * dram.latency=620 ..." (space-separated; "" when not applied); a new
+ * string. */
+gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure);
+
+/* Append the anchor as text lines, each with `prefix`: the quantity, its
+ * source metrics and values, the model keys it changed; and, when
+ * `anchored` is given (the agreement of the anchored profiled launch), the
+ * cycles ratio it leaves there. */
+void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
+                                const ProfileAgreement *anchored, const gchar *prefix,
+                                GString *out);
+
+/* The anchor as a JSON object node (caller owns). */
+JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
+                                 const ProfileAgreement *anchored);
+
+#endif
