@@ -1,5 +1,6 @@
 # plot_real.gp - the real kernels: measured work per cycle per SM (points),
-# simulated from SASS + one Nsight Compute profile (lines) and the flat
+# simulated from SASS + one Nsight Compute profile (pure and anchored
+# model, lines) and the flat
 # predictor (the throughput the profile measured, dashed), one panel per
 # kernel against resident warps per SM, 12 panels per page.
 # Usage: gnuplot -c scripts/plot_real.gp REAL.csv SUMMARY.csv OUT_PREFIX
@@ -18,7 +19,7 @@ if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
 # per kernel: "fitted MAPE" of real_summary.csv
-info(k) = system(sprintf("awk -F, '$1 == \"%s\" { printf \"%%s MAPE %%s %%%% (target <= 10), knee %%s warps (measured %%s)\", $2 == \"yes\" ? \"fitted\" : \"held out\", $4, $7, $6 }' '%s'", k, sf))
+info(k) = system(sprintf("awk -F, '$1 == \"%s\" { printf \"%%s; MAPE (target <= 10 %%%%) anchored %%s, pure %%s %%%%; knee %%s, %%s (measured %%s) warps\", $2 == \"yes\" ? \"fitted\" : \"held out\", $5, $4, $9, $8, $7 }' '%s'", k, sf))
 nk = words(kernels)
 per = 12; cols = 4; rows = 3
 pages = int((nk + per - 1) / per)
@@ -32,7 +33,7 @@ set yrange [0:*]
 set key bottom right
 do for [pg = 1:pages] {
   set output sprintf("%s_%d.png", prefix, pg)
-  set multiplot layout rows,cols title sprintf("real kernels on the H200 (page %d of %d): measured (points), pure model from SASS + the B = 8 profile (line), flat at the profiled throughput (dashed)", pg, pages) font ",13"
+  set multiplot layout rows,cols title sprintf("real kernels on the H200 (page %d of %d): measured (points); from SASS + the B = 8 profile: pure model (orange), anchored (green); flat at the profiled throughput (dashed)", pg, pages) font ",13"
   do for [i = (pg - 1) * per + 1 : (pg * per < nk ? pg * per : nk)] {
     k = word(kernels, i)
     set title k."\n".info(k) font ",10"
@@ -40,6 +41,7 @@ do for [pg = 1:pages] {
     set ylabel "work per cycle per SM"
     plot f using (strcol(1) eq k ? $3 : NaN):4 with points pt 7 ps 1.2 lc rgb "#000000" title "measured", \
          f using (strcol(1) eq k ? $3 : NaN):5 with linespoints pt 6 lw 2 lc rgb "#d55e00" title "pure", \
+         f using (strcol(1) eq k ? $3 : NaN):12 with linespoints pt 4 lw 2 lc rgb "#009e73" title "anchored", \
          f using (strcol(1) eq k && strcol(9) ne "-" ? $3 : NaN):9 with lines dt 2 lw 1.5 lc rgb "#0072b2" title "flat"
   }
   unset multiplot
