@@ -19,7 +19,8 @@ if (n < 0) { print "plot_real.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_real.gp: ".f.": no data rows, no figure written"; exit status 2 }
 kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' '%s'", f))
 # per kernel: "fitted MAPE" of real_summary.csv
-info(k) = system(sprintf("awk -F, '$1 == \"%s\" { printf \"%%s; MAPE (target <= 10 %%%%) anchored %%s, pure %%s %%%%; knee %%s, %%s (measured %%s) warps\", $2 == \"yes\" ? \"fitted\" : \"held out\", $5, $4, $9, $8, $7 }' '%s'", k, sf))
+info(k) = system(sprintf("awk -F, '$1 == \"%s\" { printf \"MAPE anchored %%s, pure %%s %%%% (target <= 10)\\nknee %%s, %%s warps (measured %%s)\", $5, $4, $9, $8, $7 }' '%s'", k, sf))
+fitted(k) = system(sprintf("awk -F, '$1 == \"%s\" { printf \"%%s\", $2 == \"yes\" ? \"fitted\" : \"held out\" }' '%s'", k, sf))
 nk = words(kernels)
 per = 12; cols = 4; rows = 3
 pages = int((nk + per - 1) / per)
@@ -36,7 +37,7 @@ do for [pg = 1:pages] {
   set multiplot layout rows,cols title sprintf("real kernels on the H200 (page %d of %d): measured (points); from SASS + the B = 8 profile: pure model (orange), anchored (green); flat at the profiled throughput (dashed)", pg, pages) font ",13"
   do for [i = (pg - 1) * per + 1 : (pg * per < nk ? pg * per : nk)] {
     k = word(kernels, i)
-    set title k."\n".info(k) font ",10"
+    set title k." (".fitted(k).")\n".info(k) font ",10"
     set xlabel "resident warps per SM"
     set ylabel "work per cycle per SM"
     plot f using (strcol(1) eq k ? $3 : NaN):4 with points pt 7 ps 1.2 lc rgb "#000000" title "measured", \
