@@ -104,6 +104,7 @@ gboolean profile_agree_launch(const SmModel *m, const Kernel *k, Kernel *out) {
   if (!isnan(d->smem_dynamic))
     out->smem_dynamic = (guint)d->smem_dynamic;
   out->optin = out->smem_static + out->smem_dynamic > m->sm.smem_per_block;
+  out->l2_warm = FALSE; /* Nsight Compute empties the caches before each replay pass */
   guint warps_per_block = (out->threads_per_block + m->sm.warp_size - 1) / m->sm.warp_size;
   out->blocks_per_sm = 0;
   if (!isnan(d->theoretical_warps) && d->theoretical_warps >= warps_per_block)
@@ -225,6 +226,7 @@ static gboolean same_launch(const Kernel *k, const Kernel *pk, const SimResult *
   return k->threads_per_block == pk->threads_per_block && r->grid_blocks == pk->blocks &&
          k->regs_per_thread == pk->regs_per_thread && k->smem_static == pk->smem_static &&
          k->smem_dynamic == pk->smem_dynamic && k->max_regs == pk->max_regs &&
+         k->l2_warm == pk->l2_warm &&
          (pk->blocks_per_sm == 0 || r->blocks_per_sm == pk->blocks_per_sm) &&
          (k->blocks_per_sm == 0 || k->blocks_per_sm == r->blocks_per_sm);
 }

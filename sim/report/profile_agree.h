@@ -65,7 +65,9 @@ typedef struct {
 /* The profiled launch of `k` (a SASS kernel with a details export): `k`
  * (shallow, strings borrowed) with the export's block size, grid,
  * registers, static and dynamic shared memory (the opt-in when past the
- * model's smem_per_block) and resident blocks.  FALSE when `k` has no
+ * model's smem_per_block) and resident blocks, and cold: no data left in L2
+ * by a launch before (l2_warm false: Nsight Compute's default
+ * --cache-control all empties the caches before every replay pass).  FALSE when `k` has no
  * details export. */
 gboolean profile_agree_launch(const SmModel *m, const Kernel *k, Kernel *out);
 
