@@ -282,19 +282,21 @@ static gchar *ratio_cell(gdouble s, gdouble p) {
   return isnan(s) || isnan(p) || p == 0 ? g_strdup("-") : g_strdup_printf("%.3f", s / p);
 }
 
-/* The top warp states: the five with the largest share either way. */
+/* The larger of a state's two shares (a missing profile share: 0). */
+static gdouble state_top(const ProfileAgreement *a, guint s) {
+  gdouble p = isnan(a->state_profiled_pct[s]) ? 0 : a->state_profiled_pct[s];
+  return MAX(p, a->state_simulated_pct[s]);
+}
+
+/* The top warp states: at most six with 1 % or more either way, largest
+ * share (profiled or simulated) first. */
 static void top_states(const ProfileAgreement *a, guint *order, guint *n) {
   *n = 0;
-  for (guint s = 0; s < NCU_STALL_MAX; s++) {
-    gdouble p = isnan(a->state_profiled_pct[s]) ? 0 : a->state_profiled_pct[s];
-    if (MAX(p, a->state_simulated_pct[s]) >= 1.0)
+  for (guint s = 0; s < NCU_STALL_MAX; s++)
+    if (state_top(a, s) >= 1.0)
       order[(*n)++] = s;
-  }
-  for (guint i = 1; i < *n; i++) /* insertion sort, largest profiled share first */
-    for (guint j = i; j > 0; j--) {
-      gdouble pj = a->state_profiled_pct[order[j]], pp = a->state_profiled_pct[order[j - 1]];
-      if (!(pj > pp))
-        break;
+  for (guint i = 1; i < *n; i++) /* insertion sort: stable, ties in column order */
+    for (guint j = i; j > 0 && state_top(a, order[j]) > state_top(a, order[j - 1]); j--) {
       guint t = order[j];
       order[j] = order[j - 1];
       order[j - 1] = t;
