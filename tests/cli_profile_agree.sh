@@ -10,17 +10,12 @@
 # 2 % of the profile; a launch not bound by memory is not anchored.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
-bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
-root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
-tmp=$(mktemp -d)
+: "${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}" "${WARPSIM_ROOT:?set WARPSIM_ROOT}"
+bin=$WARPSIM_BIN root=$WARPSIM_ROOT tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
-fail() {
-  echo "FAIL: $*" >&2
-  echo "$passed passed, 1 failed"
-  exit 1
-}
 ok() { passed=$((passed + 1)); }
+fail() { printf 'FAIL: %s\n%d passed, 1 failed\n' "$*" "$passed" >&2; exit 1; }
 col() { # FILE COLUMN: the value of COLUMN in the CSV row of FILE
   awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) n = i; next } { print $n }' "$1"
 }

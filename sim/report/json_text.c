@@ -118,3 +118,21 @@ static void append_node(GString *out, JsonNode *node, guint depth) {
 void json_text_append(GString *out, JsonNode *node) {
   append_node(out, node, 0);
 }
+
+void json_text_member_double(JsonBuilder *b, const gchar *name, gdouble value) {
+  json_builder_set_member_name(b, name);
+  json_builder_add_double_value(b, value);
+}
+
+void json_text_member_bool(JsonBuilder *b, const gchar *name, gboolean value) {
+  json_builder_set_member_name(b, name);
+  json_builder_add_boolean_value(b, value);
+}
+
+void json_text_member_string(JsonBuilder *b, const gchar *name, const gchar *value) {
+  json_builder_set_member_name(b, name);
+  if (value != NULL)
+    json_builder_add_string_value(b, value);
+  else
+    json_builder_add_null_value(b);
+}

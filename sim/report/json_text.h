@@ -19,4 +19,12 @@ void json_text_append(GString *out, JsonNode *node);
  * bytes), which is returned. */
 gchar *json_text_double(gchar *buf, gdouble value);
 
+/* Add member `name` holding `value` to the object `b` is building (NaN:
+ * written null by json_text_append). */
+void json_text_member_double(JsonBuilder *b, const gchar *name, gdouble value);
+
+/* The same for a boolean, and for a string (NULL: null). */
+void json_text_member_bool(JsonBuilder *b, const gchar *name, gboolean value);
+void json_text_member_string(JsonBuilder *b, const gchar *name, const gchar *value);
+
 #endif

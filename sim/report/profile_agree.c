@@ -1,6 +1,8 @@
 /* profile_agree.c - the simulated profiled launch beside the profile. */
 #include "report/profile_agree.h"
 
+#include "report/json_text.h"
+
 #include "report/report.h"
 #include "run/rates.h"
 #include "sass/sassprog.h"
@@ -346,14 +348,6 @@ void profile_agree_append_text(const ProfileAgreement *a, GString *out) {
                          profile_agree_name(a->worst), worst);
 }
 
-static void json_num(JsonBuilder *b, const gchar *name, gdouble v) {
-  json_builder_set_member_name(b, name);
-  if (isnan(v))
-    json_builder_add_null_value(b);
-  else
-    json_builder_add_double_value(b, v);
-}
-
 static void json_uint(JsonBuilder *b, const gchar *name, guint v) {
   json_builder_set_member_name(b, name);
   json_builder_add_int_value(b, v);
@@ -362,8 +356,7 @@ static void json_uint(JsonBuilder *b, const gchar *name, guint v) {
 JsonNode *profile_agree_to_json(const ProfileAgreement *a) {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "present");
-  json_builder_add_boolean_value(b, a->present);
+  json_text_member_bool(b, "present", a->present);
   if (a->present) {
     json_builder_set_member_name(b, "launch");
     json_builder_begin_object(b);
@@ -379,22 +372,19 @@ JsonNode *profile_agree_to_json(const ProfileAgreement *a) {
     for (gint i = 0; i < AGREE_METRIC_MAX + NCU_STALL_MAX; i++) {
       gboolean state = i >= AGREE_METRIC_MAX;
       json_builder_begin_object(b);
-      json_builder_set_member_name(b, "name");
-      json_builder_add_string_value(b, profile_agree_name(i));
-      json_num(b, "profiled", state ? a->state_profiled_pct[i - AGREE_METRIC_MAX] : a->profiled[i]);
-      json_num(b, "simulated",
-               state ? a->state_simulated_pct[i - AGREE_METRIC_MAX] : a->simulated[i]);
-      json_builder_set_member_name(b, "compared");
-      json_builder_add_boolean_value(b, state || metrics[i].compared);
+      json_text_member_string(b, "name", profile_agree_name(i));
+      json_text_member_double(b, "profiled",
+                              state ? a->state_profiled_pct[i - AGREE_METRIC_MAX] : a->profiled[i]);
+      json_text_member_double(
+          b, "simulated", state ? a->state_simulated_pct[i - AGREE_METRIC_MAX] : a->simulated[i]);
+      json_text_member_bool(b, "compared", state || metrics[i].compared);
       json_builder_end_object(b);
     }
     json_builder_end_array(b);
-    json_num(b, "cycles_ratio", a->cycles_ratio);
-    json_builder_set_member_name(b, "worst_metric");
-    json_builder_add_string_value(b, profile_agree_name(a->worst));
-    json_num(b, "worst_disagreement", a->worst >= 0 ? a->worst_disagreement : NAN);
-    json_builder_set_member_name(b, "warning");
-    json_builder_add_boolean_value(b, a->warn);
+    json_text_member_double(b, "cycles_ratio", a->cycles_ratio);
+    json_text_member_string(b, "worst_metric", profile_agree_name(a->worst));
+    json_text_member_double(b, "worst_disagreement", a->worst >= 0 ? a->worst_disagreement : NAN);
+    json_text_member_bool(b, "warning", a->warn);
   }
   json_builder_end_object(b);
   return json_builder_get_root(b);

@@ -1,6 +1,8 @@
 /* profile_anchor.c - one memory time factor from the agreement (see the header). */
 #include "report/profile_anchor.h"
 
+#include "report/json_text.h"
+
 #include <math.h>
 
 /* The model keys the factor scales: latencies x f, bandwidths / f. */
@@ -37,8 +39,12 @@ static void set_factor(const SmModel *m, ProfileAnchor *out, gdouble f) {
 }
 
 void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *out) {
-  *out =
-      (ProfileAnchor){.memory_factor = 1.0, .model = *m, .cycles_ratio = NAN, .memory_share = NAN};
+  *out = (ProfileAnchor){.memory_factor = 1.0,
+                         .first_factor = 1.0,
+                         .model = *m,
+                         .cycles_ratio = NAN,
+                         .memory_share = NAN,
+                         .first_ratio = NAN};
   if (!a->present) {
     out->why = "no details export";
     return;
@@ -121,47 +127,31 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
   g_string_append_printf(out, "%s(--no-anchor: the pure model)\n", prefix);
 }
 
-static void json_num(JsonBuilder *b, const gchar *name, gdouble v) {
-  json_builder_set_member_name(b, name);
-  if (isfinite(v))
-    json_builder_add_double_value(b, v);
-  else
-    json_builder_add_null_value(b);
-}
-
 JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
                                  const ProfileAgreement *anchored) {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "applied");
-  json_builder_add_boolean_value(b, an->applied);
-  json_builder_set_member_name(b, "why_not");
-  if (an->why)
-    json_builder_add_string_value(b, an->why);
-  else
-    json_builder_add_null_value(b);
+  json_text_member_bool(b, "applied", an->applied);
+  json_text_member_string(b, "why_not", an->why);
   json_builder_set_member_name(b, "quantities");
   json_builder_begin_array(b);
   json_builder_begin_object(b);
-  json_builder_set_member_name(b, "name");
-  json_builder_add_string_value(b, "memory_time_factor");
-  json_num(b, "value", an->memory_factor);
-  json_builder_set_member_name(b, "clamped");
-  json_builder_add_boolean_value(b, an->clamped);
+  json_text_member_string(b, "name", "memory_time_factor");
+  json_text_member_double(b, "value", an->memory_factor);
+  json_text_member_bool(b, "clamped", an->clamped);
   json_builder_set_member_name(b, "sources");
   json_builder_begin_object(b);
-  json_num(b, "sm_active_cycles_ratio", an->cycles_ratio);
-  json_num(b, "memory_wait_share", an->memory_share);
-  json_num(b, "first_factor", an->first_factor);
-  json_num(b, "first_cycles_ratio", an->first_ratio);
+  json_text_member_double(b, "sm_active_cycles_ratio", an->cycles_ratio);
+  json_text_member_double(b, "memory_wait_share", an->memory_share);
+  json_text_member_double(b, "first_factor", an->first_factor);
+  json_text_member_double(b, "first_cycles_ratio", an->first_ratio);
   json_builder_end_object(b);
   json_builder_end_object(b);
   json_builder_end_array(b);
   g_autofree gchar *sets = profile_anchor_sets(an, pure);
-  json_builder_set_member_name(b, "model_sets");
-  json_builder_add_string_value(b, sets);
-  json_num(b, "anchored_cycles_ratio",
-           anchored != NULL && anchored->present ? anchored->cycles_ratio : NAN);
+  json_text_member_string(b, "model_sets", sets);
+  json_text_member_double(b, "anchored_cycles_ratio",
+                          anchored != NULL && anchored->present ? anchored->cycles_ratio : NAN);
   json_builder_end_object(b);
   return json_builder_get_root(b);
 }
