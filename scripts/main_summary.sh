@@ -77,9 +77,19 @@ fi
 # Each distinct warning once: the file and line, without the instruction's text.
 if [ -n "$warnings" ] && grep -q '^warpsim: warning:' "$warnings" 2>/dev/null; then
   echo "warpsim's warnings on the shipped kernels (said once here, not per point):"
-  grep '^warpsim: warning:' "$warnings" | sort -u |
+  grep '^warpsim: warning:' "$warnings" | sort -u | grep -v ': at the profiled launch (' |
     sed -e 's/^warpsim: warning: //' -e 's|^[^ ]*/results/reference/|results/reference/|' -e "s/: '[^']*': /: /" |
-    fold -s -w 96 | sed 's/^/  /'
+    fold -s -w 96 | sed 's/^/  /' || true
+  # The agreement warnings (one per kernel whose pure model misses its own
+  # profile by more than 10 %): a kernel, the cycles ratio and the metric each.
+  agree=$(grep '^warpsim: warning:' "$warnings" | sort -u | grep ': at the profiled launch (' |
+    sed -E 's/^warpsim: warning: ([^:]*): .*\(x([0-9.]+), .*disagrees most is ([^ ]+) .*/\1 x\2 (\3)/' |
+    sed 's/_sass / /' | paste -sd';' - | sed 's/;/, /g' || true)
+  if [ -n "$agree" ]; then
+    echo "  the pure model misses its own profile by more than 10 % (SM active cycles, simulated/profiled;"
+    echo "  the metric that disagrees most; report section \"Agreement with the profile\"):"
+    echo "$agree" | fold -s -w 94 | sed 's/^/    /'
+  fi
 fi
 # Volkov's tables (scripts/volkov.sh): simulated beside published.
 if [ -f "$out/volkov/volkov.csv" ]; then
