@@ -15,8 +15,9 @@
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
 #   --derive KEY=EXPRESSION sets a key from others at every point: whole-number
-#   arithmetic (+ - * / and parentheses) over numbers and keys an --axis,
-#   --set or earlier --derive gives, e.g. 32 FFMAs per chain at every ILP:
+#   arithmetic (+ - * / and parentheses; numbers in base 10, no step past
+#   2^53) over numbers and keys an --axis, --set or earlier --derive gives,
+#   e.g. 32 FFMAs per chain at every ILP:
 #     --axis stream.ilp=1..8 --derive 'stream.fma=32*stream.ilp'
 #   (the derived key must not be on an axis or in a --set; repeatable)
 #   A value holds letters, digits and _ . + - : ; / only (';' separates the
@@ -195,21 +196,93 @@ for d in "${derives[@]+"${derives[@]}"}"; do
   derive_keys+=("$k") derive_exprs+=("$e")
 done
 
+# derive_eval EXPR: the value of EXPR in $derive_v: whole numbers (base 10:
+# 010 is ten), + - * / (truncating) and parentheses, unary + and -; every
+# number and intermediate within +-2^53 (bash's own arithmetic would wrap
+# 2^32 * 2^32 to 0, read 010 as octal and take ** as a power).  Status 1 on
+# anything else, a division by zero or a value past 2^53.
+derive_lim=9007199254740992
+derive_eval() {
+  local s=$1
+  derive_toks=() derive_pos=0
+  while :; do
+    s=${s#"${s%%[! ]*}"}
+    [ -n "$s" ] || break
+    if [[ $s =~ ^([0-9]+)(.*)$ ]]; then
+      [ ${#BASH_REMATCH[1]} -le 16 ] && ((10#${BASH_REMATCH[1]} <= derive_lim)) || return 1
+      derive_toks+=("$((10#${BASH_REMATCH[1]}))")
+    elif [[ $s =~ ^([-+*/()])(.*)$ ]]; then
+      derive_toks+=("${BASH_REMATCH[1]}")
+    else
+      return 1
+    fi
+    s=${BASH_REMATCH[2]}
+  done
+  derive_sum && [ $derive_pos -eq ${#derive_toks[@]} ]
+}
+derive_sum() { # term, then (+|- term)...
+  local a op
+  derive_term || return 1
+  a=$derive_v
+  while op=${derive_toks[$derive_pos]-} && [[ $op == [-+] ]]; do
+    derive_pos=$((derive_pos + 1))
+    derive_term || return 1
+    if [ "$op" = + ]; then a=$((a + derive_v)); else a=$((a - derive_v)); fi
+    ((a <= derive_lim && a >= -derive_lim)) || return 1
+  done
+  derive_v=$a
+}
+derive_term() { # factor, then (*|/ factor)...
+  local a op m n
+  derive_factor || return 1
+  a=$derive_v
+  while op=${derive_toks[$derive_pos]-} && [[ $op == [*/] ]]; do
+    derive_pos=$((derive_pos + 1))
+    derive_factor || return 1
+    if [ "$op" = '*' ]; then
+      m=${a#-} n=${derive_v#-}
+      ((m == 0 || n <= derive_lim / m)) || return 1
+      a=$((a * derive_v))
+    else
+      ((derive_v != 0)) || return 1
+      a=$((a / derive_v))
+    fi
+  done
+  derive_v=$a
+}
+derive_factor() { # a number, (sum), or + or - and a factor
+  local t=${derive_toks[$derive_pos]-}
+  derive_pos=$((derive_pos + 1))
+  case $t in
+    [-+])
+      derive_factor || return 1
+      [ "$t" = + ] || derive_v=$((-derive_v)) ;;
+    '(')
+      derive_sum && [ "${derive_toks[$derive_pos]-}" = ')' ] || return 1
+      derive_pos=$((derive_pos + 1)) ;;
+    [0-9]*) derive_v=$t ;;
+    *) return 1 ;;
+  esac
+}
+
 # apply_derives VALUES ORDER: set each derived key in the associative array
 # VALUES (appending it to the array ORDER) from the point's other values.
 apply_derives() {
   local -n dv=$1 dord=$2
-  local i t ex r
+  local i t ev r
   for i in "${!derive_keys[@]}"; do
-    ex=${derive_exprs[$i]}
-    while [[ $ex =~ ($token_re) ]]; do
+    # the expression with each of the point's values in parentheses (3stream.ilp
+    # is no 31)
+    ev=${derive_exprs[$i]}
+    while [[ $ev =~ ($token_re) ]]; do
       t=${BASH_REMATCH[1]}
       [[ ${dv[$t]-} =~ ^[0-9]{1,15}$ ]] ||
         die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': $t is '${dv[$t]-}' at a point (allowed: whole numbers)"
-      ex=${ex/"$t"/"$((10#${dv[$t]}))"} # (no octal: 010 is ten)
+      ev=${ev/"$t"/"($((10#${dv[$t]})))"} # (no octal: 010 is ten)
     done
-    [[ $ex =~ ^[0-9+*/()\ -]+$ ]] && r=$( (echo $((ex))) 2>/dev/null) && [[ $r =~ ^[0-9]+$ ]] ||
-      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ex' does not give a whole number >= 0"
+    derive_eval "$ev" && [ "$derive_v" -ge 0 ] ||
+      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ev' does not give a whole number >= 0 (allowed: + - * / and parentheses over whole numbers, no step past +-$derive_lim)"
+    r=$derive_v
     [ -n "${dv[${derive_keys[$i]}]+x}" ] || dord+=("${derive_keys[$i]}")
     dv[${derive_keys[$i]}]=$r
   done
