@@ -9,8 +9,9 @@
 #                    [--sshlogin LOGIN ...] [--resume] [--quiet]
 #   scripts/sweep.sh --print-grid --kernel K [--set ...] --axis ... [--derive ...]
 #     prints the grid, one point a line (tab-separated group.key=value, the
-#     first --axis slowest, repeated points dropped), and runs nothing: for a
-#     batch system's job array (doc/sweeps.md)
+#     first --axis slowest, repeated points dropped), and runs no point: for a
+#     batch system's job array (doc/sweeps.md); its values are checked first
+#     as a sweep checks them (exit 2, nothing printed)
 #   Values may be ranges: --axis launch.blocks_per_sm=1..16
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
@@ -34,7 +35,8 @@
 # warpsim and OUT's directory at the same paths, e.g. a shared file system).
 #
 # Before any run, warpsim checks every --set value and every axis value (a
-# range by its two ends, each with the first point's other settings): a value
+# range by its two ends, each with the first point's other settings) and every
+# derived key at its smallest and largest: a value
 # out of range is refused (exit 2) with nothing run or written, and a value
 # that cannot change the result (launch.blocks_per_sm above what fits,
 # stream.ilp above the instructions its chains share) is named in a warning.
@@ -91,7 +93,7 @@ fi
 [ -z "$out" ] || [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
-if [ $print_grid -eq 0 ]; then # (printing the grid runs nothing)
+if [ $print_grid -eq 0 ]; then # (printing the grid runs no point)
   command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
   command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
   command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
@@ -332,7 +334,77 @@ expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
 expand 0
 [ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
 n=${#grid_lines[@]}
+# check_values ERR: every value of every axis (a range by its ends), with the
+# first point's other settings (a point of the grid), and the grid points
+# where each derived key is smallest and largest: warpsim checks keys and
+# ranges before it simulates, so a bad value exits 2 at once and a good one
+# stops at --max-cycles 1 (exit 3).  A bad value is refused before any job
+# runs (and before --print-grid prints).  ERR: a scratch file.
+check_values() {
+  local err=$1 i v k kv rc msg line val lo hi lo_line hi_line klist clist kvs args co
+  for i in "${!axis_keys[@]}"; do
+    IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
+    IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
+    for v in "${clist[@]}"; do
+      unset cv co
+      declare -A cv=()
+      co=()
+      for kv in "${first[@]}"; do
+        cv[${kv%%=*}]=${kv#*=}
+        co+=("${kv%%=*}")
+      done
+      for k in "${klist[@]}"; do cv[$k]=$v; done
+      apply_derives cv co
+      args=()
+      for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
+      rc=0
+      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
+        >/dev/null 2>"$err" || rc=$?
+      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
+        msg=$(warpsim_error_line "$err")
+        rm -f "$err"
+        die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
+      fi
+      # A value that cannot change the result: warpsim's warning, said once.
+      while IFS= read -r msg; do
+        msg=${msg#warpsim: warning: } msg=${msg#*: }
+        [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
+        said[$msg]=1
+      done < <(grep '^warpsim: warning:' "$err" || true)
+    done
+  done
+  for k in "${derive_keys[@]+"${derive_keys[@]}"}"; do
+    lo="" hi=""
+    for line in "${grid_lines[@]}"; do
+      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
+      if [ -z "$lo" ] || [ "$val" -lt "$lo" ]; then lo=$val lo_line=$line; fi
+      if [ -z "$hi" ] || [ "$val" -gt "$hi" ]; then hi=$val hi_line=$line; fi
+    done
+    for line in "$lo_line" "$hi_line"; do
+      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
+      IFS=$'\t' read -r -a kvs <<<"$line"
+      args=()
+      for kv in "${kvs[@]}"; do args+=(--set "$kv"); done
+      rc=0
+      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
+        >/dev/null 2>"$err" || rc=$?
+      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
+        msg=$(warpsim_error_line "$err")
+        rm -f "$err"
+        die "--derive '$k=${derived[$k]}': value $val at point ($(tr '\t' ' ' <<<"$line")): ${msg#warpsim: }"
+      fi
+    done
+  done
+  rm -f "$err"
+}
+
 if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
+  base=(--model "$model" --kernel "$kernel")
+  IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
+  declare -A said=()
+  check_err=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
+  trap 'rm -f "$check_err"' EXIT
+  check_values "$check_err"
   printf '%s\n' "${grid_lines[@]}"
   exit 0
 fi
@@ -440,41 +512,7 @@ if [ -n "${axis_of[stream.ilp]+x}" ] &&
   [ -z "$f" ] || [ "$f" -eq 0 ] ||
     warn "stream.ilp varies (--axis '${axis_of[stream.ilp]}') while stream.fma stays $f: every ILP splits the same $f FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, add --derive 'stream.fma=32*stream.ilp'"
 fi
-# Every value of every axis (a range by its ends), with the first point's
-# other settings (a point of the grid): warpsim checks keys and ranges before
-# it simulates, so a bad value exits 2 at once and a good one stops at
-# --max-cycles 1 (exit 3).  A bad value is refused before any job runs.
-for i in "${!axis_keys[@]}"; do
-  IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
-  IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
-  for v in "${clist[@]}"; do
-    unset cv co
-    declare -A cv=()
-    co=()
-    for kv in "${first[@]}"; do
-      cv[${kv%%=*}]=${kv#*=}
-      co+=("${kv%%=*}")
-    done
-    for k in "${klist[@]}"; do cv[$k]=$v; done
-    apply_derives cv co
-    args=()
-    for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
-    rc=0
-    "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
-      >/dev/null 2>"$probe.err" || rc=$?
-    if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
-      msg=$(warpsim_error_line "$probe.err")
-      rm -f "$probe.err"
-      die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
-    fi
-    # A value that cannot change the result: warpsim's warning, said once.
-    while IFS= read -r msg; do
-      msg=${msg#warpsim: warning: } msg=${msg#*: }
-      [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
-      said[$msg]=1
-    done < <(grep '^warpsim: warning:' "$probe.err" || true)
-  done
-done
+check_values "$probe.err"
 rm -f "$probe.err"
 
 spec_file() { # SPEC DIR ENV: the file a --model/--kernel spec names (a path, or a name in
