@@ -28,6 +28,10 @@ while [ $# -gt 0 ]; do
     *) warpsim_die "unknown argument '$1' (see --help)" ;;
   esac
 done
+# The folder is written after ~5 minutes of runs: checked first.
+probe_out=$(mkdir -p -- "$out" 2>/dev/null && mktemp "$out/.loko.XXXXXX" 2>/dev/null) ||
+  warpsim_die "--out '$out': cannot create or write the folder (allowed: a folder this user can write)"
+rm -f "$probe_out"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
 command -v parallel >/dev/null 2>&1 || warpsim_die "GNU parallel is needed (scripts/deps.sh installs it)"

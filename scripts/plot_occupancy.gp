@@ -23,7 +23,9 @@
 # pattern and level; the figure title names the model, and "(modified: KEYS)"
 # when a row's model_modified column says it is not a shipped model unchanged.
 # Every group value
-# present is drawn.  A missing or empty file is refused (exit 2, no figure).
+# present is drawn.  A missing or empty file, a file without the columns it
+# reads, a metric that is no column name or a file name with a quote (') is
+# refused (exit 2, no figure).
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg SIM.csv[:MEASURED.csv] [...]"
   exit status 2
@@ -36,6 +38,20 @@ me = "plot_occupancy.gp"
 rows(f) = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
 sim_of(p) = strstrt(p, ":") ? p[1:strstrt(p, ":") - 1] : p
 meas_of(p) = strstrt(p, ":") ? p[strstrt(p, ":") + 1:] : ""
+# Names reach a shell (system() below) between single quotes: a file name
+# with one, or a metric other than a column name, is refused before any.
+name_chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+if (exists("metric")) {
+  do for [i = 1:strlen(metric)] {
+    if (!strstrt(name_chars, metric[i:i])) {
+      print me.": metric '".metric."': not a column name (allowed letters, digits and _)"
+      exit status 2
+    }
+  }
+}
+do for [a = 2:ARGC] {
+  if (strstrt(ARGV[a], "'")) { print me.": ".ARGV[a].": a file name with a quote (') is not read"; exit status 2 }
+}
 do for [a = 2:ARGC] {
   p = ARGV[a]
   do for [f in sim_of(p)." ".meas_of(p)] {
@@ -88,8 +104,17 @@ mlabel(c) = mindex(c) ? field(metric_labels, mindex(c)) : c
 # numeric FILE COL: the column's first data value is a number.
 numeric(f, c) = int(system(sprintf("awk -F, -v n='%s' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } /^#/ { next } { print ($c ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 1 : 0; exit }' '%s'", c, f)))
 
+# The columns every panel reads (warpsim run --format csv has them all).
+needed = "model kernel level load_pattern load_bytes loads fma_per_cycle mufu_per_cycle lds_per_cycle ilp occupancy_pct max_regs regs_allocated"
 do for [a = 2:ARGC] {  # the metric asked for, in every panel, before any figure is written
   f = sim_of(ARGV[a])
+  do for [c in needed] {
+    if (!has(f, c)) { print me.": ".f.": no column '".c."' (the columns of warpsim run --format csv are needed)"; exit status 2 }
+  }
+  mf = meas_of(ARGV[a])
+  do for [c in "model ilp occupancy_pct ".want_metric] {
+    if (mf ne "" && !has(mf, c)) { print me.": ".mf.": no column '".c."' (a measured file needs model, ilp, occupancy_pct and the metric)"; exit status 2 }
+  }
   if (want_metric ne "" && !has(f, want_metric)) { print me.": ".f.": metric '".want_metric."': no such column"; exit status 2 }
   if (want_metric ne "" && !numeric(f, want_metric)) { print me.": ".f.": metric '".want_metric."': not a numeric column"; exit status 2 }
 }

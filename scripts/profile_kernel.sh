@@ -47,13 +47,17 @@ done
 [ -n "$fn" ] || warpsim_die "--function NAME is required (the kernel's name; see --help)"
 case "$fn" in *[!A-Za-z0-9_]*) warpsim_die "--function '$fn': allowed letters, digits and _ (a C++ identifier)" ;; esac
 [ -n "$threads" ] || warpsim_die "--threads N is required (threads per block of the profiled launch)"
-uint() { # VALUE OPTION LO HI
+uint() { # VALUE OPTION LO HI (base 10; more than 9 digits is out of range, not a test error)
   case "$1" in '' | *[!0-9]*) warpsim_die "$2 '$1': not a whole number (allowed $3..$4)" ;; esac
-  [ "$1" -ge "$3" ] && [ "$1" -le "$4" ] || warpsim_die "$2 '$1': out of range (allowed $3..$4)"
+  [ ${#1} -le 9 ] && [ $((10#$1)) -ge "$3" ] && [ $((10#$1)) -le "$4" ] ||
+    warpsim_die "$2 '$1': out of range (allowed $3..$4)"
 }
 uint "$threads" --threads 1 1024
 [ -z "$bps" ] || uint "$bps" --blocks-per-sm 1 64
 uint "$skip" --launch-skip 0 1000000
+# as written to NAME.ini and given to ncu: 08 is 8
+threads=$((10#$threads)) skip=$((10#$skip))
+[ -z "$bps" ] || bps=$((10#$bps))
 [ $# -ge 1 ] || warpsim_die "no application to profile (give it after --: -- ./app [args])"
 binary=${binary:-$1}
 [ -f "$binary" ] || warpsim_die "--binary '$binary': no such file (the executable or library holding $fn)"

@@ -9,14 +9,16 @@
 #                    [--sshlogin LOGIN ...] [--resume] [--quiet]
 #   scripts/sweep.sh --print-grid --kernel K [--set ...] --axis ... [--derive ...]
 #     prints the grid, one point a line (tab-separated group.key=value, the
-#     first --axis slowest, repeated points dropped), and runs nothing: for a
-#     batch system's job array (doc/sweeps.md)
+#     first --axis slowest, repeated points dropped), and runs no point: for a
+#     batch system's job array (doc/sweeps.md); its values are checked first
+#     as a sweep checks them (exit 2, nothing printed)
 #   Values may be ranges: --axis launch.blocks_per_sm=1..16
 #   One axis may set several keys to the same value:
 #     --axis stream.ilp,stream.loads=1,2,4,8   (chase: ILP = load chains per warp)
 #   --derive KEY=EXPRESSION sets a key from others at every point: whole-number
-#   arithmetic (+ - * / and parentheses) over numbers and keys an --axis,
-#   --set or earlier --derive gives, e.g. 32 FFMAs per chain at every ILP:
+#   arithmetic (+ - * / and parentheses; numbers in base 10, no step past
+#   2^53) over numbers and keys an --axis, --set or earlier --derive gives,
+#   e.g. 32 FFMAs per chain at every ILP:
 #     --axis stream.ilp=1..8 --derive 'stream.fma=32*stream.ilp'
 #   (the derived key must not be on an axis or in a --set; repeatable)
 #   A value holds letters, digits and _ . + - : ; / only (';' separates the
@@ -33,7 +35,8 @@
 # warpsim and OUT's directory at the same paths, e.g. a shared file system).
 #
 # Before any run, warpsim checks every --set value and every axis value (a
-# range by its two ends, each with the first point's other settings): a value
+# range by its two ends, each with the first point's other settings) and every
+# derived key at its smallest and largest: a value
 # out of range is refused (exit 2) with nothing run or written, and a value
 # that cannot change the result (launch.blocks_per_sm above what fits,
 # stream.ilp above the instructions its chains share) is named in a warning.
@@ -90,7 +93,7 @@ fi
 [ -z "$out" ] || [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
 [ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
-if [ $print_grid -eq 0 ]; then # (printing the grid runs nothing)
+if [ $print_grid -eq 0 ]; then # (printing the grid runs no point)
   command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"
   command -v flock >/dev/null 2>&1 || die "flock not found (util-linux)"
   command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
@@ -195,21 +198,93 @@ for d in "${derives[@]+"${derives[@]}"}"; do
   derive_keys+=("$k") derive_exprs+=("$e")
 done
 
+# derive_eval EXPR: the value of EXPR in $derive_v: whole numbers (base 10:
+# 010 is ten), + - * / (truncating) and parentheses, unary + and -; every
+# number and intermediate within +-2^53 (bash's own arithmetic would wrap
+# 2^32 * 2^32 to 0, read 010 as octal and take ** as a power).  Status 1 on
+# anything else, a division by zero or a value past 2^53.
+derive_lim=9007199254740992
+derive_eval() {
+  local s=$1
+  derive_toks=() derive_pos=0
+  while :; do
+    s=${s#"${s%%[! ]*}"}
+    [ -n "$s" ] || break
+    if [[ $s =~ ^([0-9]+)(.*)$ ]]; then
+      [ ${#BASH_REMATCH[1]} -le 16 ] && ((10#${BASH_REMATCH[1]} <= derive_lim)) || return 1
+      derive_toks+=("$((10#${BASH_REMATCH[1]}))")
+    elif [[ $s =~ ^([-+*/()])(.*)$ ]]; then
+      derive_toks+=("${BASH_REMATCH[1]}")
+    else
+      return 1
+    fi
+    s=${BASH_REMATCH[2]}
+  done
+  derive_sum && [ $derive_pos -eq ${#derive_toks[@]} ]
+}
+derive_sum() { # term, then (+|- term)...
+  local a op
+  derive_term || return 1
+  a=$derive_v
+  while op=${derive_toks[$derive_pos]-} && [[ $op == [-+] ]]; do
+    derive_pos=$((derive_pos + 1))
+    derive_term || return 1
+    if [ "$op" = + ]; then a=$((a + derive_v)); else a=$((a - derive_v)); fi
+    ((a <= derive_lim && a >= -derive_lim)) || return 1
+  done
+  derive_v=$a
+}
+derive_term() { # factor, then (*|/ factor)...
+  local a op m n
+  derive_factor || return 1
+  a=$derive_v
+  while op=${derive_toks[$derive_pos]-} && [[ $op == [*/] ]]; do
+    derive_pos=$((derive_pos + 1))
+    derive_factor || return 1
+    if [ "$op" = '*' ]; then
+      m=${a#-} n=${derive_v#-}
+      ((m == 0 || n <= derive_lim / m)) || return 1
+      a=$((a * derive_v))
+    else
+      ((derive_v != 0)) || return 1
+      a=$((a / derive_v))
+    fi
+  done
+  derive_v=$a
+}
+derive_factor() { # a number, (sum), or + or - and a factor
+  local t=${derive_toks[$derive_pos]-}
+  derive_pos=$((derive_pos + 1))
+  case $t in
+    [-+])
+      derive_factor || return 1
+      [ "$t" = + ] || derive_v=$((-derive_v)) ;;
+    '(')
+      derive_sum && [ "${derive_toks[$derive_pos]-}" = ')' ] || return 1
+      derive_pos=$((derive_pos + 1)) ;;
+    [0-9]*) derive_v=$t ;;
+    *) return 1 ;;
+  esac
+}
+
 # apply_derives VALUES ORDER: set each derived key in the associative array
 # VALUES (appending it to the array ORDER) from the point's other values.
 apply_derives() {
   local -n dv=$1 dord=$2
-  local i t ex r
+  local i t ev r
   for i in "${!derive_keys[@]}"; do
-    ex=${derive_exprs[$i]}
-    while [[ $ex =~ ($token_re) ]]; do
+    # the expression with each of the point's values in parentheses (3stream.ilp
+    # is no 31)
+    ev=${derive_exprs[$i]}
+    while [[ $ev =~ ($token_re) ]]; do
       t=${BASH_REMATCH[1]}
       [[ ${dv[$t]-} =~ ^[0-9]{1,15}$ ]] ||
         die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': $t is '${dv[$t]-}' at a point (allowed: whole numbers)"
-      ex=${ex/"$t"/"$((10#${dv[$t]}))"} # (no octal: 010 is ten)
+      ev=${ev/"$t"/"($((10#${dv[$t]})))"} # (no octal: 010 is ten)
     done
-    [[ $ex =~ ^[0-9+*/()\ -]+$ ]] && r=$( (echo $((ex))) 2>/dev/null) && [[ $r =~ ^[0-9]+$ ]] ||
-      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ex' does not give a whole number >= 0"
+    derive_eval "$ev" && [ "$derive_v" -ge 0 ] ||
+      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ev' does not give a whole number >= 0 (allowed: + - * / and parentheses over whole numbers, no step past +-$derive_lim)"
+    r=$derive_v
     [ -n "${dv[${derive_keys[$i]}]+x}" ] || dord+=("${derive_keys[$i]}")
     dv[${derive_keys[$i]}]=$r
   done
@@ -259,7 +334,77 @@ expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
 expand 0
 [ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
 n=${#grid_lines[@]}
+# check_values ERR: every value of every axis (a range by its ends), with the
+# first point's other settings (a point of the grid), and the grid points
+# where each derived key is smallest and largest: warpsim checks keys and
+# ranges before it simulates, so a bad value exits 2 at once and a good one
+# stops at --max-cycles 1 (exit 3).  A bad value is refused before any job
+# runs (and before --print-grid prints).  ERR: a scratch file.
+check_values() {
+  local err=$1 i v k kv rc msg line val lo hi lo_line hi_line klist clist kvs args co
+  for i in "${!axis_keys[@]}"; do
+    IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
+    IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
+    for v in "${clist[@]}"; do
+      unset cv co
+      declare -A cv=()
+      co=()
+      for kv in "${first[@]}"; do
+        cv[${kv%%=*}]=${kv#*=}
+        co+=("${kv%%=*}")
+      done
+      for k in "${klist[@]}"; do cv[$k]=$v; done
+      apply_derives cv co
+      args=()
+      for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
+      rc=0
+      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
+        >/dev/null 2>"$err" || rc=$?
+      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
+        msg=$(warpsim_error_line "$err")
+        rm -f "$err"
+        die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
+      fi
+      # A value that cannot change the result: warpsim's warning, said once.
+      while IFS= read -r msg; do
+        msg=${msg#warpsim: warning: } msg=${msg#*: }
+        [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
+        said[$msg]=1
+      done < <(grep '^warpsim: warning:' "$err" || true)
+    done
+  done
+  for k in "${derive_keys[@]+"${derive_keys[@]}"}"; do
+    lo="" hi=""
+    for line in "${grid_lines[@]}"; do
+      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
+      if [ -z "$lo" ] || [ "$val" -lt "$lo" ]; then lo=$val lo_line=$line; fi
+      if [ -z "$hi" ] || [ "$val" -gt "$hi" ]; then hi=$val hi_line=$line; fi
+    done
+    for line in "$lo_line" "$hi_line"; do
+      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
+      IFS=$'\t' read -r -a kvs <<<"$line"
+      args=()
+      for kv in "${kvs[@]}"; do args+=(--set "$kv"); done
+      rc=0
+      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
+        >/dev/null 2>"$err" || rc=$?
+      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
+        msg=$(warpsim_error_line "$err")
+        rm -f "$err"
+        die "--derive '$k=${derived[$k]}': value $val at point ($(tr '\t' ' ' <<<"$line")): ${msg#warpsim: }"
+      fi
+    done
+  done
+  rm -f "$err"
+}
+
 if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
+  base=(--model "$model" --kernel "$kernel")
+  IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
+  declare -A said=()
+  check_err=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
+  trap 'rm -f "$check_err"' EXIT
+  check_values "$check_err"
   printf '%s\n' "${grid_lines[@]}"
   exit 0
 fi
@@ -367,41 +512,7 @@ if [ -n "${axis_of[stream.ilp]+x}" ] &&
   [ -z "$f" ] || [ "$f" -eq 0 ] ||
     warn "stream.ilp varies (--axis '${axis_of[stream.ilp]}') while stream.fma stays $f: every ILP splits the same $f FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, add --derive 'stream.fma=32*stream.ilp'"
 fi
-# Every value of every axis (a range by its ends), with the first point's
-# other settings (a point of the grid): warpsim checks keys and ranges before
-# it simulates, so a bad value exits 2 at once and a good one stops at
-# --max-cycles 1 (exit 3).  A bad value is refused before any job runs.
-for i in "${!axis_keys[@]}"; do
-  IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
-  IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
-  for v in "${clist[@]}"; do
-    unset cv co
-    declare -A cv=()
-    co=()
-    for kv in "${first[@]}"; do
-      cv[${kv%%=*}]=${kv#*=}
-      co+=("${kv%%=*}")
-    done
-    for k in "${klist[@]}"; do cv[$k]=$v; done
-    apply_derives cv co
-    args=()
-    for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
-    rc=0
-    "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
-      >/dev/null 2>"$probe.err" || rc=$?
-    if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
-      msg=$(warpsim_error_line "$probe.err")
-      rm -f "$probe.err"
-      die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
-    fi
-    # A value that cannot change the result: warpsim's warning, said once.
-    while IFS= read -r msg; do
-      msg=${msg#warpsim: warning: } msg=${msg#*: }
-      [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
-      said[$msg]=1
-    done < <(grep '^warpsim: warning:' "$probe.err" || true)
-  done
-done
+check_values "$probe.err"
 rm -f "$probe.err"
 
 spec_file() { # SPEC DIR ENV: the file a --model/--kernel spec names (a path, or a name in

@@ -106,6 +106,15 @@ bad "--max-mape" --y simulated --measured measured --max-mape -3 "$tmp/cmp.csv"
 sed 's/,yes$/,maybe/' "$tmp/cmp.csv" >"$tmp/maybe.csv"
 bad "'maybe' (allowed yes, no" --y simulated --measured measured --fit fit "$tmp/maybe.csv"
 bad "Unknown option" --y y --bogus "$tmp/curve.csv"
+printf '# comments only\n#\n' >"$tmp/comments.csv"
+bad "comments.csv: empty (expected a header row)" --y y "$tmp/comments.csv"
+# '#' lines ahead of the header, as 'warpsim run --config-comments' writes
+# them, are skipped too (the header was taken to be '# warpsim 0.1.0').
+"$bin" run --kernel fma --set stream.iterations=4 --format csv --config-comments --no-whatif >"$tmp/cc.csv" ||
+  fail "run --config-comments"
+got=$("$bin" curve-stats --y ipc "$tmp/cc.csv" 2>"$tmp/err") || fail "config comments: $(cat "$tmp/err")"
+[ "$(sed -n 2p <<<"$got" | cut -d, -f1,2)" = "ipc,1" ] || fail "config comments: $got"
+ok
 "$bin" curve-stats --help | grep -q -- '--measured' || fail "--help"
 ok
 echo "$passed passed"

@@ -62,6 +62,23 @@ done
 gnuplot -c "$gp/plot_occupancy.gp" "$tmp/fma.svg" "$tmp/fma.csv" 2>"$tmp/stderr" ||
   fail "plot_occupancy fma: $(cat "$tmp/stderr")"
 [ ! -s "$tmp/stderr" ] || fail "plot_occupancy fma: warnings: $(cat "$tmp/stderr")"
+# Columns it reads missing, in the simulation or the measured file: exit 2
+# before any figure (it was gnuplot's "undefined variable: level", exit 1
+# and half a figure).  A metric that is no column name, or a file name with
+# a quote, never reaches the shell its checks run in.
+cut -d, -f1-5 "$tmp/fma.csv" >"$tmp/cut.csv"
+refused "plot_occupancy missing columns" "$tmp/o.png" -c "$gp/plot_occupancy.gp" "$tmp/o.png" "$tmp/cut.csv"
+grep -q "cut.csv: no column 'level'" "$tmp/stderr" || fail "missing columns: $(cat "$tmp/stderr")"
+refused "plot_occupancy measured missing columns" "$tmp/o.png" -c "$gp/plot_occupancy.gp" "$tmp/o.png" \
+  "$tmp/fma.csv:$tmp/cut.csv"
+grep -q "cut.csv: no column 'occupancy_pct'" "$tmp/stderr" || fail "measured missing columns: $(cat "$tmp/stderr")"
+refused "plot_occupancy shell in metric" "$tmp/o.png" -e "metric=\"x'; touch $tmp/pwned; echo '\"" \
+  -c "$gp/plot_occupancy.gp" "$tmp/o.png" "$tmp/fma.csv"
+[ ! -e "$tmp/pwned" ] || fail "plot_occupancy: the metric ran a command"
+grep -q "not a column name" "$tmp/stderr" || fail "shell in metric: $(cat "$tmp/stderr")"
+cp "$tmp/fma.csv" "$tmp/q'\$(touch pwned)'.csv"
+refused "plot_occupancy quote in a file name" "$tmp/o.png" -c "$gp/plot_occupancy.gp" "$tmp/o.png" "$tmp/q'\$(touch pwned)'.csv"
+grep -q "a file name with a quote" "$tmp/stderr" || fail "quote in a file name: $(cat "$tmp/stderr")"
 for i in 1 2 3 4 5 6 7 8; do
   grep -q ">ILP $i: " "$tmp/fma.svg" || fail "plot_occupancy: ILP $i not drawn"
 done

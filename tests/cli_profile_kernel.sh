@@ -52,6 +52,11 @@ for k in "file=k_stencil.sass" "function=k_stencil" "source_csv=k_stencil_source
   "details_csv=k_stencil_details.csv" "threads_per_block=128" "blocks_per_sm=8"; do
   grep -qx "$k" "$tmp/p/k_stencil.ini" && ok || fail "k_stencil.ini lacks '$k'"
 done
+# Numbers are base 10 and written without leading zeros: 0128 is 128.
+run --function k_stencil --threads 0128 --blocks-per-sm 08 --out "$tmp/z" -- "$tmp/app" --size 4096 ||
+  fail "profile_kernel.sh --threads 0128 exited $?: $(cat "$tmp/out")"
+grep -qx "threads_per_block=128" "$tmp/z/k_stencil.ini" && grep -qx "blocks_per_sm=8" "$tmp/z/k_stencil.ini" && ok ||
+  fail "--threads 0128 --blocks-per-sm 08: $(grep -E 'threads|blocks' "$tmp/z/k_stencil.ini")"
 grep -q "SM frequency in the profile: 1.9[78] Ghz" "$tmp/out" && ok || fail "no clock line: $(cat "$tmp/out")"
 # The kernel file runs: the same cycles as traces/stencil_sass.ini at B = 8.
 c1=$("$bin" run --kernel "$tmp/p/k_stencil.ini" --set launch.blocks=1056 --format csv --no-whatif 2>&1 |
@@ -79,6 +84,9 @@ good=(--function k_stencil --threads 128 --out "$tmp/q")
 refused "no --function" "--function NAME is required" -- --threads 128 -- "$tmp/app"
 refused "no --threads" "--threads N is required" -- --function k_stencil -- "$tmp/app"
 refused "threads past 1024" "--threads '2048': out of range (allowed 1..1024)" -- --function k_stencil --threads 2048 -- "$tmp/app"
+# 20 digits were bash's "[: integer expression expected" and then the message: two lines.
+refused "threads of 20 digits" "--threads '99999999999999999999': out of range (allowed 1..1024)" -- \
+  --function k_stencil --threads 99999999999999999999 -- "$tmp/app"
 refused "a regex in --function" "allowed letters, digits and _" -- --function 'k.*' --threads 128 -- "$tmp/app"
 refused "no application" "no application to profile" -- "${good[@]}"
 refused "an unknown option" "unknown argument '--sett'" -- --sett full "${good[@]}" -- "$tmp/app"

@@ -142,6 +142,10 @@ refused "cooperative 328" "a grid of 328 blocks cannot be co-resident: 4 blocks 
 coop --grid 304 | grep -q "Cooperative launch: fits, the grid's 304 blocks are co-resident" || fail "cooperative 304"
 [ "$(coop --grid 304 --format csv | col co_resident_blocks)" = 304 ] || fail "co_resident_blocks column"
 refused "cooperative without --grid" "needs --grid" coop
+# No block fits at all: no grid launches (the range said "allowed --grid 1..0").
+refused "cooperative, no block fits" "a grid of 1 blocks cannot launch: no block fits on an SM (shared memory" \
+  coop --grid 1 --smem-dynamic 999999999
+! grep -q "1\.\.0" "$tmp/err" || fail "cooperative, no block fits: $(cat "$tmp/err")"
 ok
 
 # ---- the long-run note names the bound that ends the run ----

@@ -48,8 +48,37 @@ refused "shell text" "holds a character other than" --axis stream.ilp=1,2 --deri
 refused "derived key on an axis" "stream.ilp is also on --axis" --axis stream.ilp=1,2 --derive 'stream.ilp=2'
 refused "derived key in a --set" "stream.fma is also set by --set" --set stream.fma=64 --axis stream.ilp=1,2 \
   --derive 'stream.fma=32*stream.ilp'
-refused "division by zero" "'1/0' does not give a whole number" --axis stream.ilp=1,2 --derive 'stream.fma=stream.ilp/0'
+refused "division by zero" "'(1)/0' does not give a whole number" --axis stream.ilp=1,2 --derive 'stream.fma=stream.ilp/0'
 refused "negative" "does not give a whole number >= 0" --axis stream.ilp=1,2 --derive 'stream.fma=1-2*stream.ilp'
+# Not bash's arithmetic: 2^32 x 2^32 wraps to 0 there, 010 is eight, ** a
+# power and 3stream.ilp the digits 3 and 1 side by side.
+refused "overflow" "'4294967296*4294967296*(1)' does not give a whole number" --axis stream.ilp=1,2 \
+  --derive 'stream.fma=4294967296*4294967296*stream.ilp'
+refused "power" "'(1)**2' does not give a whole number" --axis stream.ilp=1,2 --derive 'stream.fma=stream.ilp**2'
+refused "juxtaposed" "'3(1)' does not give a whole number" --axis stream.ilp=1,2 --derive 'stream.fma=3stream.ilp'
+refused "unbalanced" "'((1)' does not give a whole number" --axis stream.ilp=1,2 --derive 'stream.fma=(stream.ilp'
+sweep --axis stream.ilp=1,2 --derive 'stream.fma=010*stream.ilp' 2>"$tmp/err" || fail "010: $(cat "$tmp/err")"
+[ "$(cols "ilp fma" "$tmp/s.csv" | paste -sd,)" = "1 10,2 20" ] || fail "010: $(cols "ilp fma" "$tmp/s.csv")"
+ok
+# A derived value out of range between the axis's ends (70000 / (i^2 - 4i
+# + 5): 35000, 70000, 35000) is refused before any run, naming the point.
+refused "out of range inside" "value 70000 at point (stream.iterations=4 stream.ilp=2 stream.fma=70000)" \
+  --axis stream.ilp=1..3 --derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)'
+# --print-grid checks what it prints as a sweep would: an unknown key, a
+# derived value out of range exit 2 with nothing printed.
+print_refused() {
+  local name=$1 pat=$2 rc=0
+  shift 2
+  "$root/scripts/sweep.sh" --print-grid --kernel fma "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  [ $rc -eq 2 ] || fail "--print-grid $name: exit $rc: $(cat "$tmp/err")"
+  grep -qF -- "$pat" "$tmp/err" || fail "--print-grid $name: '$pat' not in: $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "--print-grid $name: printed $(cat "$tmp/out")"
+  ok
+}
+print_refused "unknown key" "[stream] nope: unknown key" --axis stream.nope=1,2
+print_refused "unknown --set key" "[stream] nope: unknown key" --set stream.nope=1 --axis stream.ilp=1,2
+print_refused "derived out of range" "value 70000 at point (stream.ilp=2 stream.fma=70000)" \
+  --axis stream.ilp=1..3 --derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)'
 refused "out of range" "[stream] fma: out of range '1000000'" --axis stream.ilp=1,2 --derive 'stream.fma=1000000*stream.ilp'
 
 # Warnings before any run.  fma: 128 threads (4 warps), 32 registers: 16

@@ -61,4 +61,9 @@ bad "the grid has over 100000 points" --kernel chase --axis launch.blocks_per_sm
 bad "--axis 'stream.ilp=1..99': value '99': " --kernel chase --axis stream.ilp=1..99
 bad "stream.ilp is already set" --kernel chase --set stream.ilp=1 --set stream.ilp=2 \
   --axis launch.blocks_per_sm=1
+# An unwritable --signature names the option and the file, not the
+# temporary file written first ("Failed to create file 'sig.X3L6Y3'").
+bad "--signature '$tmp/nodir/sig': cannot write it (no such folder" --kernel chase --axis stream.ilp=1 \
+  --signature "$tmp/nodir/sig"
+bad "--signature '$tmp': cannot write it (it is a folder" --kernel chase --axis stream.ilp=1 --signature "$tmp"
 echo "$passed passed"

@@ -190,11 +190,17 @@ static gboolean read_file(Input *in, const gchar *file, GError **error) {
   if (t == NULL)
     return FALSE;
   g_ptr_array_add(in->tables, t);
-  if (t->rows->len == 0) {
+  /* the header: the first row that is no comment ('run --config-comments'
+   * puts its '# ' lines ahead of it) */
+  guint first_row = 0;
+  while (first_row < t->rows->len &&
+         ncu_csv_field(&g_array_index(t->rows, NcuRow, first_row), 0)[0] == '#')
+    first_row++;
+  if (first_row == t->rows->len) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "%s: empty (expected a header row)", file);
     return FALSE;
   }
-  const NcuRow *h = &g_array_index(t->rows, NcuRow, 0);
+  const NcuRow *h = &g_array_index(t->rows, NcuRow, first_row);
   guint n_group = g_strv_length(in->group_names);
   g_autofree gint *group = g_new0(gint, n_group + 1);
   Columns c = {.group = group};
@@ -203,7 +209,7 @@ static gboolean read_file(Input *in, const gchar *file, GError **error) {
   for (guint i = 0; i < n_group; i++)
     if ((group[i] = column(h, in->group_names[i], file, error)) < 0)
       return FALSE;
-  for (guint i = 1; i < t->rows->len; i++) {
+  for (guint i = first_row + 1; i < t->rows->len; i++) {
     const NcuRow *r = &g_array_index(t->rows, NcuRow, i);
     const gchar *first = ncu_csv_field(r, 0);
     if (first[0] == '#' || (r->n_fields == 1 && first[0] == '\0'))

@@ -16,6 +16,14 @@ static gboolean cooperative_fits(const CliOccCommand *c, const OccResult *r, GEr
   guint64 cap = co_resident_blocks(c, r);
   if (!c->cooperative || c->grid <= cap)
     return TRUE;
+  if (cap == 0) { /* no block fits: no --grid would do ("allowed --grid 1..0") */
+    g_set_error(error, CLI_OCCUPANCY_ERROR, CLI_OCCUPANCY_ERROR_OPTION,
+                "--cooperative: a grid of %" G_GUINT64_FORMAT
+                " blocks cannot launch: no block fits on an SM (%s; "
+                "cudaLaunchCooperativeKernel fails for any --grid)",
+                c->grid, r->reason != NULL ? r->reason : "0 blocks per SM");
+    return FALSE;
+  }
   g_set_error(error, CLI_OCCUPANCY_ERROR, CLI_OCCUPANCY_ERROR_OPTION,
               "--cooperative: a grid of %" G_GUINT64_FORMAT " blocks cannot be co-resident: %u "
               "blocks per SM x %u SMs = %" G_GUINT64_FORMAT

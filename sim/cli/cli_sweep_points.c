@@ -340,7 +340,20 @@ static gboolean write_signature(const Sweep *s, GError **error) {
       WARPSIM_VERSION, bin, sp_model, mh, sp_kernel, kh, sh, ch, set_list, gh, s->points->len);
   g_string_free(config, TRUE);
   g_string_free(grid, TRUE);
-  return g_file_set_contents(sp_signature, text, -1, error);
+  GError *err = NULL;
+  if (g_file_set_contents(sp_signature, text, -1, &err))
+    return TRUE;
+  /* err names the temporary file g_file_set_contents writes first */
+  g_autofree gchar *dir = g_path_get_dirname(sp_signature);
+  const gchar *why = g_file_test(sp_signature, G_FILE_TEST_IS_DIR) ? "it is a folder"
+                     : !g_file_test(dir, G_FILE_TEST_IS_DIR)       ? "no such folder"
+                                                                   : err->message;
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "sweep-points: --signature '%s': cannot write it (%s; allowed: a new or regular "
+              "file in an existing folder)",
+              sp_signature, why);
+  g_error_free(err);
+  return FALSE;
 }
 
 static gboolean sweep_points(GString *out, GError **error) {
