@@ -75,4 +75,13 @@ grep -q 'anchor: none (the simulated profiled launch waits for memory less than 
 "$bin" run --kernel fma --format csv >"$tmp/fma.csv" || fail "fma"
 [ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] && ok ||
   fail "fma has agreement columns"
+# The text report says at its top that the run is anchored, with the factor
+# the CSV gives; --no-anchor runs say nothing of the kind.
+"$bin" run --kernel "$tp" --format text >"$tmp/an.txt" 2>/dev/null || fail "anchored text run"
+"$bin" run --kernel "$tp" --format csv >"$tmp/an.csv" 2>/dev/null || fail "anchored csv run"
+f=$(col "$tmp/an.csv" anchor_memory_time_factor)
+sed -n 2p "$tmp/an.txt" | grep -qF "anchored at the profile: memory_time_factor $f " && ok ||
+  fail "anchored text: line 2 does not name factor $f: $(sed -n 2p "$tmp/an.txt")"
+"$bin" run --kernel "$tp" --format text --no-anchor 2>/dev/null | grep -q 'anchored at the profile' &&
+  fail "--no-anchor text says anchored" || ok
 echo "$passed passed, 0 failed"

@@ -290,12 +290,18 @@ static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a,
  * sections with their fired rules and what-ifs (profile.h). */
 static void append_text_summary(const RunOptions *o, const SmModel *m, const Kernel *k,
                                 const SimResult *r, const Profile *p, const ProfileAgreement *a,
-                                GString *out) {
+                                const ProfileAnchor *an, GString *out) {
   const ProfileMetrics *pm = profile_metrics(p);
   g_autofree gchar *modified = model_modified_text(m, ", ");
   g_string_append_printf(out, "warpsim %s: kernel %s on %s%s%s%s (policy %s)\n", WARPSIM_VERSION,
                          k->name, m->name, *modified ? " (modified: " : "", modified,
                          *modified ? ")" : "", r->policy);
+  if (an != NULL && an->applied)
+    g_string_append_printf(out,
+                           "  anchored at the profile: memory_time_factor %.4f (L1/L2/DRAM "
+                           "latencies x %.4f, L2/DRAM bandwidths / %.4f; the section \"Agreement "
+                           "with the profile\" shows the pure model; --no-anchor runs it)\n",
+                           an->memory_factor, an->memory_factor, an->memory_factor);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
                          "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
@@ -438,7 +444,7 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
     report_json(row, "profile", profile, out);
     return;
   }
-  append_text_summary(o, used, k, r, p, &rp->pure, out);
+  append_text_summary(o, used, k, r, p, &rp->pure, &rp->anchor, out);
   if (rp->pure.present) {
     profile_anchor_append_text(&rp->anchor, m, anchored, "    ", out);
     g_string_append_c(out, '\n');

@@ -100,7 +100,8 @@ gboolean profile_agree_launch(const SmModel *m, const Kernel *k, Kernel *out) {
     out->threads_per_block = d->block_size;
   if (d->grid_size > 0)
     out->blocks = d->grid_size;
-  out->regs_per_thread = d->regs;
+  if (d->regs > 0) /* unknown ('n/a'): the kernel's own count, from the listing */
+    out->regs_per_thread = d->regs;
   if (!isnan(d->smem_static))
     out->smem_static = (guint)d->smem_static;
   if (!isnan(d->smem_dynamic))
