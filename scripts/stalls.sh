@@ -79,7 +79,13 @@ done
 mv "$tmp" "$csv"
 trap - EXIT
 title="$(basename "$kernel" .ini)"
-for s in "${sets[@]+"${sets[@]}"}"; do title+=" $s"; done
-gnuplot -c "$root/scripts/plot_stalls.gp" "$csv" "$png" "$title, model $model"
+# The model as the rows name it: "(modified: ...)" when a --set or a model
+# file of one's own changed it (the CSV's model_modified column).
+modified=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "model_modified") c = i }
+                    NR == 2 && c { print $c }' "$csv" | tr ';' ' ')
+for s in "${sets[@]+"${sets[@]}"}"; do
+  case " $modified " in *" $s "*) ;; *) title+=" $s" ;; esac # model keys are named below
+done
+gnuplot -c "$root/scripts/plot_stalls.gp" "$csv" "$png" "$title, model $model${modified:+ (modified: $modified)}"
 echo "$csv"
 echo "$png"

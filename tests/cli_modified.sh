@@ -78,4 +78,15 @@ ok
 gnuplot -c "$root/scripts/plot_spill.gp" "$tmp/spill.csv" "$tmp/s.svg" 2>"$tmp/err" || fail "plot_spill: $(cat "$tmp/err")"
 grep -q "on the h200 (modified: dram.latency=$other) model" "$tmp/s.svg" || fail "plot_spill title"
 ok
+# stalls.sh hands gnuplot its title: a stand-in gnuplot records the arguments.
+mkdir -p "$tmp/shim"
+printf '#!/bin/sh
+printf "%%s\n" "$@" >"%s"
+' "$tmp/gp.args" >"$tmp/shim/gnuplot"
+chmod +x "$tmp/shim/gnuplot"
+PATH="$tmp/shim:$PATH" WARPSIM="$bin" "$root/scripts/stalls.sh" --kernel chase --set dram.latency=$other \
+  --set stream.ilp=2 "$tmp/st" >/dev/null 2>"$tmp/err" || fail "stalls.sh: $(cat "$tmp/err")"
+grep -qx "chase stream.ilp=2, model h200 (modified: dram.latency=$other)" "$tmp/gp.args" ||
+  fail "stalls.sh title: $(tail -1 "$tmp/gp.args")"
+ok
 echo "$passed passed, 0 failed"
