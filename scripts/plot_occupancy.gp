@@ -156,7 +156,8 @@ do for [a = 2:ARGC] {
   mm = modified_of(f)
   modified = (mm eq "" || strstrt(modified, mm)) ? modified : modified.(modified eq "" ? "" : "; ").mm
 }
-model = (modified eq "") ? model : sprintf("%s (modified: %s)", model, modified)
+# (on a line of its own: a one-panel figure is too narrow for both)
+model = (modified eq "") ? model : sprintf("%s\n(modified: %s)", model, modified)
 head = exists("title") ? title : "throughput per SM against theoretical occupancy"
 title = sprintf("warpsim, model %s: %s\ncircle: knee (first point at 90 %% of the best); dotted: plateau if flat; legend: change, 50 to 100 %%", model, head)
 set multiplot title title font ",13"

@@ -67,7 +67,9 @@ for set in "dram.latency=$other" "dram.latency=$shipped"; do
   for b in 4 16; do run --set "$set" --set launch.blocks_per_sm=$b --format csv --no-header >>"$f"; done
   gnuplot -c "$root/scripts/plot_occupancy.gp" "$tmp/o.svg" "$f" 2>"$tmp/err" || fail "plot: $(cat "$tmp/err")"
   if [ "$set" = "dram.latency=$other" ]; then
-    grep -q "model h200 (modified: dram.latency=$other)" "$tmp/o.svg" || fail "plot_occupancy title"
+    # the title's first line names the model, its second what changed
+    grep -q "<text>warpsim, model h200</text>" "$tmp/o.svg" && grep -q "(modified: dram.latency=$other):" "$tmp/o.svg" ||
+      fail "plot_occupancy title"
   else
     grep -q "model h200:" "$tmp/o.svg" && ! grep -q modified "$tmp/o.svg" ||
       fail "plot_occupancy: an unchanged model is labelled modified"
