@@ -322,9 +322,9 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
     for (guint i = s->first; i < s->end && ok; i++) {
       ok = source_row(table, &g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n],
                       &tally, error);
+      out->n += ok; /* a row read owns its strings, whatever its samples give */
       ok = ok &&
            source_samples(table, &g_array_index(rows, NcuRow, i), h, origin, out->samples, error);
-      out->n += ok;
     }
     if (!ok || !fill_unknown(out, &tally, error))
       g_clear_pointer(&out, ncu_source_free);
