@@ -1,6 +1,6 @@
 /* check_sim.c - tests of sim/run/sim.[ch]: the per-cycle invariants over a table
  * of kernels and policies, Little's law on the FFMA plateau, the issue and
- * pipe ceilings, the operand bank-conflict switch, DRAM latency,
+ * pipe ceilings, the operand bank-conflict switch, DRAM latency, a warp's DRAM lines in flight,
  * determinism, the barrier unit's cycles per round, and the "Simulator behaviour" cases of
  * tests/data/cases_other.md.  Every run uses the test SM of fixture.h and a kernel built from
  * another, both changed per case with "group.key=value" overrides; expected values are worked out
@@ -308,6 +308,57 @@ START_TEST(test_dram_latency) {
 }
 END_TEST
 
+/* A warp's DRAM lines in flight ([class_global] warp_lines_in_flight, for a
+ * synthetic kernel as for a SASS one): 16 independent 512 B sequential loads
+ * (4 lines each) per warp, no FFMA, no loop overhead, at a DRAM of 697 cycles
+ * and so much bandwidth (dram.bytes_per_cycle=65536 over 16 servers) that
+ * nothing queues: a load's 4 lines share one server, its last line starts
+ * 3 x 128 x 16 / 65536 = 0.09 cycles after issue, so its data is back 697.09
+ * cycles after, rounded up: 698.  A load goes out while its warp has fewer
+ * than `cap` DRAM lines missing, so a cap of 5..8 lets 2 loads out at a time,
+ * 1..4 lets 1, and 0 (no cap) all 16, one per cycle (lsu interval 1).  The
+ * loads leave in rounds of n = 2, 1 or 16 loads one cycle apart, each round
+ * when the one before is back, and the run ends when the last load is back
+ * (the EXIT drains): (16 / n - 1) x 698 + (n - 1) + 698 cycles.  With one
+ * CTA of 4 warps (one per SMSP, each with its own cap) the SM moves
+ * 4 x 16 x 512 B in 7 x 698 + 1 + 698 cycles = 5.8686 B/cycle, the
+ * cap x 128 B / latency per warp of 4 x 8 x 128 / 698 = 5.8682 and the 1
+ * cycle between the loads of a round.  L2 loads do not count (the SASS path's
+ * rule): at L2 (305 cycles, 4 servers) a cap of 4 leaves 15 + 306 cycles. */
+static const struct {
+  const gchar *threads; /* launch.threads_per_block */
+  const gchar *level;   /* stream.level */
+  const gchar *cap;     /* class_global.warp_lines_in_flight */
+  guint64 cycles;       /* hand-computed above */
+} warp_caps[] = {
+    {"launch.threads_per_block=32", "stream.level=dram", "class_global.warp_lines_in_flight=0",
+     15 + 698},
+    {"launch.threads_per_block=32", "stream.level=dram", "class_global.warp_lines_in_flight=8",
+     7 * 698 + 1 + 698},
+    {"launch.threads_per_block=32", "stream.level=dram", "class_global.warp_lines_in_flight=5",
+     7 * 698 + 1 + 698},
+    {"launch.threads_per_block=32", "stream.level=dram", "class_global.warp_lines_in_flight=4",
+     15 * 698 + 698},
+    {"launch.threads_per_block=128", "stream.level=dram", "class_global.warp_lines_in_flight=8",
+     7 * 698 + 1 + 698},
+    {"launch.threads_per_block=32", "stream.level=l2", "class_global.warp_lines_in_flight=4",
+     15 + 306},
+};
+
+START_TEST(test_warp_dram_lines) {
+  const gchar *sets[] = {warp_caps[_i].threads,      warp_caps[_i].level,
+                         warp_caps[_i].cap,          "stream.fma=0",
+                         "stream.loads=1",           "stream.load_pattern=stream",
+                         "stream.load_bytes=512",    "dram.bytes_per_cycle=65536",
+                         "l2.bytes_per_cycle=65536", NULL};
+  simulate(sets, NULL);
+  ck_assert_uint_eq(run.r.st.loads, 16 * warps_run());
+  ck_assert_uint_eq(run.r.st.cycles, warp_caps[_i].cycles);
+  if (_i == 4) /* 4 warps x 16 x 512 B: about cap x 128 B / latency per warp */
+    assert_near("bytes per cycle", sim_bytes_per_cycle(&run.r), 4.0 * 8 * 128 / 698, 0.001);
+}
+END_TEST
+
 /* ---- determinism ------------------------------------------------------- */
 
 /* A DRAM chase with a latency spread (random draws) and seed `seed`. */
@@ -603,6 +654,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_issue_ceiling, 0, G_N_ELEMENTS(ceilings));
   tcase_add_loop_test(tc, test_bank_conflict, 0, G_N_ELEMENTS(conflicts));
   tcase_add_loop_test(tc, test_dram_latency, 0, G_N_ELEMENTS(chases));
+  tcase_add_loop_test(tc, test_warp_dram_lines, 0, G_N_ELEMENTS(warp_caps));
   suite_add_tcase(s, tc);
 
   tc = tcase_new("determinism");

@@ -6,11 +6,12 @@
 # was not fitted on (its fit: B = 16 at n = 1, 16, 66, 132): the synthetic
 # stream kernel with 4 loads in flight, `sm.sms=n` SMs all busy (the share's
 # full load stays [mem] full_load_sms = 132), against bytes per cycle per
-# busy SM.  B = 4..16 (16..64 warps, bandwidth-bound); at 4 and 8 warps the
-# H200 draws ~2 B/cycle per warp whatever its loads in flight, which
-# synthetic kernels do not model ([class_global] warp_lines_in_flight is a
-# SASS key), so B = 1, 2 do not judge this rule.  Also: with the rule off
-# (lone_sm_ratio=1) the same points are far off, so the test can fail.
+# busy SM.  B = 4..16 (16..64 warps, bandwidth-bound); at 4 and 8 warps
+# (B = 1, 2) each warp's own DRAM lines in flight decide it ([class_global]
+# warp_lines_in_flight, doc/model.md "A warp's DRAM lines in flight";
+# tests/cli_smallgrid.sh judges that cap on grid.csv), so they do not judge
+# this rule.  Also: with the rule off (lone_sm_ratio=1) the same points are
+# far off, so the test can fail.
 set -euo pipefail
 root=${WARPSIM_ROOT:?}
 bin=${WARPSIM_BIN:?}

@@ -500,8 +500,9 @@ done
 # table's "of it" rows): v4 at one CTA per SM has 4 warps of at most 8 DRAM
 # lines each out, 32 lines, so the SM's 160 miss slots never fill and all its
 # lg_throttle is the warps' own DRAM lines; at 8 CTAs per SM (32 warps, up to
-# 256 lines) both causes show.  A synthetic DRAM chase has no per-warp cap:
-# all its lg_throttle is the SM's (capped here at 32 loads in flight).  Each
+# 256 lines) both causes show.  A synthetic DRAM chase (one line per warp
+# out) never meets the per-warp cap of 8 lines: all its lg_throttle is the
+# SM's (capped here at 32 loads in flight).  Each
 # cause switched off alone: v4 at 8 CTAs per SM with no per-warp cap has only
 # the SM's, and with miss slots past anything it can hold (1,000,000) only
 # the warps'.  A store stream (store1f4, no loads) has only the SM's: its

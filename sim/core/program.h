@@ -130,9 +130,10 @@ typedef struct {
  * kernel, synth_launch_memory for a synthetic one); the SM core reads it and
  * never asks which source built the program.  Loads whose Instr level is
  * MEM_LEVELS draw their level from the hit rates; the switches turn on
- * mechanisms measured for SASS kernels (doc/sass.md "A warp's DRAM loads in
- * flight", results/reference/h200/real8/) that a synthetic kernel leaves
- * off. */
+ * mechanisms measured for SASS kernels (results/reference/h200/real8/) that a
+ * synthetic kernel leaves off, except the per-warp DRAM cap
+ * (warp_max_inflight), which both sources set (doc/sass.md "A warp's DRAM
+ * loads in flight", doc/model.md "A warp's DRAM lines in flight"). */
 typedef struct {
   gdouble load_l1_hit;           /* probability a drawn global load hits in L1 */
   gdouble load_l2_hit;           /* the L2 hit rate of drawn loads that miss L1, all loads (what
@@ -143,7 +144,7 @@ typedef struct {
   guint max_inflight;            /* L1 lines missing at once per SM; 0 = the model's [mem]
                                     max_inflight warp-loads */
   guint warp_max_inflight;       /* lines of DRAM-bound loads one warp has missing before its
-                                    next global load through L1 waits; 0 = no cap */
+                                    next global load (OP_LDG) waits; 0 = no cap */
   gdouble dram_write_cost;       /* DRAM time of a stored byte with no reads, in read bytes
                                     (1 = as a read) */
   gdouble dram_turnaround;       /* more DRAM time of a stored byte per unit of the reads' share

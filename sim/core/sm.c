@@ -535,7 +535,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   /* only FFMAs are flagged (sassprog.c, synth.c) and modelled (issue_effects) */
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
-  d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG && in->l1tex;
+  d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG;
   /* The plain path does what issue_effects and sm_fetch do for an op whose
    * only effects are its pipe and its result register: a fixed-latency math
    * op (FFMA, integer, other FP32, FP64, tensor, conversion, uniform: their

@@ -22,8 +22,8 @@ typedef struct SmDecoded {
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
-  guint8 capped;    /* a global load through L1TEX and ProgramMemory warp_max_inflight > 0
-                       (Sm.misses kept): sm_warp_load_wait applies */
+  guint8 capped;    /* a global load (LDG, a SASS or a synthetic one) and ProgramMemory
+                       warp_max_inflight > 0 (Sm.misses kept): sm_warp_load_wait applies */
   guint64 issues;   /* warp instructions issued from this pc */
 } Decoded;
 
@@ -140,7 +140,7 @@ static inline void sm_unready(Sm *sm, Smsp *s, const Warp *w) {
 }
 
 /* Warp `w`'s next instruction (w->d: Decoded capped) is a global load
- * through L1TEX and the warp has ProgramMemory warp_max_inflight lines of
+ * and the warp has ProgramMemory warp_max_inflight lines of
  * DRAM-bound loads missing at *not_before (doc/sass.md "A warp's DRAM loads in
  * flight"): raises *not_before to the first cycle with fewer, sets *reason to
  * STALL_LG_THROTTLE and returns TRUE.  FALSE, with nothing changed, when there

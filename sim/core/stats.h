@@ -30,8 +30,8 @@ typedef enum {
   STALL_SHORT_SCOREBOARD,   /* waiting for shared memory or MUFU */
   STALL_WAIT,               /* waiting for a fixed-latency producer (FP32, INT) */
   STALL_LG_THROTTLE,        /* a load (SASS: or store, stores_hold_lines) waits: the SM's
-                               lines-in-flight cap is full, or (SASS, loads)
-                               its warp's DRAM lines in flight (warp_lines_in_flight) */
+                               lines-in-flight cap is full, or (loads) its
+                               warp's DRAM lines in flight (warp_lines_in_flight) */
   STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
   STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
   STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (bank conflict, FP64) */
@@ -65,7 +65,7 @@ typedef struct {
   guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
   guint64 lg_throttle_sm;     /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
                                  lines-in-flight cap was full; the rest waited for their
-                                 warp's DRAM lines in flight (SASS: SmLaunch
+                                 warp's DRAM lines in flight (ProgramMemory
                                  warp_max_inflight) */
   guint64 ctas;               /* CTAs run on this SM */
   guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */

@@ -98,7 +98,7 @@ typedef struct {
   guint state_order[STALL_MAX]; /* StallState values, largest first (ties: priority order) */
   gdouble total_cpi;            /* warp cycles per issued instruction, all states */
   gdouble lg_warp_cpi;          /* of state_cpi[STALL_LG_THROTTLE]: waiting for the warp's own
-                                   DRAM lines in flight (SASS, [class_global]
+                                   DRAM lines in flight ([class_global]
                                    warp_lines_in_flight) */
   gdouble lg_sm_cpi;            /* the rest of it: waiting for a miss slot of the SM's
                                    lines-in-flight cap (SimStats lg_throttle_sm) */

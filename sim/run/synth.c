@@ -199,6 +199,7 @@ void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble
                          .load_l2_hit = l2,
                          .load_l2_hit_coalesced = l2,
                          .load_l2_hit_scattered = l2,
+                         .warp_max_inflight = m->opclass[OPCLASS_GLOBAL].warp_lines_in_flight,
                          .dram_write_cost = 1.0,
                          .miss_refills_l1 = k->footprint > 0 && k->level == MEM_L1 && l1 > 0};
 }

@@ -44,10 +44,13 @@ guint synth_iterations(const Program *p);
  * [stream] footprint, the hit rates of each warp's share of the L1 left by
  * the carveout and of the SM's share of [l2] bytes (model_capacity_share; L1
  * only for an l1 level); else what loads of the one [stream] level hit, as
- * the CSV reports it (the loads themselves go to that level, synth.c).  The
- * SASS-measured mechanisms stay off (no lines-in-flight caps, a store costs
- * DRAM what a read does); the loads of an L1 footprint that miss refill L1
- * (miss_refills_l1). */
+ * the CSV reports it (the loads themselves go to that level, synth.c).  A
+ * warp's DRAM-bound loads wait, as a SASS kernel's do, while it has
+ * [class_global] warp_lines_in_flight lines of them missing (warp_max_inflight;
+ * 0 = no cap; doc/model.md "A warp's DRAM lines in flight"); the other
+ * SASS-measured mechanisms stay off (no SM-wide lines-in-flight cap, a store
+ * costs DRAM what a read does); the loads of an L1 footprint that miss refill
+ * L1 (miss_refills_l1). */
 void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble smem_per_sm,
                          ProgramMemory *mem);
 
