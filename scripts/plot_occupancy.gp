@@ -23,23 +23,29 @@
 # pattern and level; the figure title names the model, and "(modified: KEYS)"
 # when a row's model_modified column says it is not a shipped model unchanged.
 # Every group value
-# present is drawn.  A missing or empty file, a file without the columns it
-# reads, a metric that is no column name or a file name with a quote (') is
-# refused (exit 2, no figure).
+# present is drawn.  The plateaus, knees, still-rising flags and changes
+# from 50 % to 100 % are warpsim curve-stats' ($WARPSIM, else the build
+# tree's or the installed binary).  A missing or empty file, a file without
+# the columns it reads, a cell that is no number or a metric that is no
+# column name is refused (exit 2, no figure).
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_occupancy.gp OUT.png|OUT.svg SIM.csv[:MEASURED.csv] [...]"
   exit status 2
 }
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"
 out = ARG1
 panels = ARGC - 1
 me = "plot_occupancy.gp"
+here = dir_(ARG0) eq "" ? "./" : dir_(ARG0)
+warpsim = system(sprintf("if [ -n \"${WARPSIM:-}\" ]; then printf %%s \"$WARPSIM\"; elif [ -x %s ]; then printf %%s %s; else printf %%s %s; fi", \
+  sq(here."../build/sim/warpsim"), sq(here."../build/sim/warpsim"), sq(here."../../../bin/warpsim")))
 
 # rows FILE: data rows (not the header, not '#' lines); -1 when unreadable.
-rows(f) = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
+rows(f) = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(f), sq(f), sq(f))))
 sim_of(p) = strstrt(p, ":") ? p[1:strstrt(p, ":") - 1] : p
 meas_of(p) = strstrt(p, ":") ? p[strstrt(p, ":") + 1:] : ""
-# Names reach a shell (system() below) between single quotes: a file name
-# with one, or a metric other than a column name, is refused before any.
+# A metric other than a column name is refused before any is read.
 name_chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 if (exists("metric")) {
   do for [i = 1:strlen(metric)] {
@@ -50,11 +56,9 @@ if (exists("metric")) {
   }
 }
 do for [a = 2:ARGC] {
-  if (strstrt(ARGV[a], "'")) { print me.": ".ARGV[a].": a file name with a quote (') is not read"; exit status 2 }
-}
-do for [a = 2:ARGC] {
   p = ARGV[a]
-  do for [f in sim_of(p)." ".meas_of(p)] {
+  do for [k = 1:(meas_of(p) eq "" ? 1 : 2)] {  # (not "for [f in ...]": a name may hold a space)
+    f = (k == 1) ? sim_of(p) : meas_of(p)
     n = rows(f)
     if (n < 0) { print me.": ".f.": no such file"; exit status 2 }
     if (n == 0) { print me.": ".f.": no data rows, no figure written"; exit status 2 }
@@ -64,7 +68,7 @@ do for [a = 2:ARGC] {
 # Group column of file f and its values, in file order (gcol, groups): the
 # first of `candidates` that takes several values, else ilp.
 candidates = "ilp loads_in_flight loads"
-has(f, c) = int(system(sprintf("head -1 '%s' | tr -d '\\r' | tr ',' '\\n' | grep -cx '%s'", f, c)))
+has(f, c) = int(system(sprintf("head -1 %s | tr -d '\\r' | tr ',' '\\n' | grep -cx %s", sq(f), sq(c))))
 find_groups = 'gcol = ""; '. \
   'do for [c in candidates] { if (gcol eq "" && has(f, c)) { vals = " "; '. \
   'stats f using (v = sprintf("%g", column(c)), strstrt(vals, " ".v." ") == 0 ? (vals = vals.v." ") : "", 0) nooutput; '. \
@@ -98,11 +102,11 @@ height = int(top_px + axes_px + xlabel_px + legend_px)
 want_metric = exists("metric") ? metric : ""
 metric_names = "ipc fma_per_cycle bytes_per_cycle mufu_per_cycle lds_per_cycle loads_per_cycle dram_bytes_per_cycle issue_active"
 metric_labels = "warp instructions per cycle per SM|warp FFMA per cycle per SM|global load bytes per cycle per SM|warp MUFU per cycle per SM|warp LDS per cycle per SM|warp global loads per cycle per SM|DRAM bytes per cycle per SM|issue slots busy (fraction)"
-field(list, i) = system(sprintf("printf '%%s' '%s' | cut -d'|' -f%d", list, i))
+field(list, i) = system(sprintf("printf '%%s' %s | cut -d'|' -f%d", sq(list), i))
 mindex(c) = strstrt(" ".metric_names." ", " ".c." ") ? words((" ".metric_names." ")[1:strstrt(" ".metric_names." ", " ".c." ")]) + 1 : 0
 mlabel(c) = mindex(c) ? field(metric_labels, mindex(c)) : c
 # numeric FILE COL: the column's first data value is a number.
-numeric(f, c) = int(system(sprintf("awk -F, -v n='%s' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } /^#/ { next } { print ($c ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 1 : 0; exit }' '%s'", c, f)))
+numeric(f, c) = int(system(sprintf("awk -F, -v n=%s 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } /^#/ { next } { print ($c ~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) ? 1 : 0; exit }' %s", sq(c), sq(f))))
 
 # The columns every panel reads (warpsim run --format csv has them all).
 needed = "model kernel level load_pattern load_bytes loads fma_per_cycle mufu_per_cycle lds_per_cycle ilp occupancy_pct max_regs regs_allocated"
@@ -144,9 +148,29 @@ canon = " 1 2 4 8 3 6 5 7 16 32 12 24 64 "
 palette = "#9400d3 #009e73 #e69f00 #d55e00 #56b4e9 #0072b2 #cc79a7 #999933 #882255 #44aa99 #332288 #888888"
 colour(v, idx) = word(palette, ((strstrt(canon, " ".v." ") ? words(canon[1:strstrt(canon, " ".v." ")]) + 1 : 12 + idx) - 1) % 12 + 1)
 
+# curve_stats_of("FILE", "GROUPS", "N", "PLAT PLATX RISING FALLING KNEE KNEEV X50 XMAX CHANGE"):
+# a command for eval that runs warpsim curve-stats on the file in variable
+# FILE (metric and gcol as set), checks it gives one row per value in GROUPS
+# (N of them, in order) and fills the arrays named: plateau, its
+# occupancy, still rising (0/1), falls below the knee's 90 % (0/1), knee
+# occupancy and y, the 50 % and full points' occupancy, and the change
+# text ("-": none).  A failed run (its message on stderr) exits 2.
+cs_cols = 14  # group, metric, points, plateau, knee_x, knee_occupancy_pct, y_at_max_x,
+              # still_rising, change_50_to_100_pct, peak_x, knee_y, falls, half_, full_occupancy_pct
+curve_stats(file) = system(sprintf("%s curve-stats --x occupancy_pct --y %s --group %s --occupancy occupancy_pct --where %s | tail -n +2 | tr ',\\n' '  '", \
+  sq(warpsim), sq(metric), sq(gcol), sq(file)))
+cs_num(t) = (t eq "-") ? NaN : real(t)
+curve_stats_of(F, G, N, A) = sprintf('csrow = curve_stats(%s); ', F). \
+  sprintf('if (words(csrow) != %s * cs_cols) { print me.": ".%s.": warpsim curve-stats gave no row per ".gcol." value (".warpsim.")"; unset multiplot; set output; system "rm -f ".sq(out); exit status 2 }; ', N, F). \
+  sprintf('array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; array %s[%s]; ', \
+    word(A, 1), N, word(A, 2), N, word(A, 3), N, word(A, 4), N, word(A, 5), N, word(A, 6), N, word(A, 7), N, word(A, 8), N, word(A, 9), N). \
+  sprintf('do for [i = 1:%s] { cs(j) = word(csrow, (i - 1) * cs_cols + j); ', N). \
+  sprintf('if (sprintf("%%g", real(cs(1))) ne word(%s, i)) { print me.": ".%s.": curve-stats curve ".cs(1)." is not ".word(%s, i); unset multiplot; set output; system "rm -f ".sq(out); exit status 2 }; ', G, F, G). \
+  sprintf('%s[i] = real(cs(4)); %s[i] = real(cs(10)); %s[i] = (cs(8) eq "yes"); %s[i] = (cs(12) eq "yes"); ', word(A, 1), word(A, 2), word(A, 3), word(A, 4)). \
+  sprintf('%s[i] = cs_num(cs(6)); %s[i] = cs_num(cs(11)); %s[i] = cs_num(cs(13)); %s[i] = cs_num(cs(14)); %s[i] = cs(9) }', word(A, 5), word(A, 6), word(A, 7), word(A, 8), word(A, 9))
 glabel(g) = (g eq "ilp") ? "ILP" : (g eq "loads_in_flight" || g eq "loads") ? "loads in flight/warp" : g
 # modified_of FILE: the distinct non-empty model_modified values of its rows, "; "-joined.
-modified_of(f) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i; next } c && $c != \"\" && !s[$c]++ { o = o (o == \"\" ? \"\" : \"; \") $c } END { printf \"%%s\", o }' '%s'", f))
+modified_of(f) = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i; next } c && $c != \"\" && !s[$c]++ { o = o (o == \"\" ? \"\" : \"; \") $c } END { printf \"%%s\", o }' %s", sq(f)))
 # The model's name, and what a --set or a file of one's own changed in it
 # (the model_modified column): a modified model is never labelled as shipped.
 model = ""; modified = ""
@@ -244,30 +268,13 @@ do for [a = 2:ARGC] {
   labelled = (words(caps) > 1)
   if (labelled) { set title ptitle."\nregister cap swept (-maxrregcount; labels: registers per thread)" } else { set title ptitle }
 
-  # Per curve: plateau, knee, and the change from the largest occupancy
-  # <= 50 % to the largest occupancy of the curve.
-  array plat[n]; array platx[n]; array rising[n]; array falling[n]; array knee[n]; array kneev[n]; array x50[n]; array v50[n]; array xmax[n]; array vmax[n]
+  # Per curve, from warpsim curve-stats: plateau, knee, still rising, the
+  # change from the largest occupancy <= 50 % to the largest, and (--where)
+  # the points they come from; one row per group value, in file order.
+  eval curve_stats_of("f", "groups", "n", "plat platx rising falling knee kneev x50 xmax change")
   ymax = 0
-  do for [i = 1:n] {
-    v = word(groups, i)
-    p = -1e300; px = 0; k = 1e300; kv = 0; h = -1; hv = 0; m = -1; mv = 0
-    stats f using (sel(v) && column(metric) > p ? (p = column(metric), px = column("occupancy_pct")) : 0, 0) nooutput
-    stats f using (sel(v) && column(metric) >= 0.9 * p && column("occupancy_pct") < k ? \
-                   (k = column("occupancy_pct"), kv = column(metric)) : 0, \
-                   sel(v) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? \
-                   (h = column("occupancy_pct"), hv = column(metric)) : 0, \
-                   sel(v) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column(metric)) : 0, \
-                   0) nooutput
-    q = -1; qv = 0
-    stats f using (sel(v) && column("occupancy_pct") < m && column("occupancy_pct") > q ? \
-                   (q = column("occupancy_pct"), qv = column(metric)) : 0, 0) nooutput
-    plat[i] = p; platx[i] = px; knee[i] = k; kneev[i] = kv; x50[i] = h; v50[i] = hv; xmax[i] = m; vmax[i] = mv
-    rising[i] = (q >= 0 && mv > 1.02 * qv)  # the last step added > 2 %: no plateau yet
-    falling[i] = (mv < 0.9 * p)             # ends below 90 % of its best: more warps cost
-    ymax = (p > ymax) ? p : ymax
-  }
-  gain(i) = (x50[i] > 0 && xmax[i] > x50[i] && v50[i] > 0) ? \
-            sprintf("%.0f→%.0f %%: %+.1f %%", x50[i], xmax[i], 100.0 * (vmax[i] / v50[i] - 1)) : \
+  do for [i = 1:n] { ymax = (plat[i] > ymax) ? plat[i] : ymax }
+  gain(i) = (change[i] ne "-") ? sprintf("%.0f→%.0f %%: %s %%", x50[i], xmax[i], change[i]) : \
             xmax[i] <= 50 ? "no point above 50 %" : "no point at or below 50 %"
   # One curve of a register-cap sweep, a SASS kernel or a [stream]
   # footprint kernel: named by its kernel, not its group (ILP means nothing
@@ -283,23 +290,14 @@ do for [a = 2:ARGC] {
     mvals = " "
     stats mf using (v = sprintf("%g", column(gcol)), strstrt(mvals, " ".v." ") == 0 ? (mvals = mvals.v." ") : "", 0) nooutput
     mn = words(mvals)
-    array mplat[mn]; array mx50[mn]; array mv50[mn]; array mxmax[mn]; array mvmax[mn]; array mknee[mn]
+    eval curve_stats_of("mf", "mvals", "mn", "mplat mplatx mrising mfalling mknee mkneev mx50 mxmax mchange")
     msrc = ""
     stats mf using (msrc = strcol("model"), 0) every ::0::0 nooutput
-    do for [i = 1:mn] {
-      v = word(mvals, i)
-      p = -1e300; k = 1e300; h = -1; hv = 0; m = -1; mv = 0
-      stats mf using (sel(v) && column(metric) > p ? (p = column(metric)) : 0, 0) nooutput
-      stats mf using (sel(v) && column(metric) >= 0.9 * p && column("occupancy_pct") < k ? (k = column("occupancy_pct")) : 0, \
-                      sel(v) && column("occupancy_pct") <= 50 && column("occupancy_pct") > h ? \
-                      (h = column("occupancy_pct"), hv = column(metric)) : 0, \
-                      sel(v) && column("occupancy_pct") > m ? (m = column("occupancy_pct"), mv = column(metric)) : 0, \
-                      0) nooutput
-      mplat[i] = p; mknee[i] = k; mx50[i] = h; mv50[i] = hv; mxmax[i] = m; mvmax[i] = mv
-      ymax = (p > ymax) ? p : ymax
-    }
-    mentry(i) = sprintf("%s %s, %s: %.0f→%.0f %%: %+.1f %% (knee %.4g %%, peak %.4g)", glabel(gcol), word(mvals, i), \
-                        msrc, mx50[i], mxmax[i], 100.0 * (mvmax[i] / mv50[i] - 1), mknee[i], mplat[i])
+    do for [i = 1:mn] { ymax = (mplat[i] > ymax) ? mplat[i] : ymax }
+    mgain(i) = (mchange[i] ne "-") ? sprintf("%.0f→%.0f %%: %s %%", mx50[i], mxmax[i], mchange[i]) : \
+               mxmax[i] <= 50 ? "no point above 50 %" : "no point at or below 50 %"
+    mentry(i) = sprintf("%s %s, %s: %s (%s, peak %.4g)", glabel(gcol), word(mvals, i), msrc, mgain(i), \
+                        mrising[i] ? "still rising, no knee" : sprintf("knee %.4g %%", mknee[i]), mplat[i])
   } else {
     mn = 0; mvals = " "; mf = f  # an empty iteration still names a file
     mentry(i) = ""

@@ -17,29 +17,31 @@
 #   "warpsim MODEL[ modified (KEYS)]" for simulated rows and anything with
 #   "measured" in it for measured ones; unit is the panel's y label.  A missing
 #   or empty file is refused (exit 2, no figure).
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 3) {
   print "usage: gnuplot -c scripts/plot_occupancy_headline.gp HEADLINE.csv STATS.csv OUT.png|OUT.svg"
   exit status 2
 }
 f = ARG1; sf = ARG2; out = ARG3
 me = "plot_occupancy_headline.gp"
-n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
+n = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(f), sq(f), sq(f))))
 if (n < 0) { print me.": ".f.": no such file"; exit status 2 }
 if (n == 0) { print me.": ".f.": no data rows, no figure written"; exit status 2 }
-ns_ = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", sf, sf, sf)))
+ns_ = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(sf), sq(sf), sq(sf))))
 if (ns_ < 0) { print me.": ".sf.": no such file"; exit status 2 }
 if (ns_ == 0) { print me.": ".sf.": no data rows, no figure written"; exit status 2 }
 # stat(P, S, MEASURED, COL): the STATS.csv value of column COL for panel P,
 # series S (underscores for spaces), simulated (0) or measured (1); "" if none
-stat(P, S, M, C) = system(sprintf("awk -F, -v p='%s' -v s='%s' -v m=%d -v c='%s' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } $1 == p && $2 == s && (($3 ~ /measured/) == m) { print $k[c]; exit }' '%s'", P, label_of(S), M, C, sf))
+stat(P, S, M, C) = system(sprintf("awk -F, -v p=%s -v s=%s -v m=%d -v c=%s 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next } $1 == p && $2 == s && (($3 ~ /measured/) == m) { print $k[c]; exit }' %s", sq(P), sq(label_of(S)), M, sq(C), sq(sf)))
 # words of a shell command's output, one per line of it
 lines(cmd) = system(cmd." | tr ' ' '_' | tr '\\n' ' '")
-panels = lines(sprintf("for p in compute memory falls; do awk -F, -v p=$p 'NR > 1 && $1 == p { print p; exit }' '%s'; done", f))
+panels = lines(sprintf("for p in compute memory falls; do awk -F, -v p=$p 'NR > 1 && $1 == p { print p; exit }' %s; done", sq(f)))
 np = words(panels)
 if (np == 0) { print me.": ".f.": no panel named compute, memory or falls, no figure written"; exit status 2 }
 # the simulation's source (the first simulated row's), for the title
-simsrc = system(sprintf("awk -F, 'NR > 1 && $3 !~ /measured/ { print $3; exit }' '%s'", f))
-hasmeas = int(system(sprintf("awk -F, 'NR > 1 && $3 ~ /measured/ { n++ } END { print n + 0 }' '%s'", f)))
+simsrc = system(sprintf("awk -F, 'NR > 1 && $3 !~ /measured/ { print $3; exit }' %s", sq(f)))
+hasmeas = int(system(sprintf("awk -F, 'NR > 1 && $3 ~ /measured/ { n++ } END { print n + 0 }' %s", sq(f))))
 
 svg = (out[strlen(out)-3:] eq ".svg")
 W = 460 * np; H = 700
@@ -58,8 +60,8 @@ canon = " ILP_1 ILP_2 ILP_4 ILP_8 "
 palette = "#9400d3 #009e73 #e69f00 #d55e00 #0072b2 #cc79a7"
 colour(s) = strstrt(canon, " ".s." ") ? word(palette, words(canon[1:strstrt(canon, " ".s." ")]) + 1) : "#0072b2"
 # the header and the simulated rows of panel P, series S
-rows_of(P, S) = sprintf("< awk -F, -v p='%s' -v s='%s' 'NR == 1 || ($1 == p && $2 == s && $3 !~ /measured/)' '%s'", P, S, f)
-label_of(s) = system(sprintf("echo '%s' | tr '_' ' '", s))
+rows_of(P, S) = sprintf("< awk -F, -v p=%s -v s=%s 'NR == 1 || ($1 == p && $2 == s && $3 !~ /measured/)' %s", sq(P), sq(S), sq(f))
+label_of(s) = system(sprintf("printf '%%s' %s | tr '_' ' '", sq(s)))
 
 head = "More resident warps stop paying early: flat past the knee, or slower"
 sub = sprintf("lines: %s%s\ncircle: knee (first point at 90 %% of the best); diamond: the best point; shaded: the second half of the warps", \
@@ -69,10 +71,10 @@ top = 0.74; bot = 0.27
 
 do for [pi = 1:np] {
   p = word(panels, pi)
-  series = lines(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p && !seen[$2]++ { print $2 }' '%s'", p, f))
+  series = lines(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p && !seen[$2]++ { print $2 }' %s", sq(p), sq(f)))
   ns = words(series)
-  unit = system(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p { print $7; exit }' '%s'", p, f))
-  pmeas = int(system(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p && $3 ~ /measured/ { n++ } END { print n + 0 }' '%s'", p, f)))
+  unit = system(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p { print $7; exit }' %s", sq(p), sq(f)))
+  pmeas = int(system(sprintf("awk -F, -v p=%s 'NR > 1 && $1 == p && $3 ~ /measured/ { n++ } END { print n + 0 }' %s", sq(p), sq(f))))
   sim(s) = (strcol("panel") eq p && strcol("series") eq label_of(s) && strstrt(strcol("source"), "measured") == 0)
   meas(s) = (strcol("panel") eq p && strcol("series") eq label_of(s) && strstrt(strcol("source"), "measured") > 0)
   # Per series, from STATS.csv (warpsim curve-stats): simulated plateau,

@@ -13,6 +13,8 @@
 #   (or gnuplot -e "in='whatif.csv'; out='whatif.png'" scripts/plot_occupancy_whatif.gp)
 # Writes one PNG (pngcairo).  A missing or empty input is refused (exit 2, no
 # figure written).
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 
 if (ARGC >= 2) { in = ARG1; out = ARG2 }
 if (!exists("in") || !exists("out")) {
@@ -20,7 +22,7 @@ if (!exists("in") || !exists("out")) {
   print "   or: gnuplot -e \"in='WHATIF.csv'; out='OUT.png'\" scripts/plot_occupancy_whatif.gp"
   exit status 2
 }
-rows = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", in, in, in)))
+rows = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(in), sq(in), sq(in))))
 if (rows < 0) { print "plot_occupancy_whatif.gp: ".in.": no such file"; exit status 2 }
 if (rows == 0) { print "plot_occupancy_whatif.gp: ".in.": no data rows, no figure written"; exit status 2 }
 

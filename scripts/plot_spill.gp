@@ -4,12 +4,14 @@
 #   launch.max_regs value (scripts/spill_sweep.sh writes it).  The title takes
 #   the kernel, the model, the registers it needs and its live values from the
 #   rows; a missing or empty file is refused (exit 2, no figure).
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_spill.gp SPILL.csv OUT.png"
   exit status 2
 }
 f = ARG1; out = ARG2
-n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f, f)))
+n = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(f), sq(f), sq(f))))
 if (n < 0) { print "plot_spill.gp: ".f.": no such file"; exit status 2 }
 if (n == 0) { print "plot_spill.gp: ".f.": no data rows, no figure written"; exit status 2 }
 set datafile separator ","
@@ -19,7 +21,7 @@ stats f using (model = strcol("model"), kernel = strcol("kernel"), need = column
                live = column("live_values"), 0) every ::0::0 nooutput
 # "(modified: KEYS)" when the model_modified column says the model is not a
 # shipped one unchanged.
-modified = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i } NR == 2 && c { printf \"%%s\", $c }' '%s'", f))
+modified = system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"model_modified\") c = i } NR == 2 && c { printf \"%%s\", $c }' %s", sq(f)))
 model = (modified eq "") ? model : sprintf("%s (modified: %s)", model, modified)
 stats f using (lo = (column("regs_allocated") < lo ? column("regs_allocated") : lo), \
                hi = (column("regs_allocated") > hi ? column("regs_allocated") : hi), \

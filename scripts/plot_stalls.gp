@@ -10,12 +10,14 @@
 #   (2) the same as shares of all warp cycles; (3) issue slot utilization
 #   (issue_active, % of cycles an SMSP issues) against theoretical occupancy.
 # States that are zero in every row are left out of the key.
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_stalls.gp IN.csv OUT.png [TITLE]"
   exit status 2
 }
 in = ARG1; out = ARG2
-n = int(system(sprintf("if [ -f '%s' ] && [ -r '%s' ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", in, in, in)))
+n = int(system(sprintf("if [ -f %s ] && [ -r %s ]; then awk 'NR > 1 && !/^#/ && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(in), sq(in), sq(in))))
 if (n < 0) { print "plot_stalls.gp: ".in.": no such file"; exit status 2 }
 if (n == 0) { print "plot_stalls.gp: ".in.": no data rows, no figure written"; exit status 2 }
 title = (ARGC >= 3) ? ARG3 : in

@@ -9,6 +9,8 @@
 #   measured,simulated,rel_error_pct,little_bound[,fit]) and its summary.csv
 #   (not drawn).  No experiment file, or an empty one, is refused (exit 2, no
 #   figure).
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 2) {
   print "usage: gnuplot -c scripts/plot_validation.gp DIR OUT.png"
   exit status 2
@@ -16,12 +18,12 @@ if (ARGC < 2) {
 dir = ARG1; out = ARG2
 # Experiment files, the usual ones first, then any other in name order.
 known = "fma chase_l2 chase_dram stream sfu lds latency"
-names = system(sprintf("cd '%s' 2>/dev/null && { for e in %s; do [ -f $e.csv ] && echo $e; done; ls *.csv 2>/dev/null | sed 's/[.]csv$//' | grep -vx -e summary %s; } | tr '\\n' ' '", \
-               dir, known, "-e ".system(sprintf("echo '%s' | sed 's/ / -e /g'", known))))
+names = system(sprintf("cd %s 2>/dev/null && { for e in %s; do [ -f $e.csv ] && echo $e; done; ls *.csv 2>/dev/null | sed 's/[.]csv$//' | grep -vx -e summary %s; } | tr '\\n' ' '", \
+               sq(dir), known, "-e ".system(sprintf("echo %s | sed 's/ / -e /g'", sq(known)))))
 if (words(names) == 0) { print "plot_validation.gp: ".dir.": no experiment CSV, no figure written"; exit status 2 }
 do for [e in names] {
   f = dir."/".e.".csv"
-  n = int(system(sprintf("awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'", f)))
+  n = int(system(sprintf("awk 'NR > 1 && NF { n++ } END { print n + 0 }' %s", sq(f))))
   if (n == 0) { print "plot_validation.gp: ".f.": no data rows, no figure written"; exit status 2 }
 }
 panels = words(names)
@@ -53,7 +55,7 @@ set multiplot layout rows, cols title "warpsim vs a real H200: in each curve's c
 do for [e in names] {
   f = dir."/".e.".csv"
   set title title_of(e)
-  hasfit = int(system(sprintf("head -1 '%s' | tr -d '\\r' | tr ',' '\\n' | grep -cx fit", f)))
+  hasfit = int(system(sprintf("head -1 %s | tr -d '\\r' | tr ',' '\\n' | grep -cx fit", sq(f))))
   fitted(x) = hasfit && strcol("fit") eq "yes" ? x : NaN
   if (e eq "latency") {
     set xlabel "measured (cycles per dependent operation)"
@@ -84,7 +86,7 @@ do for [e in names] {
       b = strstrt(rest, "|"); names_arr[i] = rest[1:b - 1]; rest = rest[b + 1:strlen(rest)]
     }
     sel(col, i) = (strcol("curve") eq names_arr[i] ? column(col) : NaN)
-    hasbound = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"little_bound\") c = i; next } c && $c ~ /^[0-9.]+$/ { n++ } END { print (n > 0) }' '%s'", f)))
+    hasbound = int(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"little_bound\") c = i; next } c && $c ~ /^[0-9.]+$/ { n++ } END { print (n > 0) }' %s", sq(f))))
     # Curves on top of one another (fma ILP 4/6/8, the MUFU chains) stay
     # apart by point type (measured) and dash type (simulated); each key entry
     # shows both in the curve's colour.

@@ -10,6 +10,8 @@
 #   DIR: scripts/volkov.sh's folder (fma.csv, stream.csv: `warpsim run` rows;
 #   volkov.csv: model,table,ilp,quantity,simulated,published).  A missing or
 #   empty file is refused (exit 2, no figure).
+dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
+load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 3) {
   print "usage: gnuplot -c scripts/plot_volkov.gp DIR OUT.png SMS"
   exit status 2
@@ -17,21 +19,21 @@ if (ARGC < 3) {
 dir = ARG1; out = ARG2; nsms = real(ARG3)
 do for [b in "fma stream volkov"] {
   f = dir."/".b.".csv"
-  n = int(system(sprintf("if [ -f '%s' ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' '%s'; else echo -1; fi", f, f)))
+  n = int(system(sprintf("if [ -f %s ]; then awk 'NR > 1 && NF { n++ } END { print n + 0 }' %s; else echo -1; fi", sq(f), sq(f))))
   if (n < 0) { print "plot_volkov.gp: ".f.": no such file"; exit status 2 }
   if (n == 0) { print "plot_volkov.gp: ".f.": no data rows, no figure written"; exit status 2 }
 }
 fma = dir."/fma.csv"; str = dir."/stream.csv"; vt = dir."/volkov.csv"
 set datafile separator ","
 set datafile columnheaders
-model = system(sprintf("awk -F, 'NR == 2 { print $1 }' '%s'", vt))
+model = system(sprintf("awk -F, 'NR == 2 { print $1 }' %s", sq(vt)))
 # published and simulated per table and ILP
-pub(t, i) = real(system(sprintf("awk -F, -v t=%s -v i=%d '$2 == t && $3 == i { print $6 }' '%s'", t, i, vt)))
-simv(t, i) = real(system(sprintf("awk -F, -v t=%s -v i=%d '$2 == t && $3 == i { print $5 }' '%s'", t, i, vt)))
+pub(t, i) = real(system(sprintf("awk -F, -v t=%s -v i=%d '$2 == t && $3 == i { print $6 }' %s", sq(t), i, sq(vt))))
+simv(t, i) = real(system(sprintf("awk -F, -v t=%s -v i=%d '$2 == t && $3 == i { print $5 }' %s", sq(t), i, sq(vt))))
 ilps = "1 2 4"
 palette = "#9400d3 #009e73 #e69f00"
 colour(k) = word(palette, k)
-lb = real(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"load_bytes\") c = i; next } { print $c; exit }' '%s'", str)))
+lb = real(system(sprintf("awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"load_bytes\") c = i; next } { print $c; exit }' %s", sq(str))))
 set terminal pngcairo size 1300, 560 font "Sans,13"
 set output out
 set termoption noenhanced

@@ -34,12 +34,13 @@
 # over other hosts pass GNU parallel's --sshlogin (repeatable; the hosts need
 # warpsim and OUT's directory at the same paths, e.g. a shared file system).
 #
-# Before any run, warpsim checks every --set value and every axis value (a
-# range by its two ends, each with the first point's other settings) and every
-# derived key at its smallest and largest: a value
-# out of range is refused (exit 2) with nothing run or written, and a value
-# that cannot change the result (launch.blocks_per_sm above what fits,
-# stream.ilp above the instructions its chains share) is named in a warning.
+# Before any run, `warpsim sweep-points` expands the grid and checks every
+# --set value and every axis value (a range by its two ends, each with the
+# first point's other settings) and every derived key at its smallest and
+# largest: a value out of range is refused (exit 2) with nothing run or
+# written, and a value that cannot change the result (launch.blocks_per_sm
+# above what fits, stream.ilp above the instructions its chains share) is
+# named in a warning.
 #
 # Safety: a lock (OUT.csv.lock, flock) makes a second sweep to the same -o
 # refuse (exit 2).  Every finished run leaves one row file in OUT.csv.d/; an
@@ -99,315 +100,41 @@ if [ $print_grid -eq 0 ]; then # (printing the grid runs no point)
   command -v setsid >/dev/null 2>&1 || die "setsid not found (util-linux)"
 fi
 
-# ---- the grid ----------------------------------------------------------------
-# Keys and values are checked here and travel as data: a point is one line of
-# tab-separated "group.key=value" settings, read by the job into an array.
-key_re='^[A-Za-z0-9_]+\.[A-Za-z0-9_]+$'
-value_re='^[A-Za-z0-9_.+:;/-]+$'
-max_points=100000
-check_key() { [[ $1 =~ $key_re ]] || die "$2: '$1' is not a group.key name"; }
-check_value() {
-  [ -n "$1" ] || die "$2: empty value"
-  [[ $1 =~ $value_re ]] ||
-    die "$2: value '$1' holds a character other than letters, digits and _ . + - : ; /"
-}
-
-# The fixed settings: key order of first appearance, the last value of a key.
-declare -A fixed_val=()
-fixed_keys=()
-for s in "${sets[@]+"${sets[@]}"}"; do
-  [[ $s == *=* ]] || die "--set '$s': expected group.key=value"
-  k=${s%%=*} v=${s#*=}
-  check_key "$k" "--set '$s'"
-  check_value "$v" "--set '$s'"
-  if [ -n "${fixed_val[$k]+x}" ]; then
-    die "--set '$s': $k is already set by --set '$k=${fixed_val[$k]}'"
-  fi
-  fixed_val[$k]=$v
-  fixed_keys+=("$k")
-done
-
-# Each axis: its keys (axis_keys[i], comma-separated) and values (axis_vals[i], tabs),
-# and the values checked before any job starts (axis_checks[i]: a range by its ends).
-axis_keys=() axis_vals=() axis_checks=()
-declare -A axis_of=()
-points=1
-for i in "${!axes[@]}"; do
-  a=${axes[$i]}
-  keys=${a%%=*} vals=${a#*=}
-  if [ "$keys" = "$a" ] || [ -z "$vals" ] || [ -z "$keys" ]; then
-    die "--axis '$a': expected group.key=V1,V2 or group.key=A..B (see --help)"
-  fi
-  [[ $a != *[[:space:][:cntrl:]]* ]] || die "--axis '$a': holds a space or control character"
-  # (read -a drops an empty last item: '1,2,' would run 1 and 2 silently)
-  [[ $vals != *, && $keys != *, ]] || die "--axis '$a': empty value after the last ','"
-  IFS=',' read -r -a klist <<<"$keys"
-  for k in "${klist[@]}"; do
-    check_key "$k" "--axis '$a'"
-    if [ -n "${axis_of[$k]+x}" ]; then
-      warn "$k is on two axes ('${axis_of[$k]}' and '$a'): the later axis's value is used"
-    elif [ -n "${fixed_val[$k]+x}" ]; then
-      warn "$k is set by --set and by --axis '$a': the axis's value is used"
-    fi
-    axis_of[$k]=$a
-  done
-  IFS=',' read -r -a vlist <<<"$vals"
-  values=() checks=()
-  for v in "${vlist[@]}"; do
-    if [[ $v =~ ^([0-9]{1,9})\.\.([0-9]{1,9})$ ]]; then
-      lo=$((10#${BASH_REMATCH[1]})) hi=$((10#${BASH_REMATCH[2]}))
-      [ "$lo" -le "$hi" ] || die "--axis '$a': empty range $v (write the smaller bound first)"
-      [ $((hi - lo)) -lt $max_points ] || die "--axis '$a': range $v has over $max_points values"
-      for ((n = lo; n <= hi; n++)); do values+=("$n"); done
-      checks+=("$lo" "$hi")
-    elif [[ $v =~ ^([0-9]{1,9})-([0-9]{1,9})$ ]]; then
-      die "--axis '$a': '$v' is not a value; a range is written ${BASH_REMATCH[1]}..${BASH_REMATCH[2]}"
-    else
-      check_value "$v" "--axis '$a'" # an empty item too ('1,,2': a typo)
-      values+=("$v") checks+=("$v")
-    fi
-  done
-  [ ${#values[@]} -gt 0 ] || die "--axis '$a': no values"
-  points=$((points * ${#values[@]}))
-  [ $points -le $max_points ] || die "the grid has over $max_points points"
-  axis_keys+=("$keys")
-  axis_vals+=("$(printf '%s\t' "${values[@]}")")
-  axis_checks+=("$(printf '%s\t' "${checks[@]}")")
-done
-
-# The derived keys: KEY=EXPRESSION, each key once and on no axis or --set;
-# the keys an expression names come from an axis, a --set or an earlier
-# --derive.
-token_re='[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_]+'
-derive_keys=() derive_exprs=()
-declare -A derived=()
-for d in "${derives[@]+"${derives[@]}"}"; do
-  [[ $d == *=* ]] || die "--derive '$d': expected group.key=EXPRESSION (see --help)"
-  k=${d%%=*} e=${d#*=}
-  check_key "$k" "--derive '$d'"
-  [[ $e =~ ^[A-Za-z0-9_.+*/()\ -]+$ ]] ||
-    die "--derive '$d': the expression holds a character other than letters, digits, _ . + - * / ( ) and spaces"
-  [ -z "${fixed_val[$k]+x}" ] || die "--derive '$d': $k is also set by --set '$k=${fixed_val[$k]}'"
-  [ -z "${axis_of[$k]+x}" ] || die "--derive '$d': $k is also on --axis '${axis_of[$k]}'"
-  [ -z "${derived[$k]+x}" ] || die "--derive '$d': $k is derived twice"
-  for t in $(grep -oE "$token_re" <<<"$e" || true); do
-    [ -n "${fixed_val[$t]+x}" ] || [ -n "${axis_of[$t]+x}" ] || [ -n "${derived[$t]+x}" ] ||
-      die "--derive '$d': $t is given by no --axis, --set or earlier --derive"
-  done
-  derived[$k]=$e
-  derive_keys+=("$k") derive_exprs+=("$e")
-done
-
-# derive_eval EXPR: the value of EXPR in $derive_v: whole numbers (base 10:
-# 010 is ten), + - * / (truncating) and parentheses, unary + and -; every
-# number and intermediate within +-2^53 (bash's own arithmetic would wrap
-# 2^32 * 2^32 to 0, read 010 as octal and take ** as a power).  Status 1 on
-# anything else, a division by zero or a value past 2^53.
-derive_lim=9007199254740992
-derive_eval() {
-  local s=$1
-  derive_toks=() derive_pos=0
-  while :; do
-    s=${s#"${s%%[! ]*}"}
-    [ -n "$s" ] || break
-    if [[ $s =~ ^([0-9]+)(.*)$ ]]; then
-      [ ${#BASH_REMATCH[1]} -le 16 ] && ((10#${BASH_REMATCH[1]} <= derive_lim)) || return 1
-      derive_toks+=("$((10#${BASH_REMATCH[1]}))")
-    elif [[ $s =~ ^([-+*/()])(.*)$ ]]; then
-      derive_toks+=("${BASH_REMATCH[1]}")
-    else
-      return 1
-    fi
-    s=${BASH_REMATCH[2]}
-  done
-  derive_sum && [ $derive_pos -eq ${#derive_toks[@]} ]
-}
-derive_sum() { # term, then (+|- term)...
-  local a op
-  derive_term || return 1
-  a=$derive_v
-  while op=${derive_toks[$derive_pos]-} && [[ $op == [-+] ]]; do
-    derive_pos=$((derive_pos + 1))
-    derive_term || return 1
-    if [ "$op" = + ]; then a=$((a + derive_v)); else a=$((a - derive_v)); fi
-    ((a <= derive_lim && a >= -derive_lim)) || return 1
-  done
-  derive_v=$a
-}
-derive_term() { # factor, then (*|/ factor)...
-  local a op m n
-  derive_factor || return 1
-  a=$derive_v
-  while op=${derive_toks[$derive_pos]-} && [[ $op == [*/] ]]; do
-    derive_pos=$((derive_pos + 1))
-    derive_factor || return 1
-    if [ "$op" = '*' ]; then
-      m=${a#-} n=${derive_v#-}
-      ((m == 0 || n <= derive_lim / m)) || return 1
-      a=$((a * derive_v))
-    else
-      ((derive_v != 0)) || return 1
-      a=$((a / derive_v))
-    fi
-  done
-  derive_v=$a
-}
-derive_factor() { # a number, (sum), or + or - and a factor
-  local t=${derive_toks[$derive_pos]-}
-  derive_pos=$((derive_pos + 1))
-  case $t in
-    [-+])
-      derive_factor || return 1
-      [ "$t" = + ] || derive_v=$((-derive_v)) ;;
-    '(')
-      derive_sum && [ "${derive_toks[$derive_pos]-}" = ')' ] || return 1
-      derive_pos=$((derive_pos + 1)) ;;
-    [0-9]*) derive_v=$t ;;
-    *) return 1 ;;
-  esac
-}
-
-# apply_derives VALUES ORDER: set each derived key in the associative array
-# VALUES (appending it to the array ORDER) from the point's other values.
-apply_derives() {
-  local -n dv=$1 dord=$2
-  local i t ev r
-  for i in "${!derive_keys[@]}"; do
-    # the expression with each of the point's values in parentheses (3stream.ilp
-    # is no 31)
-    ev=${derive_exprs[$i]}
-    while [[ $ev =~ ($token_re) ]]; do
-      t=${BASH_REMATCH[1]}
-      [[ ${dv[$t]-} =~ ^[0-9]{1,15}$ ]] ||
-        die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': $t is '${dv[$t]-}' at a point (allowed: whole numbers)"
-      ev=${ev/"$t"/"($((10#${dv[$t]})))"} # (no octal: 010 is ten)
-    done
-    derive_eval "$ev" && [ "$derive_v" -ge 0 ] ||
-      die "--derive '${derive_keys[$i]}=${derive_exprs[$i]}': '$ev' does not give a whole number >= 0 (allowed: + - * / and parentheses over whole numbers, no step past +-$derive_lim)"
-    r=$derive_v
-    [ -n "${dv[${derive_keys[$i]}]+x}" ] || dord+=("${derive_keys[$i]}")
-    dv[${derive_keys[$i]}]=$r
-  done
-}
-
-# Expand the grid, first axis outermost; a point's settings are the fixed
-# ones overridden by its axes' (so no key is ever passed twice), and a point
-# equal to an earlier one is dropped.
-grid_lines=()
-declare -A seen=()
-dropped=0
-expand() { # expand AXIS_INDEX ASSIGNMENTS...: recurse over the remaining axes
-  local i=$1
-  shift
-  if [ "$i" -eq ${#axis_keys[@]} ]; then
-    local -A val=()
-    local order=() kv k line=""
-    for k in "${fixed_keys[@]+"${fixed_keys[@]}"}"; do
-      val[$k]=${fixed_val[$k]}
-      order+=("$k")
-    done
-    for kv in "$@"; do
-      k=${kv%%=*}
-      [ -n "${val[$k]+x}" ] || order+=("$k")
-      val[$k]=${kv#*=}
-    done
-    apply_derives val order
-    for k in "${order[@]}"; do line+="$k=${val[$k]}"$'\t'; done
-    line=${line%$'\t'}
-    if [ -n "${seen[$line]+x}" ]; then
-      dropped=$((dropped + 1))
-    else
-      seen[$line]=1
-      grid_lines+=("$line")
-    fi
-    return
-  fi
-  local v k klist vlist
-  IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
-  IFS=$'\t' read -r -a vlist <<<"${axis_vals[$i]}"
-  for v in "${vlist[@]}"; do
-    local add=()
-    for k in "${klist[@]}"; do add+=("$k=$v"); done
-    expand $((i + 1)) "$@" "${add[@]}"
-  done
-}
-expand 0
-[ $dropped -eq 0 ] || warn "dropped $dropped grid point(s) that repeat an earlier one"
-n=${#grid_lines[@]}
-# check_values ERR: every value of every axis (a range by its ends), with the
-# first point's other settings (a point of the grid), and the grid points
-# where each derived key is smallest and largest: warpsim checks keys and
-# ranges before it simulates, so a bad value exits 2 at once and a good one
-# stops at --max-cycles 1 (exit 3).  A bad value is refused before any job
-# runs (and before --print-grid prints).  ERR: a scratch file.
-check_values() {
-  local err=$1 i v k kv rc msg line val lo hi lo_line hi_line klist clist kvs args co
-  for i in "${!axis_keys[@]}"; do
-    IFS=',' read -r -a klist <<<"${axis_keys[$i]}"
-    IFS=$'\t' read -r -a clist <<<"${axis_checks[$i]}"
-    for v in "${clist[@]}"; do
-      unset cv co
-      declare -A cv=()
-      co=()
-      for kv in "${first[@]}"; do
-        cv[${kv%%=*}]=${kv#*=}
-        co+=("${kv%%=*}")
-      done
-      for k in "${klist[@]}"; do cv[$k]=$v; done
-      apply_derives cv co
-      args=()
-      for k in "${co[@]}"; do args+=(--set "$k=${cv[$k]}"); done
-      rc=0
-      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
-        >/dev/null 2>"$err" || rc=$?
-      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
-        msg=$(warpsim_error_line "$err")
-        rm -f "$err"
-        die "--axis '${axes[$i]}': value '$v': ${msg#warpsim: }"
-      fi
-      # A value that cannot change the result: warpsim's warning, said once.
-      while IFS= read -r msg; do
-        msg=${msg#warpsim: warning: } msg=${msg#*: }
-        [ -n "${said[$msg]+x}" ] || warn "--axis '${axes[$i]}': value $v: $msg"
-        said[$msg]=1
-      done < <(grep '^warpsim: warning:' "$err" || true)
-    done
-  done
-  for k in "${derive_keys[@]+"${derive_keys[@]}"}"; do
-    lo="" hi=""
-    for line in "${grid_lines[@]}"; do
-      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
-      if [ -z "$lo" ] || [ "$val" -lt "$lo" ]; then lo=$val lo_line=$line; fi
-      if [ -z "$hi" ] || [ "$val" -gt "$hi" ]; then hi=$val hi_line=$line; fi
-    done
-    for line in "$lo_line" "$hi_line"; do
-      val=$'\t'$line$'\t' val=${val#*$'\t'"$k"=} val=${val%%$'\t'*}
-      IFS=$'\t' read -r -a kvs <<<"$line"
-      args=()
-      for kv in "${kvs[@]}"; do args+=(--set "$kv"); done
-      rc=0
-      "$warpsim" run "${base[@]}" "${args[@]}" --format csv --no-whatif --max-cycles 1 \
-        >/dev/null 2>"$err" || rc=$?
-      if [ $rc -eq 2 ] || [ $rc -eq 1 ]; then
-        msg=$(warpsim_error_line "$err")
-        rm -f "$err"
-        die "--derive '$k=${derived[$k]}': value $val at point ($(tr '\t' ' ' <<<"$line")): ${msg#warpsim: }"
-      fi
-    done
-  done
-  rm -f "$err"
-}
-
-if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
-  base=(--model "$model" --kernel "$kernel")
-  IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
-  declare -A said=()
-  check_err=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
-  trap 'rm -f "$check_err"' EXIT
-  check_values "$check_err"
-  printf '%s\n' "${grid_lines[@]}"
-  exit 0
+# ---- the grid: warpsim sweep-points ---------------------------------------
+# warpsim expands the grid (first axis outermost, derived keys computed,
+# repeated points dropped), checks every value before any run and writes
+# the signature --resume compares (doc/curve_stats.md); its messages are
+# said as sweep.sh's.  With --sshlogin a model or kernel given as a file, and
+# warpsim, are named by absolute paths: a job on another login starts in
+# that login's home folder (a name is found by warpsim next to itself).
+if [ ${#logins[@]} -gt 0 ]; then
+  [ ! -f "$model" ] || model=$(cd "$(dirname -- "$model")" && pwd)/$(basename -- "$model")
+  [ ! -f "$kernel" ] || kernel=$(cd "$(dirname -- "$kernel")" && pwd)/$(basename -- "$kernel")
+  case $warpsim in /*) ;; *) warpsim=$(cd "$(dirname -- "$warpsim")" && pwd)/$(basename -- "$warpsim") ;; esac
 fi
+base=(--model "$model" --kernel "$kernel")
+points_args=("${base[@]}")
+for s in "${sets[@]+"${sets[@]}"}"; do points_args+=(--set "$s"); done
+for a in "${axes[@]}"; do points_args+=(--axis "$a"); done
+for d in "${derives[@]+"${derives[@]}"}"; do points_args+=(--derive "$d"); done
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/sweep.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+sweep_points() { # ARGS...: warpsim sweep-points for this sweep, its grid on stdout
+  local rc=0
+  "$warpsim" sweep-points "${points_args[@]}" "$@" 2>"$scratch/err" || rc=$?
+  sed -e 's/^warpsim: sweep-points: /sweep.sh: /' -e 's/^warpsim: warning: /sweep.sh: warning: /' \
+    "$scratch/err" >&2
+  return $rc
+}
+if [ $print_grid -eq 1 ]; then # one point a line, in grid order (doc/sweeps.md: Slurm)
+  rc=0
+  sweep_points || rc=$?
+  exit $rc
+fi
+rc=0
+sweep_points --signature "$scratch/signature" >"$scratch/grid" || rc=$?
+[ $rc -eq 0 ] || exit $rc
+n=$(wc -l <"$scratch/grid")
 
 # ---- the lock ----------------------------------------------------------------
 # flock on OUT.csv.lock, held by this script and every job it starts; the
@@ -429,6 +156,7 @@ echo $$ >"$lock"
 work="$(cd "$(dirname -- "$out")" && pwd)/$(basename -- "$out").d"
 sid=""
 cleanup() {
+  rm -rf "$scratch"
   rm -f "$work"/*.tmp "$out.tmp" 2>/dev/null || true
   rm -f "$lock"
 }
@@ -474,79 +202,21 @@ interrupted() {
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
-# ---- the signature and the state directory -----------------------------------
-# A model or kernel given as a file, by an absolute path for the same
-# reason (a name is found by warpsim next to itself).
-if [ ${#logins[@]} -gt 0 ]; then
-  [ ! -f "$model" ] || model=$(cd "$(dirname -- "$model")" && pwd)/$(basename -- "$model")
-  [ ! -f "$kernel" ] || kernel=$(cd "$(dirname -- "$kernel")" && pwd)/$(basename -- "$kernel")
-  case $warpsim in /*) ;; *) warpsim=$(cd "$(dirname -- "$warpsim")" && pwd)/$(basename -- "$warpsim") ;; esac
-fi
-base=(--model "$model" --kernel "$kernel")
-IFS=$'\t' read -r -a first <<<"${grid_lines[0]}"
+# ---- the first point, the signature and the state directory ---------------
+# The first point, run here, gives the header and the first row (its
+# warnings were said by sweep-points).
+IFS=$'\t' read -r -a first <"$scratch/grid"
 first_args=()
 for kv in "${first[@]}"; do first_args+=(--set "$kv"); done
-# The first point, run here, checks the settings before any job starts and
-# gives the header and the effective configuration of both files.
-probe=$(mktemp "${TMPDIR:-/tmp}/sweep.XXXXXX")
-trap 'rm -f "$probe"; cleanup' EXIT
+probe=$scratch/probe
 if ! "$warpsim" run "${base[@]}" "${first_args[@]}" --format csv --no-whatif \
-  --config-comments >"$probe" 2>"$probe.err"; then
+  >"$probe" 2>"$probe.err"; then
   msg=$(warpsim_error_line "$probe.err")
-  rm -f "$probe.err"
   die "warpsim rejected the sweep's settings: ${msg#warpsim: }"
 fi
-# Warnings that cannot depend on an axis value are said once, before the
-# axes' own (the kernel file's name, which every point shares, left out).
-declare -A said=()
-while IFS= read -r msg; do
-  msg=${msg#warpsim: warning: } msg=${msg#*: }
-  said[$msg]=1
-  warn "point 1 ($(tr '\t' ' ' <<<"${grid_lines[0]}")): $msg"
-done < <(grep '^warpsim: warning:' "$probe.err" || true)
-# stream.ilp swept with stream.fma fixed: the same FFMAs in ever shorter
-# chains, which the fma kernel's measurement did not do (32 per chain).
-if [ -n "${axis_of[stream.ilp]+x}" ] &&
-  [ -z "${axis_of[stream.fma]+x}${fixed_val[stream.fma]+x}${derived[stream.fma]+x}" ]; then
-  f=$(sed -n '/^# \[stream\]/,/^# \[/s/^# fma=\([0-9]*\)$/\1/p' "$probe" | head -n1)
-  [ -z "$f" ] || [ "$f" -eq 0 ] ||
-    warn "stream.ilp varies (--axis '${axis_of[stream.ilp]}') while stream.fma stays $f: every ILP splits the same $f FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, add --derive 'stream.fma=32*stream.ilp'"
-fi
-check_values "$probe.err"
-rm -f "$probe.err"
-
-spec_file() { # SPEC DIR ENV: the file a --model/--kernel spec names (a path, or a name in
-  # $ENV's directory or the repository's DIR, as warpsim looks), else nothing
-  local d=${!3:-$root/$2}
-  if [ -f "$1" ]; then echo "$1"; elif [ -f "$d/$1.ini" ]; then echo "$d/$1.ini"; fi
-}
-file_hash() { # the sha256 of a file, or "(resolved by warpsim)" for no file
-  if [ -n "$1" ]; then sha256sum <"$1" | cut -d' ' -f1; else echo "(resolved by warpsim)"; fi
-}
-sass_hash() { # the sha256 of the files a [sass] kernel reads (listing, the two exports), as
-  # the first point's effective configuration names them, relative to the kernel file
-  local dir p
-  dir=$(dirname -- "${kernel_file:-.}")
-  sed -n '/^# \[sass\]/,/^# \[/p' "$probe" | sed -n 's/^# \(file\|source_csv\|details_csv\)=\(..*\)$/\2/p' |
-    while IFS= read -r p; do
-      case $p in /*) ;; *) p=$dir/$p ;; esac
-      if [ -r "$p" ]; then sha256sum <"$p"; else echo "unreadable $p"; fi
-    done | sha256sum | cut -d' ' -f1
-}
-kernel_file=$(spec_file "$kernel" traces WARPSIM_TRACES)
-signature=$(
-  echo "warpsim version: $("$warpsim" version)"
-  echo "warpsim binary sha256: $(sha256sum <"$warpsim" | cut -d' ' -f1)"
-  echo "model: $model, file sha256 $(file_hash "$(spec_file "$model" models WARPSIM_MODELS)")"
-  echo "kernel: $kernel, file sha256 $(file_hash "$kernel_file")"
-  echo "kernel's SASS listing and profiles sha256: $(sass_hash)"
-  echo "effective configuration sha256: $(grep '^#' "$probe" | sha256sum | cut -d' ' -f1)"
-  echo "--set: ${sets[*]+"${sets[*]}"}"
-  echo "grid sha256: $(printf '%s\n' "${grid_lines[@]}" | sha256sum | cut -d' ' -f1) ($n points)"
-)
 if [ $resume -eq 1 ] && [ -f "$work/signature" ]; then
-  if [ "$(cat "$work/signature")" != "$signature" ]; then
-    what=$(diff <(cat "$work/signature") <(echo "$signature") |
+  if [ "$(cat "$work/signature")" != "$(cat "$scratch/signature")" ]; then
+    what=$(diff "$work/signature" "$scratch/signature" |
       sed -n 's/^> \([^:]*\):.*/\1/p' | sed 's/ sha256$//' | paste -sd, - | sed 's/,/, /g' || true)
     die "--resume: changed since the interrupted sweep in $work: ${what:-its settings} (run without --resume to start over)"
   fi
@@ -560,18 +230,15 @@ else
 fi
 # The state: signature, grid, header and the first point's row (an empty
 # row file, which an old sweep may have left, is rerun like a missing one).
-if ! { mkdir -p "$work" && printf '%s\n' "$signature" >"$work/signature" &&
-  printf '%s\n' "${grid_lines[@]}" >"$work/grid" && printf '%s\0' "${base[@]}" >"$work/base" &&
-  grep -v '^#' "$probe" | head -n1 >"$work/header" &&
-  { [ -s "$work/1.row" ] || { grep -v '^#' "$probe" | sed -n 2p >"$work/1.tmp" &&
+if ! { mkdir -p "$work" && cp "$scratch/signature" "$work/signature" &&
+  cp "$scratch/grid" "$work/grid" && printf '%s\0' "${base[@]}" >"$work/base" &&
+  head -n1 "$probe" >"$work/header" &&
+  { [ -s "$work/1.row" ] || { sed -n 2p "$probe" >"$work/1.tmp" &&
     [ -s "$work/1.tmp" ] && mv "$work/1.tmp" "$work/1.row"; }; }; } 2>/dev/null; then
-  rm -f "$probe"
   [ "$(done_count)" -gt 0 ] || rm -rf "$work"
   echo "sweep.sh: cannot write the sweep state in $work (disk full?)" >&2
   exit 1
 fi
-rm -f "$probe"
-trap cleanup EXIT
 todo=()
 for ((j = 1; j <= n; j++)); do [ -s "$work/$j.row" ] || todo+=("$j"); done
 

@@ -236,6 +236,7 @@ awk -F, -v fitted=" $fitted " -v pb="$profiled_b" '
   function stats(prefix) { if (FNR == 1) { for (i = 1; i <= NF; i++) pc[$i] = i; return }
     k = $1; v = $pc["mape_heldout_pct"]; if (v == "n/a" || v == "-") v = $pc["mape_all_pct"]
     mape[prefix, k] = v; knee[prefix, k] = $pc["knee_simulated_x"]; km[k] = $pc["knee_measured_x"]
+    kdiff[prefix, k] = $pc["knee_diff_x"] + 0
     if (prefix == "pure") { order[++n] = k; pts[k] = $pc["points"] } }
   FILENAME == ARGV[1] { stats("pure"); next }
   FILENAME == ARGV[2] { stats("anchored"); next }
@@ -245,7 +246,7 @@ awk -F, -v fitted=" $fitted " -v pb="$profiled_b" '
   END {
     print "kernel,fitted,points,mape_pure_pct,mape_anchored_pct,mape_flat_pct,knee_measured_warps,knee_pure_warps,knee_anchored_warps,cycles_ratio,warned,worst_metric,anchor_factor,pure_off_at_profiled_pct,doublings,hurting,right_pure,right_anchored,right_always,hurts_called_pure,hurts_called_anchored,hurts_called_always,pass"
     for (j = 1; j <= n; j++) {
-      k = order[j]; d = knee["anchored", k] - km[k]; ad = d < 0 ? -d : d
+      k = order[j]; d = kdiff["anchored", k]; ad = d < 0 ? -d : d
       warned = ratio[k] == "-" ? "-" : ((ratio[k] > 1.1 || ratio[k] < 1 / 1.1) ? "yes" : "no")
       o = (k in off) ? sprintf("%.1f", off[k]) : "-"
       ok = mape["anchored", k] + 0 <= 10 && ad <= 4 && (!(k in off) || off[k] <= 25 || warned == "yes")

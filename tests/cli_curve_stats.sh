@@ -41,6 +41,24 @@ $got
 want
 $want"
 ok
+# --where: a's peak 3.0 at 16 warps, no knee (rising), ends on its
+# plateau; b's knee y 3 (at 12), its half point 50 % and full point 100 %.
+# Curve c: 2, 5, 3 at 25, 50, 75 %: peak 5 at 8 warps, knee 5 (90 % = 4.5);
+# it ends at 3 < 4.5: falls; half point 50 %, full 75 %.
+printf 'c,1,4,25,2\nc,1,8,50,5\nc,1,12,75,3\n' >>"$tmp/curve.csv"
+want='kernel,ilp,metric,points,plateau,knee_x,knee_occupancy_pct,y_at_max_x,still_rising,change_50_to_100_pct,peak_x,knee_y,falls,half_occupancy_pct,full_occupancy_pct
+a,1,y,4,3.0,-,-,3.0,yes,+50.0,16,-,no,50,100
+b,1,y,4,3.04,12,75,3.04,no,+52.0,16,3,no,50,100
+c,1,y,3,5,8,50,3,no,-40.0,8,5,yes,50,75'
+got=$("$bin" curve-stats --group kernel,ilp --y y --occupancy occupancy_pct --where "$tmp/curve.csv" 2>"$tmp/err") ||
+  fail "--where: $(cat "$tmp/err")"
+[ "$got" = "$want" ] || fail "--where: got
+$got
+want
+$want"
+[ "$("$bin" curve-stats --group kernel --y y --where "$tmp/curve.csv" | sed -n 4p)" = "c,y,3,5,8,3,no,8,5,yes" ] ||
+  fail "--where without --occupancy: $("$bin" curve-stats --group kernel --y y --where "$tmp/curve.csv")"
+ok
 got=$("$bin" curve-stats --group kernel --y y --missing '' "$tmp/curve.csv" | sed -n 2p)
 [ "$got" = "a,y,4,3.0,,3.0,yes" ] || fail "--missing '': $got"
 ok
@@ -95,12 +113,28 @@ bad "expected one CSV file" --y y
 bad "$tmp/none.csv" --y y "$tmp/none.csv"
 bad "no column 'nope'" --y nope "$tmp/curve.csv"
 bad "no column 'kind'" --y y --group kind "$tmp/curve.csv"
-bad "nan.csv:2: column y: 'abc' is not a number" --y y "$tmp/nan.csv"
+allowed="(allowed: a decimal number such as 12, -0.5 or 1.5e3, no spaces)"
+bad "nan.csv:2:2: column y: 'abc' is not a number $allowed" --y y "$tmp/nan.csv"
+# strtod's extras are refused, each naming file:line:column: hex, a leading
+# or trailing space, inf, nan, a bare point or exponent.
+for cell in 0x10 ' 4' '4 ' inf nan . 1e +; do
+  printf 'warps_per_sm,occupancy_pct,y\n4,25,1\n8,%s,2\n' "$cell" >"$tmp/cell.csv"
+  bad "cell.csv:3:2: column occupancy_pct: '$cell' is not a number $allowed" --y y \
+    --occupancy occupancy_pct "$tmp/cell.csv"
+done
+# What it takes: a sign, no whole part, an exponent with a sign.  y = 0.5,
+# -15, 0.1 at 4, 8, 12: plateau .5; the last step -15 -> 0.1 is above
+# 1.02 x -15, so still rising (no knee).
+printf 'warps_per_sm,y\n+4,.5\n8,-1.5E+1\n12,1e-1\n' >"$tmp/forms.csv"
+[ "$("$bin" curve-stats --y y "$tmp/forms.csv" | tail -1)" = "y,3,.5,-,1e-1,yes" ] ||
+  fail "decimal forms: $("$bin" curve-stats --y y "$tmp/forms.csv" 2>&1)"
+ok
 bad "zero.csv:2: column measured: 0" --y y --measured measured "$tmp/zero.csv"
 bad "wide.csv:2: 3 fields, the header has 2" --y y "$tmp/wide.csv"
 bad "no data rows" --y y "$tmp/header.csv"
 bad "empty" --y y "$tmp/empty.csv"
 bad "need --measured" --y y --fit fit "$tmp/curve.csv"
+bad "--where: only without --measured" --y simulated --measured measured --where "$tmp/cmp.csv"
 bad "--format" --y y --format text "$tmp/curve.csv"
 bad "--max-mape" --y simulated --measured measured --max-mape -3 "$tmp/cmp.csv"
 sed 's/,yes$/,maybe/' "$tmp/cmp.csv" >"$tmp/maybe.csv"

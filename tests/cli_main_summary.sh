@@ -84,6 +84,7 @@ rm -r "$r/validation"
 if command -v gnuplot >/dev/null 2>&1; then
   gp=$root/scripts/plot_occupancy_headline.gp
   bin=${WARPSIM_BIN:?}
+  export WARPSIM=$bin # plot_occupancy.gp runs warpsim curve-stats
   echo "panel,series,source,warps_per_sm,occupancy_pct,value,unit" >"$tmp/h.csv"
   gnuplot -c "$gp" "$tmp/none.csv" "$tmp/h.csv" "$tmp/h.svg" >/dev/null 2>&1; [ $? -eq 2 ] && [ ! -e "$tmp/h.svg" ] && ok ||
     fail "headline: a missing file not refused"

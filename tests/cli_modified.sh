@@ -9,6 +9,7 @@
 # change.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?}
+export WARPSIM=$bin # plot_occupancy.gp runs warpsim curve-stats
 root=${WARPSIM_ROOT:?}
 . "$root/tests/common.sh"
 run() { "$bin" run --kernel fma --set stream.iterations=8 --no-whatif "$@"; }

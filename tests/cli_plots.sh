@@ -11,6 +11,7 @@ set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
 command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+export WARPSIM=$bin # plot_occupancy.gp's curve-stats
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -64,8 +65,9 @@ gnuplot -c "$gp/plot_occupancy.gp" "$tmp/fma.svg" "$tmp/fma.csv" 2>"$tmp/stderr"
 [ ! -s "$tmp/stderr" ] || fail "plot_occupancy fma: warnings: $(cat "$tmp/stderr")"
 # Columns it reads missing, in the simulation or the measured file: exit 2
 # before any figure (it was gnuplot's "undefined variable: level", exit 1
-# and half a figure).  A metric that is no column name, or a file name with
-# a quote, never reaches the shell its checks run in.
+# and half a figure).  A metric that is no column name never reaches the
+# shell its checks run in; a file name with a quote is read as a name
+# (tests/cli_plot_names.sh tries every script).
 cut -d, -f1-5 "$tmp/fma.csv" >"$tmp/cut.csv"
 refused "plot_occupancy missing columns" "$tmp/o.png" -c "$gp/plot_occupancy.gp" "$tmp/o.png" "$tmp/cut.csv"
 grep -q "cut.csv: no column 'level'" "$tmp/stderr" || fail "missing columns: $(cat "$tmp/stderr")"
@@ -77,8 +79,8 @@ refused "plot_occupancy shell in metric" "$tmp/o.png" -e "metric=\"x'; touch $tm
 [ ! -e "$tmp/pwned" ] || fail "plot_occupancy: the metric ran a command"
 grep -q "not a column name" "$tmp/stderr" || fail "shell in metric: $(cat "$tmp/stderr")"
 cp "$tmp/fma.csv" "$tmp/q'\$(touch pwned)'.csv"
-refused "plot_occupancy quote in a file name" "$tmp/o.png" -c "$gp/plot_occupancy.gp" "$tmp/o.png" "$tmp/q'\$(touch pwned)'.csv"
-grep -q "a file name with a quote" "$tmp/stderr" || fail "quote in a file name: $(cat "$tmp/stderr")"
+(cd "$tmp" && gnuplot -c "$gp/plot_occupancy.gp" "$tmp/q.svg" "$tmp/q'\$(touch pwned)'.csv") 2>"$tmp/stderr" &&
+  cmp -s "$tmp/q.svg" "$tmp/fma.svg" && [ ! -e "$tmp/pwned" ] || fail "quote in a file name: $(cat "$tmp/stderr")"
 for i in 1 2 3 4 5 6 7 8; do
   grep -q ">ILP $i: " "$tmp/fma.svg" || fail "plot_occupancy: ILP $i not drawn"
 done

@@ -6,7 +6,11 @@
 # configuration hash that of `warpsim run --config-comments`; bad input (a
 # key, a value, an empty or reversed range, too many points, a value warpsim
 # refuses, a missing --kernel or --axis) exits 2 with one line on stderr and
-# nothing on stdout.  Needs WARPSIM_BIN (CTest sets it).
+# nothing on stdout.  --derive: the derived keys last, computed at every
+# point by whole-number arithmetic (grids worked by hand below), refused
+# when it names an unknown key, gives no whole number >= 0 or a value
+# warpsim refuses; values that cannot change the result are named in
+# warnings, each once.  Needs WARPSIM_BIN (CTest sets it).
 set -u
 bin=${WARPSIM_BIN:?}
 tmp=$(mktemp -d)
@@ -48,6 +52,58 @@ grep -qx "effective configuration sha256: $conf" "$tmp/sig" || fail "config hash
 [ "$(wc -l <"$tmp/sig")" -eq 8 ] || fail "signature lines: $(cat "$tmp/sig")"
 ok
 
+# --derive: 32 FFMAs per chain; the derived key after the axes' keys.
+got=$("$bin" sweep-points --kernel fma --set stream.iterations=4 --axis stream.ilp=1..3 \
+  --derive 'stream.fma=32*stream.ilp' --axis launch.blocks_per_sm=1,2 2>"$tmp/err") ||
+  fail "derive: $(cat "$tmp/err")"
+P="stream.iterations=4${T}stream.ilp="
+[ "$got" = "${P}1${T}launch.blocks_per_sm=1${T}stream.fma=32
+${P}1${T}launch.blocks_per_sm=2${T}stream.fma=32
+${P}2${T}launch.blocks_per_sm=1${T}stream.fma=64
+${P}2${T}launch.blocks_per_sm=2${T}stream.fma=64
+${P}3${T}launch.blocks_per_sm=1${T}stream.fma=96
+${P}3${T}launch.blocks_per_sm=2${T}stream.fma=96" ] || fail "derive: got
+$got"
+[ ! -s "$tmp/err" ] || fail "derive warned: $(cat "$tmp/err")"
+ok
+# A chain: sfu = (7 B + 1) / 3, truncated (B = 1: 8 / 3 = 2; B = 3: 22 / 3
+# = 7), a unary minus, and fma = 8 sfu + 010 (ten: base 10, not octal).
+got=$("$bin" sweep-points --kernel fma --set stream.ilp=2 --axis launch.blocks_per_sm=1,3 \
+  --derive 'stream.sfu=(launch.blocks_per_sm*7 - -1)/3' --derive 'stream.fma=stream.sfu*8+010' \
+  2>"$tmp/err") || fail "derive chain: $(cat "$tmp/err")"
+[ "$got" = "stream.ilp=2${T}launch.blocks_per_sm=1${T}stream.sfu=2${T}stream.fma=26
+stream.ilp=2${T}launch.blocks_per_sm=3${T}stream.sfu=7${T}stream.fma=66" ] ||
+  fail "derive chain: got
+$got"
+ok
+# 2^53 / 2^37 = 65536, the largest stream.fma; 2^53 + 1 is past the limit.
+got=$("$bin" sweep-points --kernel fma --axis stream.ilp=1 \
+  --derive 'stream.fma=9007199254740992/137438953472' 2>"$tmp/err") || fail "2^53: $(cat "$tmp/err")"
+[ "$got" = "stream.ilp=1${T}stream.fma=65536" ] || fail "2^53: $got"
+ok
+
+# Warnings, each once: a --set above the 16 CTAs of 128 threads that fit
+# (64 warps / 4) at point 1, not again at either axis value; stream.ilp
+# swept with stream.fma fixed at the kernel's 128.
+"$bin" sweep-points --kernel fma --set launch.blocks_per_sm=20 --axis stream.ilp=1,2 \
+  >"$tmp/out" 2>"$tmp/err" || fail "warnings: $(cat "$tmp/err")"
+cat >"$tmp/want" <<EOF
+warpsim: warning: point 1 (launch.blocks_per_sm=20 stream.ilp=1): launch.blocks_per_sm=20 is above the 16 CTAs/SM this launch allows (limited by warps, registers; allowed 1..16, or 0 = as many as fit): running 16
+warpsim: warning: stream.ilp varies (--axis 'stream.ilp=1,2') while stream.fma stays 128: every ILP splits the same 128 FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, add --derive 'stream.fma=32*stream.ilp'
+EOF
+diff "$tmp/want" "$tmp/err" >&2 || fail "warnings differ"
+[ "$(wc -l <"$tmp/out")" -eq 2 ] || fail "warnings: grid $(cat "$tmp/out")"
+ok
+# An axis value past the FFMAs its chains share (fma 4: ILP 8 is idle),
+# said for that value only; a derived fma is no untied ILP.
+"$bin" sweep-points --kernel fma --set stream.fma=4 --axis stream.ilp=1,8 >/dev/null 2>"$tmp/err" ||
+  fail "idle ilp: $(cat "$tmp/err")"
+[ "$(cat "$tmp/err")" = "warpsim: warning: --axis 'stream.ilp=1,8': value 8: stream.ilp=8 is above the most instructions it spreads per iteration (stream.fma=4, sfu=0, lds=0): chains past 4 are empty, so ILP above 4 changes nothing" ] ||
+  fail "idle ilp: $(cat "$tmp/err")"
+"$bin" sweep-points --kernel fma --axis stream.ilp=1,2 --derive 'stream.fma=32*stream.ilp' \
+  >/dev/null 2>"$tmp/err" && [ ! -s "$tmp/err" ] || fail "tied ilp warns: $(cat "$tmp/err")"
+ok
+
 . "$(dirname "${BASH_SOURCE[0]}")/refused_cmd.sh"
 bad() { local want=$1; shift; refused "$want" sweep-points "$@"; }
 bad "--kernel is required" --axis stream.ilp=1
@@ -66,4 +122,27 @@ bad "stream.ilp is already set" --kernel chase --set stream.ilp=1 --set stream.i
 bad "--signature '$tmp/nodir/sig': cannot write it (no such folder" --kernel chase --axis stream.ilp=1 \
   --signature "$tmp/nodir/sig"
 bad "--signature '$tmp': cannot write it (it is a folder" --kernel chase --axis stream.ilp=1 --signature "$tmp"
+bad "'1-16' is not a value; a range is written 1..16" --kernel chase --axis launch.blocks_per_sm=1-16
+# --derive: what it names, what it computes, what warpsim says of the value
+D=(--kernel fma --axis stream.ilp=1,2)
+bad "--derive 'stream.fma': expected group.key=EXPRESSION" "${D[@]}" --derive stream.fma
+bad "stream.xx is given by no --axis, --set or earlier --derive" "${D[@]}" --derive 'stream.fma=stream.xx'
+bad "stream.sfu is given by no" "${D[@]}" --derive 'stream.fma=stream.sfu' --derive 'stream.sfu=1'
+bad "the expression holds a character other than" "${D[@]}" --derive 'stream.fma=$(id)'
+bad "stream.ilp is also on --axis 'stream.ilp=1,2'" "${D[@]}" --derive 'stream.ilp=2'
+bad "stream.fma is also set by --set 'stream.fma=64'" "${D[@]}" --set stream.fma=64 --derive 'stream.fma=1'
+bad "stream.fma is derived twice" "${D[@]}" --derive 'stream.fma=1' --derive 'stream.fma=2'
+bad "stream.level is 'l1' at a point (allowed: whole numbers)" --kernel fma --axis stream.level=l1 \
+  --derive 'stream.fma=stream.level'
+for e in 'stream.ilp/0:(1)/0' '1-2*stream.ilp:1-2*(1)' 'stream.ilp**2:(1)**2' '3stream.ilp:3(1)' \
+  '(stream.ilp:((1)' '9007199254740993/137438953472:9007199254740993/137438953472' \
+  '4294967296*4294967296*stream.ilp:4294967296*4294967296*(1)'; do
+  bad "'${e#*:}' does not give a whole number >= 0 (allowed: + - * / and parentheses over whole numbers, no step past +-9007199254740992)" \
+    "${D[@]}" --derive "stream.fma=${e%%:*}"
+done
+# 70000 / (i^2 - 4i + 5) is 35000, 70000, 35000: out of range between the ends.
+bad "--derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)': value 70000 at point (stream.ilp=2 stream.fma=70000): " \
+  --kernel fma --axis stream.ilp=1..3 --derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)'
+grep -qF "out of range '70000' (allowed 0..65536" "$tmp/err" || fail "no allowed range: $(cat "$tmp/err")"
+bad "warpsim rejected the sweep's settings: " --kernel fma --axis stream.ilp=1,2 --derive 'stream.fma=1000000*stream.ilp'
 echo "$passed passed"

@@ -15,7 +15,7 @@
 static struct {
   gchar *x, *y, *group, *occupancy, *measured, *fit, *bound, *missing, *format;
   gdouble max_mape, max_knee_diff; /* < 0: no gate */
-  gboolean no_knee, fall;
+  gboolean no_knee, fall, where;
 } opt = {.x = "warps_per_sm", .missing = "-", .format = "csv", .max_mape = -1, .max_knee_diff = -1};
 
 static const GOptionEntry entries[] = {
@@ -34,6 +34,10 @@ static const GOptionEntry entries[] = {
      "with --measured: a bound column ('-' = none) whose MAPE is added", "COL"},
     {"fall", 0, 0, G_OPTION_ARG_NONE, &opt.fall,
      "with --measured: add both peaks' x and the fall from peak to the last point", NULL},
+    {"where", 0, 0, G_OPTION_ARG_NONE, &opt.where,
+     "without --measured: add the points the numbers come from (peak_x, knee_y, falls; "
+     "half_occupancy_pct, full_occupancy_pct with --occupancy)",
+     NULL},
     {"no-knee", 0, 0, G_OPTION_ARG_NONE, &opt.no_knee,
      "with --measured: the points are no curve over x (no plateau or knee)", NULL},
     {"max-mape", 0, 0, G_OPTION_ARG_DOUBLE, &opt.max_mape,
@@ -89,15 +93,37 @@ static gint column(const NcuRow *header, const gchar *name, const gchar *file, G
   return c;
 }
 
+/* A decimal number as the rows of warpsim and the references write it: an
+ * optional sign, digits with an optional point, an optional exponent; no
+ * space, hex, inf or nan (g_ascii_strtod takes those). */
+static gboolean decimal(const gchar *s) {
+  const gchar *p = s + (*s == '-' || *s == '+');
+  gsize whole = strspn(p, "0123456789"), frac = 0;
+  p += whole;
+  if (*p == '.')
+    p += 1 + (frac = strspn(p + 1, "0123456789"));
+  if (whole + frac == 0)
+    return FALSE;
+  if (*p == 'e' || *p == 'E') {
+    p += 1 + (p[1] == '-' || p[1] == '+');
+    gsize exp = strspn(p, "0123456789");
+    if (exp == 0)
+      return FALSE;
+    p += exp;
+  }
+  return *p == '\0';
+}
+
 static gboolean number(const NcuRow *r, gint col, const gchar *name, const gchar *file, gdouble *v,
                        GError **error) {
   const gchar *s = ncu_csv_field(r, col);
-  gchar *end = NULL;
-  *v = g_ascii_strtod(s, &end);
-  if (*s != '\0' && end != s && *end == '\0' && isfinite(*v))
+  *v = decimal(s) ? g_ascii_strtod(s, NULL) : NAN;
+  if (isfinite(*v))
     return TRUE;
-  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "%s:%u: column %s: '%s' is not a number", file,
-              r->line, name, s);
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "%s:%u:%d: column %s: '%s' is not a number (allowed: a decimal number such as 12, "
+              "-0.5 or 1.5e3, no spaces)",
+              file, r->line, col + 1, name, s);
   return FALSE;
 }
 
@@ -186,7 +212,7 @@ static gboolean read_file(Input *in, const gchar *file, GError **error) {
   gsize len = 0;
   if (!ncu_csv_read_file(file, &text, &len, error))
     return FALSE;
-  NcuTable *t = ncu_csv_read(text, len, file, error);
+  NcuTable *t = ncu_csv_read_untrimmed(text, len, file, error);
   if (t == NULL)
     return FALSE;
   g_ptr_array_add(in->tables, t);
@@ -262,6 +288,33 @@ static void add_signed(ReportRow *row, const gchar *name, const gchar *fmt, gdou
   report_add_number(row, name, g_ascii_formatd(buf, sizeof buf, fmt, v), v);
 }
 
+/* The text of `p`'s field at `offset` (a const gchar * of Point), or missing. */
+static void add_text_of(ReportRow *row, const gchar *name, const Point *p, gsize value,
+                        gsize text) {
+  if (p == NULL) {
+    add_missing(row, name);
+    return;
+  }
+  report_add_number(row, name, *(const gchar *const *)((const gchar *)p + text),
+                    *(const gdouble *)((const gchar *)p + value));
+}
+
+/* --where: the points the numbers come from. */
+static void where_columns(ReportRow *row, const Curve *c, const Point *top, const Point *knee,
+                          const gdouble *occ) {
+  guint n = c->points->len;
+  add_text_of(row, "peak_x", top, G_STRUCT_OFFSET(Point, x), G_STRUCT_OFFSET(Point, x_text));
+  add_text_of(row, "knee_y", knee, G_STRUCT_OFFSET(Point, y), G_STRUCT_OFFSET(Point, y_text));
+  const Point *last = point(c, (gint)n - 1);
+  report_add_str(row, "falls", last->y < CURVE_KNEE_FRACTION * top->y ? "yes" : "no");
+  if (occ == NULL)
+    return;
+  gsize v = G_STRUCT_OFFSET(Point, occupancy), t = G_STRUCT_OFFSET(Point, occupancy_text);
+  add_text_of(row, "half_occupancy_pct",
+              point(c, curve_half_point(occ, n, CURVE_HALF_OCCUPANCY_PCT)), v, t);
+  add_text_of(row, "full_occupancy_pct", point(c, curve_full_point(occ, n)), v, t);
+}
+
 /* The columns of a curve without a measurement. */
 static void curve_row(ReportRow *row, const Curve *c) {
   guint n = c->points->len;
@@ -285,14 +338,14 @@ static void curve_row(ReportRow *row, const Curve *c) {
   const Point *last = point(c, (gint)n - 1);
   report_add_number(row, "y_at_max_x", last->y_text, last->y);
   report_add_str(row, "still_rising", rising ? "yes" : "no");
-  if (opt.occupancy != NULL) {
-    g_autofree gdouble *occ = values(c, G_STRUCT_OFFSET(Point, occupancy));
-    gdouble change;
-    if (curve_change_pct(occ, y, n, CURVE_HALF_OCCUPANCY_PCT, &change))
-      add_signed(row, "change_50_to_100_pct", "%+.1f", change);
-    else
-      add_missing(row, "change_50_to_100_pct");
-  }
+  g_autofree gdouble *occ = opt.occupancy ? values(c, G_STRUCT_OFFSET(Point, occupancy)) : NULL;
+  gdouble change;
+  if (occ != NULL && curve_change_pct(occ, y, n, CURVE_HALF_OCCUPANCY_PCT, &change))
+    add_signed(row, "change_50_to_100_pct", "%+.1f", change);
+  else if (occ != NULL)
+    add_missing(row, "change_50_to_100_pct");
+  if (opt.where)
+    where_columns(row, c, top, knee, occ);
 }
 
 /* The plateau and knee columns of both curves; the knees' distance in *diff. */
@@ -390,6 +443,8 @@ static gboolean check_options(gboolean *json, GError **error) {
   const gchar *why = NULL;
   if (opt.y == NULL)
     why = "--y: a metric column is needed";
+  else if (opt.measured != NULL && opt.where)
+    why = "--where: only without --measured (--fall gives the peaks)";
   else if (opt.measured == NULL && (opt.fit || opt.bound || opt.fall || opt.no_knee ||
                                     opt.max_mape >= 0 || opt.max_knee_diff >= 0))
     why = "--fit, --bound, --fall, --no-knee, --max-mape and --max-knee-diff need --measured";
@@ -457,13 +512,18 @@ int cli_curve_stats_main(int argc, char **argv) {
       "  without --measured: metric, points, plateau (largest --y), knee_x (smallest x reaching\n"
       "    90 % of the plateau; missing while still rising), knee_occupancy_pct, y_at_max_x,\n"
       "    still_rising (the last step added > 2 %), change_50_to_100_pct (from the largest\n"
-      "    occupancy <= 50 % to the largest; needs --occupancy);\n"
+      "    occupancy <= 50 % to the largest; needs --occupancy); with --where also peak_x\n"
+      "    (the plateau's x), knee_y, falls (the last point below 90 % of the plateau) and,\n"
+      "    with --occupancy, half_occupancy_pct and full_occupancy_pct (the two points of\n"
+      "    the change);\n"
       "  with --measured: points, fit_points, mape_fit_pct, mape_heldout_pct (--fit),\n"
       "    mape_all_pct (mean |y - measured| / |measured|), bound_mape_pct (--bound),\n"
       "    plateau_measured, plateau_simulated, knee_measured_x, knee_simulated_x,\n"
       "    knee_diff_x, peak_*_x and fall_*_pct (--fall), pass (--max-mape/--max-knee-diff:\n"
       "    yes, NO, or n/a when --fit leaves no held-out point).\n"
-      "Plateaus, knees and peaks are the input's own text; MAPEs and falls have 1 decimal.\n\n"
+      "Plateaus, knees and peaks are the input's own text; MAPEs and falls have 1 decimal.\n"
+      "Numbers are decimal (12, -0.5, 1.5e3): a space, hex, inf or nan in a cell exits 2\n"
+      "naming FILE:LINE:COLUMN.\n\n"
       "Example:\n"
       "  warpsim curve-stats --group kernel,ilp --y fma_per_cycle --occupancy occupancy_pct "
       "fma.csv\n");

@@ -223,19 +223,19 @@ static void add_device_columns(ReportRow *row, const SmModel *m, const SimResult
 
 /* stream.ilp spreads FFMA, MUFU and LDS chains; on a kernel of loads only it
  * does nothing, so say so when it is set apart from stream.loads. */
-static void warn_ilp(const Kernel *k) {
+static void warn_ilp(const Kernel *k, GPtrArray *lines) {
   if (k->loads > 0 && k->fma + k->sfu + k->lds == 0 && k->ilp > 1 && k->ilp != k->loads)
-    fprintf(stderr,
-            "warpsim: warning: %s: stream.ilp=%u has no effect on this kernel (ILP spreads FFMA, "
-            "MUFU and LDS chains; it has none); its loads in flight per warp are stream.loads=%u "
-            "(CSV column loads_in_flight)\n",
-            k->file, k->ilp, k->loads);
+    g_ptr_array_add(lines,
+                    g_strdup_printf("%s: stream.ilp=%u has no effect on this kernel (ILP spreads "
+                                    "FFMA, MUFU and LDS chains; it has none); its loads in flight "
+                                    "per warp are stream.loads=%u (CSV column loads_in_flight)",
+                                    k->file, k->ilp, k->loads));
 }
 
 /* launch.blocks_per_sm is a cap: above what the occupancy limits allow it
  * changes nothing, so say what runs instead (sweeps drop the repeats).
  * Said before the run, so a sweep's checks (--max-cycles 1) see it. */
-static void warn_blocks_cap(const SmModel *m, const Kernel *k) {
+static void warn_blocks_cap(const SmModel *m, const Kernel *k, GPtrArray *lines) {
   OccLaunch l;
   OccResult occ;
   kernel_occ_launch(k, &l);
@@ -244,24 +244,24 @@ static void warn_blocks_cap(const SmModel *m, const Kernel *k) {
     return;
   g_autoptr(GString) lim = g_string_new(NULL);
   occupancy_limiters_append(lim, occ.limiter_mask, ", ");
-  fprintf(stderr,
-          "warpsim: warning: %s: launch.blocks_per_sm=%u is above the %u CTAs/SM this launch "
-          "allows (limited by %s; allowed 1..%u, or 0 = as many as fit): running %u\n",
-          k->file, k->blocks_per_sm, occ.blocks_per_sm, lim->str, occ.blocks_per_sm,
-          occ.blocks_per_sm);
+  g_ptr_array_add(lines, g_strdup_printf("%s: launch.blocks_per_sm=%u is above the %u CTAs/SM this "
+                                         "launch allows (limited by %s; allowed 1..%u, or 0 = as "
+                                         "many as fit): running %u",
+                                         k->file, k->blocks_per_sm, occ.blocks_per_sm, lim->str,
+                                         occ.blocks_per_sm, occ.blocks_per_sm));
 }
 
 /* stream.ilp spreads each of stream.fma, sfu and lds over its chains: past
  * the largest of them the extra chains are empty and the program is the
  * same, so say so. */
-static void warn_ilp_empty_chains(const Kernel *k) {
+static void warn_ilp_empty_chains(const Kernel *k, GPtrArray *lines) {
   guint most = MAX(k->fma, MAX(k->sfu, k->lds));
   if (k->sass == NULL && most > 0 && k->ilp > most)
-    fprintf(stderr,
-            "warpsim: warning: %s: stream.ilp=%u is above the most instructions it spreads per "
-            "iteration (stream.fma=%u, sfu=%u, lds=%u): chains past %u are empty, so ILP above %u "
-            "changes nothing\n",
-            k->file, k->ilp, k->fma, k->sfu, k->lds, most, most);
+    g_ptr_array_add(lines, g_strdup_printf("%s: stream.ilp=%u is above the most instructions it "
+                                           "spreads per iteration (stream.fma=%u, sfu=%u, lds=%u): "
+                                           "chains past %u are empty, so ILP above %u changes "
+                                           "nothing",
+                                           k->file, k->ilp, k->fma, k->sfu, k->lds, most, most));
 }
 
 /* The agreement at the profiled launch: the profile's SM Active Cycles,
@@ -454,14 +454,21 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
 /* Simulate and write the result in `format` to `out`. */
 /* What the Nsight Compute exports did not give and what was assumed for
  * it, one warning line each (ncu_source.h, ncu_details.h). */
-static void warn_exports(const Kernel *k) {
+static void warn_exports(const Kernel *k, GPtrArray *lines) {
   const GString *w[] = {k->sass && k->sass->source ? k->sass->source->warnings : NULL,
                         k->sass && k->sass->details ? k->sass->details->warnings : NULL};
   for (guint i = 0; i < G_N_ELEMENTS(w); i++) {
-    g_auto(GStrv) lines = w[i] ? g_strsplit(w[i]->str, "\n", -1) : NULL;
-    for (guint j = 0; lines && lines[j] && *lines[j]; j++)
-      fprintf(stderr, "warpsim: warning: %s\n", lines[j]);
+    g_auto(GStrv) split = w[i] ? g_strsplit(w[i]->str, "\n", -1) : NULL;
+    for (guint j = 0; split && split[j] && *split[j]; j++)
+      g_ptr_array_add(lines, g_strdup(split[j]));
   }
+}
+
+void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
+  warn_ilp(k, lines);
+  warn_ilp_empty_chains(k, lines);
+  warn_blocks_cap(m, k, lines);
+  warn_exports(k, lines);
 }
 
 static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
@@ -473,10 +480,10 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
    * (the compatibility warning, if any, comes again from sim_run). */
   if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
     return FALSE;
-  warn_ilp(k);
-  warn_ilp_empty_chains(k);
-  warn_blocks_cap(m, k);
-  warn_exports(k);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  cli_run_warnings(m, k, warnings);
+  for (guint i = 0; i < warnings->len; i++)
+    fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,

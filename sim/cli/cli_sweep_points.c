@@ -4,16 +4,25 @@
 
 #include "cli/cli.h"
 
+#include "cli/cli_run.h"
 #include "run/sim.h"
+#include "sass/sassprog.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* More points than this is refused (sweep.sh's limit: a typo in a range). */
 #define SWEEP_MAX_POINTS 100000
+/* A derived value and every step of its arithmetic stay within +-2^53 (the
+ * integers a double holds exactly: a result no later tool rounds). */
+#define DERIVE_LIMIT G_GINT64_CONSTANT(9007199254740992)
+/* Parentheses nested deeper than this are refused (a bound on recursion). */
+#define DERIVE_MAX_DEPTH 64
+/* A key an expression names, as --derive spells it. */
+#define DERIVE_KEY_RE "[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z0-9_]+"
 
 static gchar *sp_model = "h200", *sp_kernel, *sp_signature;
-static gchar **sp_sets, **sp_axes;
+static gchar **sp_sets, **sp_axes, **sp_derives;
 static gboolean sp_no_check;
 static const GOptionEntry entries[] = {
     {"model", 'm', 0, G_OPTION_ARG_STRING, &sp_model, "model name or .ini file (default h200)",
@@ -24,28 +33,51 @@ static const GOptionEntry entries[] = {
     {"axis", 'a', 0, G_OPTION_ARG_STRING_ARRAY, &sp_axes,
      "an axis: keys (comma-separated) and values V1,V2 or ranges A..B (repeatable)",
      "G.K[,G.K]=VALUES"},
+    {"derive", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &sp_derives,
+     "a key set at every point from the others: + - * / and parentheses over whole numbers and "
+     "keys an --axis, --set or earlier --derive gives (repeatable)",
+     "G.K=EXPR"},
     {"signature", 0, 0, G_OPTION_ARG_FILENAME, &sp_signature,
      "write what decides the results (versions, file hashes, grid hash) to FILE", "FILE"},
     {"no-check", 0, 0, G_OPTION_ARG_NONE, &sp_no_check,
      "do not load the model and kernel at each axis value", NULL},
     G_OPTION_ENTRY_NULL};
 
-/* The sweep: its fixed settings and axes. */
+/* The sweep: its fixed settings, axes and derived keys. */
 typedef struct {
-  GPtrArray *fixed_keys, *fixed_values; /* gchar *, in order of first appearance */
-  GPtrArray *axis_text;                 /* the --axis strings (borrowed) */
-  GPtrArray *axis_keys;                 /* GStrv per axis */
-  GPtrArray *axis_values;               /* GPtrArray of gchar * per axis */
-  GPtrArray *axis_checks;               /* the values warpsim checks (a range by its ends) */
-  GPtrArray *points;                    /* gchar *: "k=v\tk=v..." per point, grid order */
-  guint dropped;                        /* points that repeated an earlier one */
+  GPtrArray *fixed_keys, *fixed_values;  /* gchar *, in order of first appearance */
+  GPtrArray *axis_text;                  /* the --axis strings (borrowed) */
+  GPtrArray *axis_keys;                  /* GStrv per axis */
+  GPtrArray *axis_values;                /* GPtrArray of gchar * per axis */
+  GPtrArray *axis_checks;                /* the values warpsim checks (a range by its ends) */
+  GHashTable *axis_of;                   /* key -> the last --axis string naming it */
+  GPtrArray *derive_text;                /* the --derive strings (borrowed) */
+  GPtrArray *derive_keys, *derive_exprs; /* gchar *, in --derive order */
+  GPtrArray *points;                     /* gchar *: "k=v\tk=v..." per point, grid order */
+  guint dropped;                         /* points that repeated an earlier one */
 } Sweep;
 
+static void sweep_init(Sweep *s) {
+  *s = (Sweep){.fixed_keys = g_ptr_array_new_with_free_func(g_free),
+               .fixed_values = g_ptr_array_new_with_free_func(g_free),
+               .axis_text = g_ptr_array_new(),
+               .axis_keys = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev),
+               .axis_values = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
+               .axis_checks = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
+               .axis_of = g_hash_table_new(g_str_hash, g_str_equal),
+               .derive_text = g_ptr_array_new(),
+               .derive_keys = g_ptr_array_new_with_free_func(g_free),
+               .derive_exprs = g_ptr_array_new_with_free_func(g_free),
+               .points = g_ptr_array_new_with_free_func(g_free)};
+}
+
 static void sweep_clear(Sweep *s) {
-  GPtrArray **all[] = {&s->fixed_keys,  &s->fixed_values, &s->axis_text, &s->axis_keys,
-                       &s->axis_values, &s->axis_checks,  &s->points};
+  GPtrArray **all[] = {&s->fixed_keys,   &s->fixed_values, &s->axis_text,   &s->axis_keys,
+                       &s->axis_values,  &s->axis_checks,  &s->derive_text, &s->derive_keys,
+                       &s->derive_exprs, &s->points};
   for (guint i = 0; i < G_N_ELEMENTS(all); i++)
     g_clear_pointer(all[i], g_ptr_array_unref);
+  g_clear_pointer(&s->axis_of, g_hash_table_unref);
 }
 
 static void warn(const gchar *fmt, ...) G_GNUC_PRINTF(1, 2);
@@ -126,6 +158,11 @@ static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *value
     g_ptr_array_add(checks, g_strdup_printf("%" G_GUINT64_FORMAT, hi));
     return TRUE;
   }
+  if (g_regex_match_simple("^[0-9]{1,9}-[0-9]{1,9}$", v, 0, 0)) {
+    g_autofree gchar *lo = g_strndup(v, strcspn(v, "-"));
+    return fail(error, "%s: '%s' is not a value; a range is written %s..%s", where, v, lo,
+                strchr(v, '-') + 1);
+  }
   if (!check_value(v, where, error))
     return FALSE;
   g_ptr_array_add(values, g_strdup(v));
@@ -133,12 +170,11 @@ static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *value
   return TRUE;
 }
 
-static gboolean parse_axis(Sweep *s, const gchar *a, GHashTable *axis_of, guint64 *points,
-                           GError **error) {
+static gboolean parse_axis(Sweep *s, const gchar *a, guint64 *points, GError **error) {
   g_autofree gchar *where = g_strdup_printf("--axis '%s'", a);
   const gchar *eq = strchr(a, '=');
   if (eq == NULL || eq == a || eq[1] == '\0')
-    return fail(error, "%s: expected group.key=V1,V2 or group.key=A..B", where);
+    return fail(error, "%s: expected group.key=V1,V2 or group.key=A..B (see --help)", where);
   for (const gchar *p = a; *p; p++)
     if (g_ascii_isspace(*p) || g_ascii_iscntrl(*p))
       return fail(error, "%s: holds a space or control character", where);
@@ -149,17 +185,19 @@ static gboolean parse_axis(Sweep *s, const gchar *a, GHashTable *axis_of, guint6
   for (guint i = 0; klist[i] != NULL; i++) {
     if (!key_ok(klist[i]))
       return fail(error, "%s: '%s' is not a group.key name", where, klist[i]);
-    const gchar *other = g_hash_table_lookup(axis_of, klist[i]);
+    const gchar *other = g_hash_table_lookup(s->axis_of, klist[i]);
     if (other != NULL)
       warn("%s is on two axes ('%s' and '%s'): the later axis's value is used", klist[i], other, a);
     else if (index_of(s->fixed_keys, klist[i]) >= 0)
       warn("%s is set by --set and by --axis '%s': the axis's value is used", klist[i], a);
-    g_hash_table_insert(axis_of, klist[i], (gpointer)a);
+    g_hash_table_insert(s->axis_of, klist[i], (gpointer)a);
   }
   GPtrArray *values = g_ptr_array_new_with_free_func(g_free);
   GPtrArray *checks = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(s->axis_values, values);
   g_ptr_array_add(s->axis_checks, checks);
+  g_ptr_array_add(s->axis_keys, g_steal_pointer(&klist));
+  g_ptr_array_add(s->axis_text, (gpointer)a);
   g_auto(GStrv) vlist = g_strsplit(eq + 1, ",", -1);
   for (guint i = 0; vlist[i] != NULL; i++)
     if (!parse_value(vlist[i], where, values, checks, error))
@@ -167,44 +205,288 @@ static gboolean parse_axis(Sweep *s, const gchar *a, GHashTable *axis_of, guint6
   *points *= values->len;
   if (*points > SWEEP_MAX_POINTS)
     return fail(error, "the grid has over %d points", SWEEP_MAX_POINTS);
-  g_ptr_array_add(s->axis_keys, g_steal_pointer(&klist));
-  g_ptr_array_add(s->axis_text, (gpointer)a);
+  return TRUE;
+}
+
+/* Whether `k` is given by a --set, an axis or one of the first `n` derived keys. */
+static gboolean key_given(const Sweep *s, const gchar *k, guint n) {
+  if (index_of(s->fixed_keys, k) >= 0 || g_hash_table_contains(s->axis_of, k))
+    return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (strcmp(g_ptr_array_index(s->derive_keys, i), k) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* One --derive KEY=EXPRESSION: the key once, on no axis and in no --set; the
+ * keys the expression names given by an axis, a --set or an earlier one. */
+static gboolean parse_derive(Sweep *s, const gchar *d, GError **error) {
+  const gchar *eq = strchr(d, '=');
+  if (eq == NULL)
+    return fail(error, "--derive '%s': expected group.key=EXPRESSION (see --help)", d);
+  g_autofree gchar *k = g_strndup(d, eq - d);
+  const gchar *e = eq + 1;
+  if (!key_ok(k))
+    return fail(error, "--derive '%s': '%s' is not a group.key name", d, k);
+  if (!g_regex_match_simple("^[A-Za-z0-9_.+*/() -]+$", e, 0, 0))
+    return fail(error,
+                "--derive '%s': the expression holds a character other than letters, digits, _ . "
+                "+ - * / ( ) and spaces",
+                d);
+  gint j = index_of(s->fixed_keys, k);
+  if (j >= 0)
+    return fail(error, "--derive '%s': %s is also set by --set '%s=%s'", d, k, k,
+                (gchar *)g_ptr_array_index(s->fixed_values, j));
+  if (g_hash_table_contains(s->axis_of, k))
+    return fail(error, "--derive '%s': %s is also on --axis '%s'", d, k,
+                (gchar *)g_hash_table_lookup(s->axis_of, k));
+  if (index_of(s->derive_keys, k) >= 0)
+    return fail(error, "--derive '%s': %s is derived twice", d, k);
+  g_autoptr(GRegex) re = g_regex_new(DERIVE_KEY_RE, 0, 0, NULL);
+  g_autoptr(GMatchInfo) mi = NULL;
+  for (g_regex_match(re, e, 0, &mi); g_match_info_matches(mi); g_match_info_next(mi, NULL)) {
+    g_autofree gchar *t = g_match_info_fetch(mi, 0);
+    if (!key_given(s, t, s->derive_keys->len))
+      return fail(error, "--derive '%s': %s is given by no --axis, --set or earlier --derive", d,
+                  t);
+  }
+  g_ptr_array_add(s->derive_text, (gpointer)d);
+  g_ptr_array_add(s->derive_keys, g_steal_pointer(&k));
+  g_ptr_array_add(s->derive_exprs, g_strdup(e));
+  return TRUE;
+}
+
+/* ---- whole-number arithmetic: + - * / (truncating), parentheses, unary + - */
+typedef struct {
+  gchar op; /* one of + - * / ( ), or 0 for a number */
+  gint64 v; /* the number */
+} DeriveTok;
+typedef struct {
+  GArray *toks; /* DeriveTok */
+  guint pos;    /* the next token */
+  guint depth;  /* parentheses open */
+} DeriveParse;
+
+static gboolean derive_sum(DeriveParse *p, gint64 *v);
+
+static gchar derive_peek(const DeriveParse *p) {
+  return p->pos < p->toks->len ? g_array_index(p->toks, DeriveTok, p->pos).op : '\0';
+}
+
+/* A number, (sum), or + or - and a factor. */
+static gboolean derive_factor(DeriveParse *p, gint64 *v) {
+  if (p->pos >= p->toks->len)
+    return FALSE;
+  DeriveTok t = g_array_index(p->toks, DeriveTok, p->pos++);
+  switch (t.op) {
+  case 0:
+    *v = t.v;
+    return TRUE;
+  case '+':
+  case '-':
+    if (!derive_factor(p, v))
+      return FALSE;
+    *v = t.op == '-' ? -*v : *v;
+    return TRUE;
+  case '(':
+    if (++p->depth > DERIVE_MAX_DEPTH || !derive_sum(p, v) || derive_peek(p) != ')')
+      return FALSE;
+    p->depth--;
+    p->pos++;
+    return TRUE;
+  default:
+    return FALSE;
+  }
+}
+
+/* A factor, then (* or / factor)...; a product past the limit fails. */
+static gboolean derive_term(DeriveParse *p, gint64 *v) {
+  gint64 a, b;
+  if (!derive_factor(p, &a))
+    return FALSE;
+  for (gchar op; (op = derive_peek(p)) == '*' || op == '/';) {
+    p->pos++;
+    if (!derive_factor(p, &b))
+      return FALSE;
+    if (op == '*') {
+      gint64 m = a < 0 ? -a : a, n = b < 0 ? -b : b;
+      if (m != 0 && n > DERIVE_LIMIT / m)
+        return FALSE;
+      a *= b;
+    } else {
+      if (b == 0)
+        return FALSE;
+      a /= b;
+    }
+  }
+  *v = a;
+  return TRUE;
+}
+
+/* A term, then (+ or - term)...; a sum past the limit fails. */
+static gboolean derive_sum(DeriveParse *p, gint64 *v) {
+  gint64 a, b;
+  if (!derive_term(p, &a))
+    return FALSE;
+  for (gchar op; (op = derive_peek(p)) == '+' || op == '-';) {
+    p->pos++;
+    if (!derive_term(p, &b))
+      return FALSE;
+    a = op == '+' ? a + b : a - b;
+    if (a > DERIVE_LIMIT || a < -DERIVE_LIMIT)
+      return FALSE;
+  }
+  *v = a;
+  return TRUE;
+}
+
+/* The value of `text` (numbers in base 10: 010 is ten, each <= 2^53);
+ * FALSE for anything else, a division by zero or a step past +-2^53. */
+static gboolean derive_eval(const gchar *text, gint64 *v) {
+  g_autoptr(GArray) toks = g_array_new(FALSE, FALSE, sizeof(DeriveTok));
+  for (const gchar *c = text; *c;) {
+    if (*c == ' ') {
+      c++;
+    } else if (g_ascii_isdigit(*c)) {
+      gsize n = strspn(c, "0123456789");
+      guint64 x = n <= 16 ? g_ascii_strtoull(c, NULL, 10) : 0;
+      if (n > 16 || x > (guint64)DERIVE_LIMIT)
+        return FALSE;
+      g_array_append_val(toks, ((DeriveTok){.v = (gint64)x}));
+      c += n;
+    } else if (strchr("+-*/()", *c) != NULL) {
+      g_array_append_val(toks, ((DeriveTok){.op = *c}));
+      c++;
+    } else {
+      return FALSE;
+    }
+  }
+  DeriveParse p = {.toks = toks};
+  return derive_sum(&p, v) && p.pos == toks->len;
+}
+
+/* ---- points ---------------------------------------------------------------- */
+/* A point's settings: keys in order of first appearance and their values. */
+typedef struct {
+  GPtrArray *order; /* gchar * keys (owned) */
+  GHashTable *val;  /* key (the order's string) -> gchar * value (owned) */
+} Point;
+
+static void point_init(Point *p) {
+  p->order = g_ptr_array_new_with_free_func(g_free);
+  p->val = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+}
+static void point_clear(Point *p) {
+  g_clear_pointer(&p->val, g_hash_table_unref);
+  g_clear_pointer(&p->order, g_ptr_array_unref);
+}
+static void point_set(Point *p, const gchar *k, const gchar *v) {
+  gpointer key = NULL;
+  if (!g_hash_table_lookup_extended(p->val, k, &key, NULL)) {
+    key = g_strdup(k);
+    g_ptr_array_add(p->order, key);
+  }
+  g_hash_table_insert(p->val, key, g_strdup(v));
+}
+/* The point of a grid line "k=v\tk=v". */
+static void point_parse(Point *p, const gchar *line) {
+  point_init(p);
+  g_auto(GStrv) kv = g_strsplit(line, "\t", -1);
+  for (guint i = 0; kv[i] != NULL; i++) {
+    g_autofree gchar *k = g_strndup(kv[i], strcspn(kv[i], "="));
+    point_set(p, k, kv[i] + strlen(k) + 1);
+  }
+}
+/* "k=v" joined by `sep`, or (sep NULL) a NULL-terminated vector of them. */
+static gchar *point_join(const Point *p, const gchar *sep) {
+  GString *line = g_string_new(NULL);
+  for (guint i = 0; i < p->order->len; i++) {
+    const gchar *k = p->order->pdata[i];
+    g_string_append_printf(line, "%s%s=%s", i ? sep : "", k,
+                           (const gchar *)g_hash_table_lookup(p->val, k));
+  }
+  return g_string_free(line, FALSE);
+}
+static GStrv point_strv(const Point *p) {
+  GStrv v = g_new0(gchar *, p->order->len + 1);
+  for (guint i = 0; i < p->order->len; i++)
+    v[i] = g_strdup_printf("%s=%s", (gchar *)p->order->pdata[i],
+                           (gchar *)g_hash_table_lookup(p->val, p->order->pdata[i]));
+  return v;
+}
+
+/* g_regex_replace_eval: a key the expression names as "(value)", a whole
+ * number of the point; else stop, the key in `*bad`. */
+typedef struct {
+  const Point *p;
+  gchar *bad; /* the first key that is no whole number (owned) */
+} DeriveSubst;
+static gboolean derive_subst(const GMatchInfo *mi, GString *out, gpointer data) {
+  DeriveSubst *d = data;
+  g_autofree gchar *t = g_match_info_fetch(mi, 0);
+  const gchar *v = g_hash_table_lookup(d->p->val, t);
+  if (v == NULL || !g_regex_match_simple("^[0-9]{1,15}$", v, 0, 0)) {
+    d->bad = g_steal_pointer(&t);
+    return TRUE;
+  }
+  g_string_append_printf(out, "(%" G_GINT64_FORMAT ")", g_ascii_strtoll(v, NULL, 10));
+  return FALSE;
+}
+
+/* Set each derived key of point `p` from its other values, in order. */
+static gboolean apply_derives(const Sweep *s, Point *p, GError **error) {
+  g_autoptr(GRegex) re = g_regex_new(DERIVE_KEY_RE, 0, 0, NULL);
+  for (guint i = 0; i < s->derive_keys->len; i++) {
+    const gchar *d = s->derive_text->pdata[i], *k = s->derive_keys->pdata[i];
+    DeriveSubst sub = {.p = p};
+    g_autofree gchar *ev =
+        g_regex_replace_eval(re, s->derive_exprs->pdata[i], -1, 0, 0, derive_subst, &sub, NULL);
+    if (sub.bad != NULL) {
+      const gchar *v = g_hash_table_lookup(p->val, sub.bad);
+      fail(error, "--derive '%s': %s is '%s' at a point (allowed: whole numbers)", d, sub.bad,
+           v ? v : "");
+      g_free(sub.bad);
+      return FALSE;
+    }
+    gint64 v;
+    if (!derive_eval(ev, &v) || v < 0)
+      return fail(error,
+                  "--derive '%s': '%s' does not give a whole number >= 0 (allowed: + - * / and "
+                  "parentheses over whole numbers, no step past +-%" G_GINT64_FORMAT ")",
+                  d, ev, DERIVE_LIMIT);
+    g_autofree gchar *text = g_strdup_printf("%" G_GINT64_FORMAT, v);
+    point_set(p, k, text);
+  }
   return TRUE;
 }
 
 /* The point of axis indices `idx`: the fixed settings overridden by the
- * axes' (first appearance keeps a key's place), as "k=v\tk=v". */
-static gchar *point_line(const Sweep *s, const guint *idx) {
-  g_autoptr(GPtrArray) order = g_ptr_array_new();
-  g_autoptr(GHashTable) val = g_hash_table_new(g_str_hash, g_str_equal);
-  for (guint i = 0; i < s->fixed_keys->len; i++) {
-    g_ptr_array_add(order, g_ptr_array_index(s->fixed_keys, i));
-    g_hash_table_insert(val, g_ptr_array_index(s->fixed_keys, i),
-                        g_ptr_array_index(s->fixed_values, i));
-  }
+ * axes' (first appearance keeps a key's place), then the derived keys. */
+static gboolean point_at(const Sweep *s, const guint *idx, Point *p, GError **error) {
+  point_init(p);
+  for (guint i = 0; i < s->fixed_keys->len; i++)
+    point_set(p, s->fixed_keys->pdata[i], s->fixed_values->pdata[i]);
   for (guint a = 0; a < s->axis_keys->len; a++) {
-    GStrv keys = g_ptr_array_index(s->axis_keys, a);
-    gchar *v = g_ptr_array_index((GPtrArray *)g_ptr_array_index(s->axis_values, a), idx[a]);
-    for (guint k = 0; keys[k] != NULL; k++) {
-      if (!g_hash_table_contains(val, keys[k]))
-        g_ptr_array_add(order, keys[k]);
-      g_hash_table_insert(val, keys[k], v);
-    }
+    GStrv keys = s->axis_keys->pdata[a];
+    const gchar *v = ((GPtrArray *)s->axis_values->pdata[a])->pdata[idx[a]];
+    for (guint k = 0; keys[k] != NULL; k++)
+      point_set(p, keys[k], v);
   }
-  GString *line = g_string_new(NULL);
-  for (guint i = 0; i < order->len; i++)
-    g_string_append_printf(line, "%s%s=%s", i ? "\t" : "", (gchar *)g_ptr_array_index(order, i),
-                           (gchar *)g_hash_table_lookup(val, g_ptr_array_index(order, i)));
-  return g_string_free(line, FALSE);
+  return apply_derives(s, p, error);
 }
 
 /* Every point, first axis outermost, repeats dropped. */
-static void expand(Sweep *s) {
+static gboolean expand(Sweep *s, GError **error) {
   guint n = s->axis_keys->len;
   g_autofree guint *idx = g_new0(guint, n);
   g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
   for (;;) {
-    gchar *line = point_line(s, idx);
+    Point p;
+    gboolean ok = point_at(s, idx, &p, error);
+    gchar *line = ok ? point_join(&p, "\t") : NULL;
+    point_clear(&p);
+    if (!ok)
+      return FALSE;
     if (g_hash_table_contains(seen, line)) {
       s->dropped++;
       g_free(line);
@@ -216,67 +498,152 @@ static void expand(Sweep *s) {
     while (a > 0 && ++idx[a - 1] == ((GPtrArray *)g_ptr_array_index(s->axis_values, a - 1))->len)
       idx[--a] = 0;
     if (a == 0)
-      return;
+      return TRUE;
   }
-}
-
-/* The settings of point line `line` as a NULL-terminated vector, the keys
- * in `keys` (may be NULL) given `value` instead. */
-static GStrv point_sets(const gchar *line, GStrv keys, const gchar *value) {
-  GStrv sets = g_strsplit(line, "\t", -1);
-  for (guint i = 0; keys != NULL && sets[i] != NULL; i++) {
-    g_autofree gchar *k = g_strndup(sets[i], strchr(sets[i], '=') - sets[i]);
-    if (g_strv_contains((const gchar *const *)keys, k)) {
-      g_free(sets[i]);
-      sets[i] = g_strdup_printf("%s=%s", k, value);
-    }
-  }
-  return sets;
 }
 
 /* Load model and kernel with `sets` and plan and start the run (one cycle):
- * what `warpsim run` refuses before it simulates is refused here. */
-static gboolean check_point(GStrv sets, GError **error) {
+ * what `warpsim run` refuses before it simulates is refused here, and what
+ * it warns about is appended to `warnings` (gchar *, may be NULL). */
+static gboolean check_point(GStrv sets, GPtrArray *warnings, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
     return FALSE;
+  if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
+    return FALSE;
+  if (warnings != NULL)
+    cli_run_warnings(m, k, warnings);
   SimOptions opt = {.max_cycles = 1};
-  SimResult r;
+  g_autofree SimResult *r = g_new0(SimResult, 1);
   GError *e = NULL;
-  if (sim_run(m, k, &opt, &r, &e) || g_error_matches(e, SIM_ERROR, SIM_ERROR_BOUND)) {
-    g_clear_error(&e);
-    return TRUE;
-  }
-  g_propagate_error(error, e);
-  return FALSE;
-}
-
-/* The first point, then every axis value (a range by its ends) with the
- * first point's other settings. */
-static gboolean check_values(const Sweep *s, GError **error) {
-  GError *e = NULL;
-  const gchar *first = g_ptr_array_index(s->points, 0);
-  g_auto(GStrv) sets = point_sets(first, NULL, NULL);
-  if (!check_point(sets, &e)) {
-    fail(error, "the sweep's settings: %s", e->message);
-    g_error_free(e);
+  if (!sim_run(m, k, &opt, r, &e) && !g_error_matches(e, SIM_ERROR, SIM_ERROR_BOUND)) {
+    g_propagate_error(error, e);
     return FALSE;
   }
+  g_clear_error(&e);
+  g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1); /* opcodes no class names */
+  for (guint i = 0; warnings != NULL && lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      g_ptr_array_add(warnings, g_strdup(lines[i]));
+  return TRUE;
+}
+
+/* Say each of `warnings` ("FILE: what", as `warpsim run` gives them) once
+ * per sweep (`said`), without its file, after `where`. */
+static void warn_once(const gchar *where, GPtrArray *warnings, GHashTable *said) {
+  for (guint i = 0; i < warnings->len; i++) {
+    const gchar *w = warnings->pdata[i], *colon = strstr(w, ": ");
+    const gchar *what = colon ? colon + 2 : w;
+    if (g_hash_table_add(said, g_strdup(what)))
+      warn("%s: %s", where, what);
+  }
+}
+
+/* stream.ilp swept with stream.fma fixed: the same FFMAs in ever shorter
+ * chains, which the fma kernel's measurement did not do (32 per chain:
+ * results/reference, doc/sweeps.md). */
+static void warn_untied_ilp(const Sweep *s, GStrv first) {
+  const gchar *ilp_axis = g_hash_table_lookup(s->axis_of, "stream.ilp");
+  if (ilp_axis == NULL || key_given(s, "stream.fma", s->derive_keys->len))
+    return;
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  if (!cli_load(sp_model, sp_kernel, first, &m, &k, NULL) || k->fma == 0)
+    return;
+  warn("stream.ilp varies (--axis '%s') while stream.fma stays %u: every ILP splits the same %u "
+       "FFMAs into shorter chains; to keep 32 per chain, as the fma kernel's measurement did, "
+       "add --derive 'stream.fma=32*stream.ilp'",
+       ilp_axis, k->fma, k->fma);
+}
+
+/* Every axis value (a range by its ends) with the first point's other
+ * settings and its derived keys recomputed; warnings said once. */
+static gboolean check_axes(const Sweep *s, GHashTable *said, GError **error) {
   for (guint a = 0; a < s->axis_keys->len; a++) {
-    GPtrArray *checks = g_ptr_array_index(s->axis_checks, a);
+    const gchar *axis = s->axis_text->pdata[a];
+    GStrv keys = s->axis_keys->pdata[a];
+    GPtrArray *checks = s->axis_checks->pdata[a];
     for (guint i = 0; i < checks->len; i++) {
-      const gchar *v = g_ptr_array_index(checks, i);
-      g_auto(GStrv) at = point_sets(first, g_ptr_array_index(s->axis_keys, a), v);
-      if (!check_point(at, &e)) {
-        fail(error, "--axis '%s': value '%s': %s", (gchar *)g_ptr_array_index(s->axis_text, a), v,
-             e->message);
+      const gchar *v = checks->pdata[i];
+      Point p;
+      point_parse(&p, s->points->pdata[0]);
+      for (guint k = 0; keys[k] != NULL; k++)
+        point_set(&p, keys[k], v);
+      g_auto(GStrv) sets = NULL;
+      g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+      GError *e = NULL;
+      gboolean ok = apply_derives(s, &p, error);
+      if (ok)
+        sets = point_strv(&p);
+      point_clear(&p);
+      if (!ok)
+        return FALSE;
+      if (!check_point(sets, warnings, &e)) {
+        fail(error, "--axis '%s': value '%s': %s", axis, v, e->message);
+        g_error_free(e);
+        return FALSE;
+      }
+      g_autofree gchar *where = g_strdup_printf("--axis '%s': value %s", axis, v);
+      warn_once(where, warnings, said);
+    }
+  }
+  return TRUE;
+}
+
+/* The value of key `k` on grid line `line`, as a number. */
+static gint64 line_value(const gchar *line, const gchar *k) {
+  g_autofree gchar *tabbed = g_strconcat("\t", line, NULL);
+  g_autofree gchar *needle = g_strconcat("\t", k, "=", NULL);
+  return g_ascii_strtoll(strstr(tabbed, needle) + strlen(needle), NULL, 10);
+}
+
+/* Each derived key at the grid points where it is smallest and largest (the
+ * first of each): a derivation need not grow with its axis. */
+static gboolean check_derived(const Sweep *s, GError **error) {
+  for (guint d = 0; d < s->derive_keys->len; d++) {
+    const gchar *k = s->derive_keys->pdata[d];
+    guint lo = 0, hi = 0;
+    for (guint i = 1; i < s->points->len; i++) {
+      gint64 v = line_value(s->points->pdata[i], k);
+      lo = v < line_value(s->points->pdata[lo], k) ? i : lo;
+      hi = v > line_value(s->points->pdata[hi], k) ? i : hi;
+    }
+    guint at[] = {lo, hi};
+    for (guint j = 0; j < G_N_ELEMENTS(at) && (j == 0 || hi != lo); j++) {
+      const gchar *line = s->points->pdata[at[j]];
+      g_auto(GStrv) sets = g_strsplit(line, "\t", -1);
+      GError *e = NULL;
+      if (!check_point(sets, NULL, &e)) {
+        g_autofree gchar *spaced = g_strdelimit(g_strdup(line), "\t", ' ');
+        fail(error, "--derive '%s': value %" G_GINT64_FORMAT " at point (%s): %s",
+             (gchar *)s->derive_text->pdata[d], line_value(line, k), spaced, e->message);
         g_error_free(e);
         return FALSE;
       }
     }
   }
   return TRUE;
+}
+
+/* The first point (its warnings named "point 1"), the untied-ILP warning,
+ * every axis value and every derived key's extremes. */
+static gboolean check_values(const Sweep *s, GError **error) {
+  GError *e = NULL;
+  const gchar *first = g_ptr_array_index(s->points, 0);
+  g_auto(GStrv) sets = g_strsplit(first, "\t", -1);
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  if (!check_point(sets, warnings, &e)) {
+    fail(error, "warpsim rejected the sweep's settings: %s", e->message);
+    g_error_free(e);
+    return FALSE;
+  }
+  g_autoptr(GHashTable) said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree gchar *spaced = g_strdelimit(g_strdup(first), "\t", ' ');
+  g_autofree gchar *where = g_strdup_printf("point 1 (%s)", spaced);
+  warn_once(where, warnings, said);
+  warn_untied_ilp(s, sets);
+  return check_axes(s, said, error) && check_derived(s, error);
 }
 
 /* The sha256 of `len` bytes, "(unreadable)" for a file that could not be
@@ -319,7 +686,7 @@ static gchar *sass_sha256(const Kernel *k) {
 static gboolean write_signature(const Sweep *s, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
-  g_auto(GStrv) sets = point_sets(g_ptr_array_index(s->points, 0), NULL, NULL);
+  g_auto(GStrv) sets = g_strsplit(g_ptr_array_index(s->points, 0), "\t", -1);
   if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
     return FALSE;
   GString *config = g_string_new(NULL);
@@ -361,20 +728,15 @@ static gboolean sweep_points(GString *out, GError **error) {
     return fail(error, "--kernel is required (see --help)");
   if (sp_axes == NULL)
     return fail(error, "at least one --axis group.key=values is required (see --help)");
-  Sweep s = {.fixed_keys = g_ptr_array_new_with_free_func(g_free),
-             .fixed_values = g_ptr_array_new_with_free_func(g_free),
-             .axis_text = g_ptr_array_new(),
-             .axis_keys = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev),
-             .axis_values = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
-             .axis_checks = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
-             .points = g_ptr_array_new_with_free_func(g_free)};
-  g_autoptr(GHashTable) axis_of = g_hash_table_new(g_str_hash, g_str_equal);
+  Sweep s;
+  sweep_init(&s);
   guint64 points = 1;
   gboolean ok = parse_sets(&s, error);
   for (guint i = 0; ok && sp_axes[i] != NULL; i++)
-    ok = parse_axis(&s, sp_axes[i], axis_of, &points, error);
-  if (ok) {
-    expand(&s);
+    ok = parse_axis(&s, sp_axes[i], &points, error);
+  for (guint i = 0; ok && sp_derives != NULL && sp_derives[i] != NULL; i++)
+    ok = parse_derive(&s, sp_derives[i], error);
+  if (ok && (ok = expand(&s, error))) {
     if (s.dropped > 0)
       warn("dropped %u grid point(s) that repeat an earlier one", s.dropped);
     ok = (sp_no_check || check_values(&s, error)) &&
@@ -392,16 +754,22 @@ int cli_sweep_points_main(int argc, char **argv) {
   g_option_context_set_description(
       ctx, "Prints every point of the grid the --set and --axis options span, first axis\n"
            "outermost, one line each: its settings as tab-separated group.key=value, the --set\n"
-           "ones first (an axis's value replaces a --set of the same key); a point that repeats\n"
-           "an earlier one is dropped (with a warning).  Values hold letters, digits and\n"
-           "_ . + - : ; / only; A..B is every integer from A to B.  Before printing, the model\n"
-           "and kernel are loaded and the run planned with the first point's settings and with\n"
-           "every axis value (a range by its two ends): a value warpsim refuses exits 2 with one\n"
-           "line naming the axis and value, and nothing printed.  scripts/sweep.sh runs the\n"
-           "points; --signature gives what its --resume compares.\n\n"
+           "ones first (an axis's value replaces a --set of the same key), then the --derive\n"
+           "keys; a point that repeats an earlier one is dropped (with a warning).  Values hold\n"
+           "letters, digits and _ . + - : ; / only; A..B is every integer from A to B.\n"
+           "--derive KEY=EXPR computes KEY at every point: + - * / (truncating) and parentheses\n"
+           "over whole numbers (base 10, no step past +-2^53) and keys an --axis, a --set or an\n"
+           "earlier --derive gives.  Before printing, the model and kernel are loaded and the\n"
+           "run planned with the first point's settings, with every axis value (a range by its\n"
+           "two ends) and at each derived key's smallest and largest: a value warpsim refuses\n"
+           "exits 2 with one line naming the axis or key and the value, and nothing printed; a\n"
+           "value that cannot change the result (launch.blocks_per_sm above what fits,\n"
+           "stream.ilp above the instructions its chains share, stream.ilp swept with\n"
+           "stream.fma fixed) gets a warning.  scripts/sweep.sh runs the points (its\n"
+           "--print-grid is this output); --signature gives what its --resume compares.\n\n"
            "Example:\n"
-           "  warpsim sweep-points --kernel chase --axis stream.ilp,stream.loads=1,2 "
-           "--axis launch.blocks_per_sm=1..3\n");
+           "  warpsim sweep-points --kernel fma --axis stream.ilp=1..4 "
+           "--derive 'stream.fma=32*stream.ilp' --axis launch.blocks_per_sm=1,2\n");
   GError *err = NULL;
   if (!cli_parse(ctx, "sweep-points", argc, argv, &err))
     return cli_exit(err);

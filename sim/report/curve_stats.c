@@ -23,15 +23,25 @@ gboolean curve_still_rising(const gdouble *y, guint n, gdouble fraction) {
   return n >= 2 && y[n - 1] > (1 + fraction) * y[n - 2];
 }
 
-gboolean curve_change_pct(const gdouble *occ, const gdouble *y, guint n, gdouble half_pct,
-                          gdouble *pct) {
-  gint half = -1, full = -1;
-  for (guint i = 0; i < n; i++) {
+gint curve_half_point(const gdouble *occ, guint n, gdouble half_pct) {
+  gint half = -1;
+  for (guint i = 0; i < n; i++)
     if (occ[i] <= half_pct && (half < 0 || occ[i] > occ[half]))
       half = (gint)i;
-    if (full < 0 || occ[i] > occ[full])
+  return half;
+}
+
+gint curve_full_point(const gdouble *occ, guint n) {
+  gint full = n > 0 ? 0 : -1;
+  for (guint i = 1; i < n; i++)
+    if (occ[i] > occ[full])
       full = (gint)i;
-  }
+  return full;
+}
+
+gboolean curve_change_pct(const gdouble *occ, const gdouble *y, guint n, gdouble half_pct,
+                          gdouble *pct) {
+  gint half = curve_half_point(occ, n, half_pct), full = curve_full_point(occ, n);
   if (half < 0 || occ[full] <= occ[half] || !(y[half] > 0))
     return FALSE;
   *pct = 100 * (y[full] / y[half] - 1);

@@ -46,6 +46,14 @@ gint curve_knee(const gdouble *y, guint n, gdouble fraction);
  * more than `fraction` of the previous value (y[n-1] > (1 + fraction) y[n-2]). */
 gboolean curve_still_rising(const gdouble *y, guint n, gdouble fraction);
 
+/* Index of the point of the largest occupancy (`occ`, in %) <= `half_pct`,
+ * the first of equal ones; -1 when none is. */
+gint curve_half_point(const gdouble *occ, guint n, gdouble half_pct);
+
+/* Index of the point of the largest occupancy, the first of equal ones; -1
+ * when n is 0. */
+gint curve_full_point(const gdouble *occ, guint n);
+
 /* The change in % from the point of the largest occupancy <= `half_pct`
  * (occupancy in %, `occ`) to the point of the largest occupancy of the
  * curve (the first of equal ones, each): 100 (y_full / y_half - 1).  FALSE

@@ -129,12 +129,31 @@ static const gchar *skip_preamble(const gchar *text, const gchar *end, const gch
   return text;
 }
 
+/* libcsv's space test: nothing is a space, so a field keeps its blanks. */
+static int no_space(unsigned char c) {
+  (void)c;
+  return 0;
+}
+
+static NcuTable *read_table(const gchar *text, gsize len, const gchar *origin, const gchar *header,
+                            gboolean trim, GError **error);
+
 NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError **error) {
-  return ncu_csv_read_from(text, len, origin, NULL, error);
+  return read_table(text, len, origin, NULL, TRUE, error);
+}
+
+NcuTable *ncu_csv_read_untrimmed(const gchar *text, gsize len, const gchar *origin,
+                                 GError **error) {
+  return read_table(text, len, origin, NULL, FALSE, error);
 }
 
 NcuTable *ncu_csv_read_from(const gchar *text, gsize len, const gchar *origin, const gchar *header,
                             GError **error) {
+  return read_table(text, len, origin, header, TRUE, error);
+}
+
+static NcuTable *read_table(const gchar *text, gsize len, const gchar *origin, const gchar *header,
+                            gboolean trim, GError **error) {
   g_autofree gchar *converted = NULL;
   if (!to_utf8(&text, &len, &converted, origin, error))
     return NULL;
@@ -144,6 +163,8 @@ NcuTable *ncu_csv_read_from(const gchar *text, gsize len, const gchar *origin, c
   }
   struct csv_parser p;
   csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+  if (!trim)
+    csv_set_space_func(&p, no_space);
   NcuTable *t = g_new0(NcuTable, 1);
   t->rows = g_array_new(FALSE, FALSE, sizeof(NcuRow));
   t->strings = g_string_chunk_new(MAX(len, 64));

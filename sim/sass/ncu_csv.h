@@ -43,6 +43,10 @@ NcuTable *ncu_csv_read_from(const gchar *text, gsize len, const gchar *origin, c
 /* ncu_csv_read_from with no header to skip to. */
 NcuTable *ncu_csv_read(const gchar *text, gsize len, const gchar *origin, GError **error);
 
+/* ncu_csv_read, but the spaces and tabs around an unquoted field are kept
+ * (libcsv drops them by default), so a reader that refuses " 4" sees it. */
+NcuTable *ncu_csv_read_untrimmed(const gchar *text, gsize len, const gchar *origin, GError **error);
+
 /* Free a table from ncu_csv_read (NULL: nothing). */
 void ncu_csv_table_free(NcuTable *t);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(NcuTable, ncu_csv_table_free)
