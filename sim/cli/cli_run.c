@@ -400,6 +400,12 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
       return sim_failed(o, "the profiled launch (anchored)", error);
     profile_anchor_refine(m, &rp->anchor, &rp->anchored);
     rp->anchored.present = FALSE;
+    /* the final factor's profiled launch, for the checks (not needed at the clamp) */
+    if (!rp->anchor.clamped &&
+        !profile_agree(&rp->anchor.model, k, opt, NULL, &rp->anchored, error))
+      return sim_failed(o, "the profiled launch (anchored)", error);
+    profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored);
+    rp->anchored.present = FALSE;
   }
   return TRUE;
 }
@@ -415,6 +421,9 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
   if (warning != NULL)
     fprintf(stderr, "warpsim: warning: %s\n", warning);
+  g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor, k->name);
+  if (dropped != NULL)
+    fprintf(stderr, "warpsim: warning: %s\n", dropped);
   return TRUE;
 }
 
