@@ -131,6 +131,7 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
   if (anchored == NULL || !anchored->present)
     return TRUE;
   an->wcpi_anchored = anchored->simulated[AGREE_WARP_CPI];
+  an->dram_anchored = anchored->simulated[AGREE_DRAM_PCT];
   if (profile_anchor_moves_away(an->wcpi_profiled, an->wcpi_pure, an->wcpi_anchored, 0.0)) {
     refuse(m, an,
            "with it, the profiled launch's warp cycles per issued instruction moves away from the "
@@ -138,7 +139,6 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
            "memory time");
     return FALSE;
   }
-  an->dram_anchored = anchored->simulated[AGREE_DRAM_PCT];
   if (profile_anchor_moves_away(an->dram_profiled, an->dram_pure, an->dram_anchored,
                                 PROFILE_AGREE_WARN_SHARE * an->dram_profiled)) {
     refuse(m, an,
@@ -230,6 +230,37 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
   g_string_append_printf(out, "%s(--no-anchor: the pure model)\n", prefix);
 }
 
+/* JSON members of ProfileAnchor's gdouble fields: name, offset. */
+typedef struct {
+  const gchar *name;
+  gsize offset;
+} AnchorMember;
+
+#define A(f) G_STRUCT_OFFSET(ProfileAnchor, f)
+static const AnchorMember anchor_sources[] = {
+    {"sm_active_cycles_ratio", A(cycles_ratio)},
+    {"memory_wait_share", A(memory_share)},
+    {"first_factor", A(first_factor)},
+    {"first_cycles_ratio", A(first_ratio)},
+};
+static const AnchorMember anchor_checks[] = {
+    {"warp_cycles_per_issued_profiled", A(wcpi_profiled)},
+    {"warp_cycles_per_issued_pure", A(wcpi_pure)},
+    {"warp_cycles_per_issued_anchored", A(wcpi_anchored)},
+    {"dram_throughput_profiled_pct", A(dram_profiled)},
+    {"dram_throughput_pure_pct", A(dram_pure)},
+    {"dram_throughput_anchored_pct", A(dram_anchored)},
+    {"achieved_occupancy_profiled_pct", A(occupancy_profiled)},
+    {"achieved_occupancy_pure_pct", A(occupancy_pure)},
+};
+#undef A
+
+static void json_members(JsonBuilder *b, const AnchorMember *mem, gsize n,
+                         const ProfileAnchor *an) {
+  for (gsize i = 0; i < n; i++)
+    json_text_member_double(b, mem[i].name, G_STRUCT_MEMBER(gdouble, an, mem[i].offset));
+}
+
 JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
                                  const ProfileAgreement *anchored) {
   g_autoptr(JsonBuilder) b = json_builder_new();
@@ -244,22 +275,12 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_text_member_bool(b, "clamped", an->clamped);
   json_builder_set_member_name(b, "sources");
   json_builder_begin_object(b);
-  json_text_member_double(b, "sm_active_cycles_ratio", an->cycles_ratio);
-  json_text_member_double(b, "memory_wait_share", an->memory_share);
-  json_text_member_double(b, "first_factor", an->first_factor);
-  json_text_member_double(b, "first_cycles_ratio", an->first_ratio);
+  json_members(b, anchor_sources, G_N_ELEMENTS(anchor_sources), an);
   json_builder_end_object(b);
   json_text_member_double(b, "derived_value", an->derived_factor);
   json_builder_set_member_name(b, "checks");
   json_builder_begin_object(b);
-  json_text_member_double(b, "warp_cycles_per_issued_profiled", an->wcpi_profiled);
-  json_text_member_double(b, "warp_cycles_per_issued_pure", an->wcpi_pure);
-  json_text_member_double(b, "warp_cycles_per_issued_anchored", an->wcpi_anchored);
-  json_text_member_double(b, "dram_throughput_profiled_pct", an->dram_profiled);
-  json_text_member_double(b, "dram_throughput_pure_pct", an->dram_pure);
-  json_text_member_double(b, "dram_throughput_anchored_pct", an->dram_anchored);
-  json_text_member_double(b, "achieved_occupancy_profiled_pct", an->occupancy_profiled);
-  json_text_member_double(b, "achieved_occupancy_pure_pct", an->occupancy_pure);
+  json_members(b, anchor_checks, G_N_ELEMENTS(anchor_checks), an);
   json_text_member_bool(b, "refused", an->refused);
   json_builder_end_object(b);
   json_builder_end_object(b);
