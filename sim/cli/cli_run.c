@@ -419,11 +419,10 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
       !profile_agree(used, k, opt, r, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
+  g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
   if (warning != NULL)
-    fprintf(stderr, "warpsim: warning: %s\n", warning);
-  g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor, k->name);
-  if (dropped != NULL)
-    fprintf(stderr, "warpsim: warning: %s\n", dropped);
+    fprintf(stderr, "warpsim: warning: %s%s%s\n", warning, dropped != NULL ? "; " : "",
+            dropped != NULL ? dropped : "");
   return TRUE;
 }
 

@@ -150,13 +150,13 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
   return TRUE;
 }
 
-gchar *profile_anchor_warning(const ProfileAnchor *an, const gchar *kernel) {
+gchar *profile_anchor_warning(const ProfileAnchor *an) {
   if (!an->refused)
     return NULL;
-  return g_strdup_printf("%s: not anchored at the profile (derived memory_time_factor %.4f): %s; "
-                         "the curve is the pure model's (report section \"Agreement with the "
-                         "profile\")",
-                         kernel, an->derived_factor, an->why);
+  return g_strdup_printf(
+      "not anchored at the profile (derived memory_time_factor %.4f): %s, so the "
+      "curve is the pure model's",
+      an->derived_factor, an->why);
 }
 
 gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure) {

@@ -21,8 +21,8 @@
  * per-kernel quantity for an issue or pipe mismatch.
  *
  * The factor is then checked against the profile's other measures of time
- * (profile_anchor_check): it is dropped, with the reason in the report and
- * a warning line, when
+ * (profile_anchor_check): it is dropped, with the reason in the report (and
+ * on the agreement's warning line, when there is one), when
  * - it reaches its range (first step or secant): a mismatch that large is
  *   not this kernel's memory time;
  * - the anchored profiled launch's warp cycles per issued instruction (the
@@ -103,9 +103,11 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
 gboolean profile_anchor_moves_away(gdouble profiled, gdouble pure, gdouble anchored,
                                    gdouble tolerance);
 
-/* The warning line when the anchor was derived and dropped (no "warpsim:
- * warning: " prefix, no newline), else NULL; a new string. */
-gchar *profile_anchor_warning(const ProfileAnchor *an, const gchar *kernel);
+/* When the anchor was derived and dropped, the clause the agreement's
+ * warning line ends with (profile_agree_warning; no newline), else NULL; a
+ * new string.  A dropped anchor of a launch within the warning band is
+ * said in the report only. */
+gchar *profile_anchor_warning(const ProfileAnchor *an);
 
 /* The anchor as '--set' overrides of the pure model, e.g. "l2.latency=271
  * dram.latency=620 ..." (space-separated; "" when not applied); a new
