@@ -400,6 +400,12 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
       return sim_failed(o, "the profiled launch (anchored)", error);
     profile_anchor_refine(m, &rp->anchor, &rp->anchored);
     rp->anchored.present = FALSE;
+    /* the final factor's profiled launch, for the checks (not needed at the clamp) */
+    if (!rp->anchor.clamped &&
+        !profile_agree(&rp->anchor.model, k, opt, NULL, &rp->anchored, error))
+      return sim_failed(o, "the profiled launch (anchored)", error);
+    profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored);
+    rp->anchored.present = FALSE;
   }
   return TRUE;
 }
@@ -413,8 +419,10 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
       !profile_agree(used, k, opt, r, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
+  g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
   if (warning != NULL)
-    fprintf(stderr, "warpsim: warning: %s\n", warning);
+    fprintf(stderr, "warpsim: warning: %s%s%s\n", warning, dropped != NULL ? "; " : "",
+            dropped != NULL ? dropped : "");
   return TRUE;
 }
 

@@ -41,10 +41,19 @@ static void set_factor(const SmModel *m, ProfileAnchor *out, gdouble f) {
 void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *out) {
   *out = (ProfileAnchor){.memory_factor = 1.0,
                          .first_factor = 1.0,
+                         .derived_factor = 1.0,
                          .model = *m,
                          .cycles_ratio = NAN,
                          .memory_share = NAN,
-                         .first_ratio = NAN};
+                         .first_ratio = NAN,
+                         .wcpi_profiled = NAN,
+                         .wcpi_pure = NAN,
+                         .wcpi_anchored = NAN,
+                         .occupancy_profiled = NAN,
+                         .occupancy_pure = NAN,
+                         .dram_profiled = NAN,
+                         .dram_pure = NAN,
+                         .dram_anchored = NAN};
   if (!a->present) {
     out->why = "no details export";
     return;
@@ -69,6 +78,7 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
   out->applied = TRUE;
   set_factor(m, out, f);
   out->first_factor = f;
+  out->derived_factor = f;
 }
 
 void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *first) {
@@ -79,8 +89,74 @@ void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgr
   if (c1 == c0)
     return;
   gdouble f = 1.0 + (f1 - 1.0) * (1.0 - c0) / (c1 - c0);
-  an->clamped = f < PROFILE_ANCHOR_MIN || f > PROFILE_ANCHOR_MAX;
+  /* clamped: the first step or the secant reached the range */
+  an->clamped = an->clamped || f < PROFILE_ANCHOR_MIN || f > PROFILE_ANCHOR_MAX;
   set_factor(m, an, CLAMP(f, PROFILE_ANCHOR_MIN, PROFILE_ANCHOR_MAX));
+  an->derived_factor = an->memory_factor;
+}
+
+gboolean profile_anchor_moves_away(gdouble profiled, gdouble pure, gdouble anchored,
+                                   gdouble tolerance) {
+  if (!isfinite(profiled) || !isfinite(pure) || !isfinite(anchored))
+    return FALSE;
+  gdouble off = fabs(anchored - profiled);
+  return off > fabs(pure - profiled) && off > tolerance;
+}
+
+/* Drop the anchor `an` derived from `m`, for reason `why` (static). */
+static void refuse(const SmModel *m, ProfileAnchor *an, const gchar *why) {
+  an->applied = FALSE;
+  an->refused = TRUE;
+  an->why = why;
+  an->memory_factor = 1.0;
+  an->model = *m;
+}
+
+gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *pure,
+                              const ProfileAgreement *anchored) {
+  if (!an->applied)
+    return FALSE;
+  an->wcpi_profiled = pure->profiled[AGREE_WARP_CPI];
+  an->wcpi_pure = pure->simulated[AGREE_WARP_CPI];
+  an->occupancy_profiled = pure->profiled[AGREE_ACHIEVED_OCC];
+  an->occupancy_pure = pure->simulated[AGREE_ACHIEVED_OCC];
+  an->dram_profiled = pure->profiled[AGREE_DRAM_PCT];
+  an->dram_pure = pure->simulated[AGREE_DRAM_PCT];
+  if (an->clamped) {
+    refuse(m, an,
+           "the memory time factor reaches its range 0.5..2: a mismatch that large is not this "
+           "kernel's memory time");
+    return FALSE;
+  }
+  if (anchored == NULL || !anchored->present)
+    return TRUE;
+  an->wcpi_anchored = anchored->simulated[AGREE_WARP_CPI];
+  an->dram_anchored = anchored->simulated[AGREE_DRAM_PCT];
+  if (profile_anchor_moves_away(an->wcpi_profiled, an->wcpi_pure, an->wcpi_anchored, 0.0)) {
+    refuse(m, an,
+           "with it, the profiled launch's warp cycles per issued instruction moves away from the "
+           "profile's: the cycles mismatch is in the resident warps (achieved occupancy), not in "
+           "memory time");
+    return FALSE;
+  }
+  if (profile_anchor_moves_away(an->dram_profiled, an->dram_pure, an->dram_anchored,
+                                PROFILE_AGREE_WARN_SHARE * an->dram_profiled)) {
+    refuse(m, an,
+           "with it, the profiled launch's DRAM throughput moves away from the profile's and "
+           "ends more than 10 % off: the model moves other DRAM bytes than the GPU, not at "
+           "another speed");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gchar *profile_anchor_warning(const ProfileAnchor *an) {
+  if (!an->refused)
+    return NULL;
+  return g_strdup_printf(
+      "not anchored at the profile (derived memory_time_factor %.4f): %s, so the "
+      "curve is the pure model's",
+      an->derived_factor, an->why);
 }
 
 gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure) {
@@ -101,12 +177,38 @@ gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure) {
   return g_string_free(s, FALSE);
 }
 
+/* The checks' sources, one line (none when not checked). */
+static void append_checks(const ProfileAnchor *an, const gchar *prefix, GString *out) {
+  if (!isfinite(an->wcpi_profiled) && !isfinite(an->occupancy_profiled))
+    return;
+  gchar wcpi[G_ASCII_DTOSTR_BUF_SIZE] = "not simulated",
+        dram[G_ASCII_DTOSTR_BUF_SIZE] = "not simulated";
+  if (isfinite(an->wcpi_anchored))
+    g_snprintf(wcpi, sizeof wcpi, "%.2f", an->wcpi_anchored);
+  if (isfinite(an->dram_anchored))
+    g_snprintf(dram, sizeof dram, "%.2f %%", an->dram_anchored);
+  g_string_append_printf(out,
+                         "%sanchor: checked at the profiled launch: Warp Cycles Per Issued "
+                         "Instruction profiled %.2f, pure model %.2f, anchored %s; DRAM "
+                         "Throughput profiled %.2f %%, pure model %.2f %%, anchored %s; Achieved "
+                         "Occupancy profiled %.2f %%, pure model %.2f %%\n",
+                         prefix, an->wcpi_profiled, an->wcpi_pure, wcpi, an->dram_profiled,
+                         an->dram_pure, dram, an->occupancy_profiled, an->occupancy_pure);
+}
+
 void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
                                 const ProfileAgreement *anchored, const gchar *prefix,
                                 GString *out) {
   if (!an->applied) {
     g_string_append_printf(out, "%sanchor: none (%s): the curve is the pure model's\n", prefix,
                            an->why);
+    if (an->refused)
+      g_string_append_printf(out,
+                             "%sanchor: derived memory_time_factor %.4f%s (first step %.4f), "
+                             "dropped\n",
+                             prefix, an->derived_factor, an->clamped ? " (clamped to 0.5..2)" : "",
+                             an->first_factor);
+    append_checks(an, prefix, out);
     return;
   }
   g_autofree gchar *sets = profile_anchor_sets(an, pure);
@@ -118,6 +220,7 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
       "%.4f with it), then one secant step to simulated/profiled 1\n",
       prefix, an->memory_factor, an->clamped ? " (clamped to 0.5..2)" : "", an->cycles_ratio,
       100.0 * an->memory_share, an->first_factor, an->first_ratio);
+  append_checks(an, prefix, out);
   g_string_append_printf(out, "%sanchor: every occupancy simulated with --set %s\n", prefix, sets);
   if (anchored != NULL && anchored->present)
     g_string_append_printf(out,
@@ -125,6 +228,37 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
                            "simulated/profiled SM active cycles %.4f (pure model %.4f)\n",
                            prefix, anchored->cycles_ratio, an->cycles_ratio);
   g_string_append_printf(out, "%s(--no-anchor: the pure model)\n", prefix);
+}
+
+/* JSON members of ProfileAnchor's gdouble fields: name, offset. */
+typedef struct {
+  const gchar *name;
+  gsize offset;
+} AnchorMember;
+
+#define A(f) G_STRUCT_OFFSET(ProfileAnchor, f)
+static const AnchorMember anchor_sources[] = {
+    {"sm_active_cycles_ratio", A(cycles_ratio)},
+    {"memory_wait_share", A(memory_share)},
+    {"first_factor", A(first_factor)},
+    {"first_cycles_ratio", A(first_ratio)},
+};
+static const AnchorMember anchor_checks[] = {
+    {"warp_cycles_per_issued_profiled", A(wcpi_profiled)},
+    {"warp_cycles_per_issued_pure", A(wcpi_pure)},
+    {"warp_cycles_per_issued_anchored", A(wcpi_anchored)},
+    {"dram_throughput_profiled_pct", A(dram_profiled)},
+    {"dram_throughput_pure_pct", A(dram_pure)},
+    {"dram_throughput_anchored_pct", A(dram_anchored)},
+    {"achieved_occupancy_profiled_pct", A(occupancy_profiled)},
+    {"achieved_occupancy_pure_pct", A(occupancy_pure)},
+};
+#undef A
+
+static void json_members(JsonBuilder *b, const AnchorMember *mem, gsize n,
+                         const ProfileAnchor *an) {
+  for (gsize i = 0; i < n; i++)
+    json_text_member_double(b, mem[i].name, G_STRUCT_MEMBER(gdouble, an, mem[i].offset));
 }
 
 JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
@@ -141,10 +275,13 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_text_member_bool(b, "clamped", an->clamped);
   json_builder_set_member_name(b, "sources");
   json_builder_begin_object(b);
-  json_text_member_double(b, "sm_active_cycles_ratio", an->cycles_ratio);
-  json_text_member_double(b, "memory_wait_share", an->memory_share);
-  json_text_member_double(b, "first_factor", an->first_factor);
-  json_text_member_double(b, "first_cycles_ratio", an->first_ratio);
+  json_members(b, anchor_sources, G_N_ELEMENTS(anchor_sources), an);
+  json_builder_end_object(b);
+  json_text_member_double(b, "derived_value", an->derived_factor);
+  json_builder_set_member_name(b, "checks");
+  json_builder_begin_object(b);
+  json_members(b, anchor_checks, G_N_ELEMENTS(anchor_checks), an);
+  json_text_member_bool(b, "refused", an->refused);
   json_builder_end_object(b);
   json_builder_end_object(b);
   json_builder_end_array(b);

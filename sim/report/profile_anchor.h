@@ -19,6 +19,28 @@
  * report shows where the anchored profiled launch lands.  A profiled launch not
  * bound by memory (s below the minimum) is not anchored: the model has no
  * per-kernel quantity for an issue or pipe mismatch.
+ *
+ * The factor is then checked against the profile's other measures of time
+ * (profile_anchor_check): it is dropped, with the reason in the report (and
+ * on the agreement's warning line, when there is one), when
+ * - it reaches its range (first step or secant): a mismatch that large is
+ *   not this kernel's memory time;
+ * - the anchored profiled launch's warp cycles per issued instruction (the
+ *   per-warp time, Nsight Compute's smsp__average_warp_latency_per_inst_issued)
+ *   is farther from the profile's than the pure model's.  By Little's law
+ *   SM active cycles = instructions x warp cycles per instruction / resident
+ *   warps: when making the cycles right makes the per-warp time wrong, the
+ *   cycles mismatch is in the resident warps (the achieved occupancy: warps
+ *   that finish unevenly, a tail), and a memory factor would put a wrong
+ *   per-warp time at every other occupancy;
+ * - the anchored profiled launch's DRAM throughput (dram__throughput) is
+ *   farther from the profile's than the pure model's and more than 10 %
+ *   (PROFILE_AGREE_WARN_SHARE) of it off: a faster (slower) memory that
+ *   makes the cycles right while the DRAM bytes per second go wrong says
+ *   the model moves other DRAM bytes than the GPU (its L2 hit rate), and a
+ *   memory factor would move every occupancy's bandwidth ceiling with it.
+ * The 10 % is the band of the cycles warning (twice the measured spread
+ * of a profile's cycles against the warm curve's), not a fit.
  */
 #ifndef WARPSIM_PROFILE_ANCHOR_H
 #define WARPSIM_PROFILE_ANCHOR_H
@@ -38,16 +60,24 @@
 #define PROFILE_ANCHOR_MAX 2.0
 
 typedef struct {
-  gboolean applied;      /* the anchored model differs from the pure one */
-  const gchar *why;      /* static: why not applied (NULL when applied) */
-  gdouble cycles_ratio;  /* source: simulated / profiled SM active cycles, pure model */
-  gdouble memory_share;  /* source: the pure simulation's memory-wait share, 0..1 */
-  gdouble memory_factor; /* f (1 when not applied) */
-  gboolean clamped;      /* f hit the range */
-  gdouble first_factor;  /* f1, the closed-form first step */
-  gdouble first_ratio;   /* simulated / profiled SM active cycles with f1 (NaN: not refined) */
-  SmModel model;         /* the anchored model: a shallow copy of the pure one (borrowed
-                            strings and tables: never model_free it) */
+  gboolean applied;       /* the anchored model differs from the pure one */
+  const gchar *why;       /* static: why not applied (NULL when applied) */
+  gdouble cycles_ratio;   /* source: simulated / profiled SM active cycles, pure model */
+  gdouble memory_share;   /* source: the pure simulation's memory-wait share, 0..1 */
+  gdouble memory_factor;  /* f (1 when not applied) */
+  gboolean clamped;       /* f hit the range */
+  gdouble first_factor;   /* f1, the closed-form first step */
+  gdouble first_ratio;    /* simulated / profiled SM active cycles with f1 (NaN: not refined) */
+  gdouble derived_factor; /* the factor derived before the checks (1: none derived) */
+  /* the checks' sources at the profiled launch (NaN: not checked): warp
+     cycles per issued instruction profiled / pure / anchored, and the
+     achieved occupancy profiled / pure, % */
+  gdouble wcpi_profiled, wcpi_pure, wcpi_anchored;
+  gdouble occupancy_profiled, occupancy_pure;
+  gdouble dram_profiled, dram_pure, dram_anchored; /* DRAM throughput, % of the profile's peak */
+  gboolean refused; /* derived, then dropped by profile_anchor_check (why says why) */
+  SmModel model;    /* the anchored model: a shallow copy of the pure one (borrowed
+                       strings and tables: never model_free it) */
 } ProfileAnchor;
 
 /* Derive the anchor of the pure model `m` (borrowed: out->model borrows
@@ -57,6 +87,27 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
 /* Refine `an` once (see above) with `first`, the agreement of the profiled
  * launch simulated on an->model (the first step's model). */
 void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *first);
+
+/* Check `an` (derived and refined from `pure`, the pure model's agreement)
+ * against `anchored`, the agreement of the profiled launch simulated on
+ * an->model, by the rules above.  When a rule fails, the anchor is dropped:
+ * an->applied FALSE, an->model = *m, an->refused TRUE, an->why the rule
+ * (static).  Returns an->applied. */
+gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *pure,
+                              const ProfileAgreement *anchored);
+
+/* TRUE when `anchored` is farther from `profiled` than `pure` is and
+ * more than `tolerance` (same unit) off it; FALSE when any is NaN.  The
+ * rule of profile_anchor_check, for the warp cycles per issued instruction
+ * (tolerance 0) and the DRAM throughput (10 % of the profiled value). */
+gboolean profile_anchor_moves_away(gdouble profiled, gdouble pure, gdouble anchored,
+                                   gdouble tolerance);
+
+/* When the anchor was derived and dropped, the clause the agreement's
+ * warning line ends with (profile_agree_warning; no newline), else NULL; a
+ * new string.  A dropped anchor of a launch within the warning band is
+ * said in the report only. */
+gchar *profile_anchor_warning(const ProfileAnchor *an);
 
 /* The anchor as '--set' overrides of the pure model, e.g. "l2.latency=271
  * dram.latency=620 ..." (space-separated; "" when not applied); a new

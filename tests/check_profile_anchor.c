@@ -1,0 +1,185 @@
+/* check_profile_anchor.c - tests of sim/report/profile_anchor.[ch]: the
+ * memory time factor's first step, its secant step and its range, and the
+ * checks that drop it (the range; the warp cycles per issued instruction or
+ * the DRAM throughput of the anchored profiled launch moving away from the
+ * profile), on agreements filled by hand, with every expected value worked
+ * out in the comments.  The CLI on real kernels is tests/cli_profile_agree.sh. */
+#include "report/profile_anchor.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+/* A model with only the keys the factor scales: latencies 38 (L1), 305
+ * (L2), 700 (DRAM), 0 (DRAM streaming: unset stays 0); bandwidths 48 (L2)
+ * and 20 (DRAM) bytes/cycle. */
+static SmModel tiny_model(void) {
+  SmModel m = {0};
+  m.l1.latency = 38;
+  m.l2.latency = 305;
+  m.dram.latency = 700;
+  m.dram.stream_latency = 0;
+  m.l2.bytes_per_cycle = 48.0;
+  m.dram.bytes_per_cycle = 20.0;
+  return m;
+}
+
+/* An agreement whose pure simulation is `ratio` x the profile's SM active
+ * cycles, with a memory-wait share `share` (split 3:1 long_scoreboard :
+ * lg_throttle), warp cycles per issued instruction profiled / simulated,
+ * DRAM throughput profiled / simulated %, achieved occupancy 50 / 50 %. */
+static ProfileAgreement agreement(gdouble ratio, gdouble share, gdouble wcpi_p, gdouble wcpi_s,
+                                  gdouble dram_p, gdouble dram_s) {
+  ProfileAgreement a = {.present = TRUE, .cycles_ratio = ratio};
+  for (guint i = 0; i < AGREE_METRIC_MAX; i++)
+    a.profiled[i] = a.simulated[i] = NAN;
+  a.state_simulated_pct[NCU_STALL_LONG_SB] = 75.0 * share;
+  a.state_simulated_pct[NCU_STALL_LG] = 25.0 * share;
+  a.profiled[AGREE_WARP_CPI] = wcpi_p;
+  a.simulated[AGREE_WARP_CPI] = wcpi_s;
+  a.profiled[AGREE_DRAM_PCT] = dram_p;
+  a.simulated[AGREE_DRAM_PCT] = dram_s;
+  a.profiled[AGREE_ACHIEVED_OCC] = a.simulated[AGREE_ACHIEVED_OCC] = 50.0;
+  return a;
+}
+
+/* Pure 1.25 x the profile, share 0.5: profiled/simulated 0.8, f1 = 1 +
+ * (0.8 - 1) / 0.5 = 0.6.  Latencies x 0.6: 38 -> 22.8 -> 23, 305 -> 183,
+ * 700 -> 420, 0 stays 0; bandwidths / 0.6: 48 -> 80, 20 -> 33.33.  The
+ * secant with c1 = 0.9 at f1: f = 1 + (0.6 - 1)(1 - 1.25) / (0.9 - 1.25)
+ * = 1 - 0.1 / 0.35 = 0.714286; L2 latency 305 x 0.714286 = 217.86 -> 218. */
+START_TEST(test_first_step_and_secant) {
+  SmModel m = tiny_model();
+  ProfileAgreement a = agreement(1.25, 0.5, 20, 25, 50, 60);
+  ProfileAnchor an;
+  profile_anchor_derive(&m, &a, &an);
+  ck_assert(an.applied);
+  ck_assert(!an.clamped);
+  ck_assert_double_eq_tol(an.memory_share, 0.5, 1e-12);
+  ck_assert_double_eq_tol(an.first_factor, 0.6, 1e-12);
+  ck_assert_uint_eq(an.model.l1.latency, 23);
+  ck_assert_uint_eq(an.model.l2.latency, 183);
+  ck_assert_uint_eq(an.model.dram.latency, 420);
+  ck_assert_uint_eq(an.model.dram.stream_latency, 0);
+  ck_assert_double_eq_tol(an.model.l2.bytes_per_cycle, 80.0, 1e-9);
+  ck_assert_double_eq_tol(an.model.dram.bytes_per_cycle, 20.0 / 0.6, 1e-9);
+  ProfileAgreement first = agreement(0.9, 0.5, 20, 22, 50, 60);
+  profile_anchor_refine(&m, &an, &first);
+  ck_assert_double_eq_tol(an.memory_factor, 1.0 - 0.1 / 0.35, 1e-12);
+  ck_assert_double_eq_tol(an.derived_factor, an.memory_factor, 1e-15);
+  ck_assert_uint_eq(an.model.l2.latency, 218);
+  /* the pure model is untouched */
+  ck_assert_uint_eq(m.l2.latency, 305);
+}
+END_TEST
+
+/* Share 0.19 < 0.20: not anchored.  Pure 0.5 x the profile, share 0.5:
+ * f1 = 1 + (2 - 1) / 0.5 = 3, clamped to 2; the check then drops it
+ * (the range) and gives the pure model back. */
+START_TEST(test_share_and_range) {
+  SmModel m = tiny_model();
+  ProfileAnchor an;
+  ProfileAgreement low = agreement(1.25, 0.19, 20, 25, 50, 60);
+  profile_anchor_derive(&m, &low, &an);
+  ck_assert(!an.applied);
+  ck_assert(!an.refused);
+  ProfileAgreement far = agreement(0.5, 0.5, 20, 10, 50, 60);
+  profile_anchor_derive(&m, &far, &an);
+  ck_assert(an.applied);
+  ck_assert(an.clamped);
+  ck_assert_double_eq_tol(an.memory_factor, 2.0, 1e-12);
+  ck_assert_uint_eq(an.model.l2.latency, 610);
+  ck_assert(!profile_anchor_check(&m, &an, &far, NULL));
+  ck_assert(an.refused);
+  ck_assert(!an.applied);
+  ck_assert_ptr_nonnull(strstr(an.why, "range 0.5..2"));
+  ck_assert_double_eq_tol(an.memory_factor, 1.0, 1e-15);
+  ck_assert_double_eq_tol(an.derived_factor, 2.0, 1e-12);
+  ck_assert_uint_eq(an.model.l2.latency, 305);
+  g_autofree gchar *w = profile_anchor_warning(&an);
+  ck_assert_ptr_nonnull(
+      strstr(w, "not anchored at the profile (derived memory_time_factor 2.0000)"));
+  ck_assert_ptr_nonnull(strstr(w, "range 0.5..2: a mismatch that large is not this kernel's memory "
+                                  "time, so the curve is the pure model's"));
+}
+END_TEST
+
+/* The rule: farther than the pure model and more than the tolerance off.
+ * 10 / 12 / 13: 3 > 2 -> away; 10 / 12 / 11: 1 < 2 -> not; equal distance
+ * (10 / 12 / 8: 2 = 2) -> not.  DRAM with 10 % of the profile: transpose_pad
+ * 53.7 / 70.28 / 89.52: 35.82 > 16.58 and > 5.37 -> away; histo 76.4 /
+ * 69.39 / 79.01: 2.61 < 7.01 -> not; 48.4 / 40 / 52: 3.6 < 8.4 -> not;
+ * 48.4 / 50 / 53: 4.6 > 1.6 but < 4.84 -> not.  NaN: never. */
+START_TEST(test_moves_away) {
+  ck_assert(profile_anchor_moves_away(10, 12, 13, 0));
+  ck_assert(!profile_anchor_moves_away(10, 12, 11, 0));
+  ck_assert(!profile_anchor_moves_away(10, 12, 8, 0));
+  ck_assert(profile_anchor_moves_away(53.7, 70.28, 89.52, 5.37));
+  ck_assert(!profile_anchor_moves_away(76.4, 69.39, 79.01, 7.64));
+  ck_assert(!profile_anchor_moves_away(48.4, 40, 52, 4.84));
+  ck_assert(!profile_anchor_moves_away(48.4, 50, 53, 4.84));
+  ck_assert(!profile_anchor_moves_away(NAN, 50, 53, 0));
+  ck_assert(!profile_anchor_moves_away(48.4, 50, NAN, 0));
+}
+END_TEST
+
+/* divg's numbers: warp cycles per issued instruction profiled 8.47, pure
+ * 8.62, anchored 11.09: |2.62| > |0.15| -> dropped, the occupancy named. */
+START_TEST(test_check_warp_cycles) {
+  SmModel m = tiny_model();
+  ProfileAgreement pure = agreement(0.787, 0.414, 8.47, 8.62, 16.56, 25.03);
+  pure.profiled[AGREE_ACHIEVED_OCC] = 38.12;
+  pure.simulated[AGREE_ACHIEVED_OCC] = 49.22;
+  ProfileAnchor an;
+  profile_anchor_derive(&m, &pure, &an);
+  ck_assert(an.applied);
+  ProfileAgreement anchored = agreement(1.0, 0.5, 8.47, 11.09, 16.56, 19.7);
+  ck_assert(!profile_anchor_check(&m, &an, &pure, &anchored));
+  ck_assert_ptr_nonnull(strstr(an.why, "warp cycles per issued instruction moves away"));
+  ck_assert_double_eq_tol(an.wcpi_anchored, 11.09, 1e-12);
+  ck_assert_double_eq_tol(an.occupancy_profiled, 38.12, 1e-12);
+  ck_assert_uint_eq(an.model.dram.latency, 700);
+}
+END_TEST
+
+/* transpose_pad's numbers: WCPI 26.18 / 34.03 / 26.76 (toward), DRAM 53.7
+ * / 70.28 / 89.52 (away by 35.8 points > 5.37): dropped for the DRAM.
+ * histo's: WCPI 42.89 / 49.47 / 43.27, DRAM 76.4 / 69.39 / 79.01: kept,
+ * the model still the anchored one (DRAM latency 700 x f). */
+START_TEST(test_check_dram) {
+  SmModel m = tiny_model();
+  ProfileAnchor an;
+  ProfileAgreement tp = agreement(1.2743, 0.60, 26.18, 34.03, 53.7, 70.28);
+  profile_anchor_derive(&m, &tp, &an);
+  ProfileAgreement tpa = agreement(1.0059, 0.60, 26.18, 26.76, 53.7, 89.52);
+  ck_assert(!profile_anchor_check(&m, &an, &tp, &tpa));
+  ck_assert_ptr_nonnull(strstr(an.why, "DRAM throughput moves away"));
+  ck_assert_double_eq_tol(an.dram_anchored, 89.52, 1e-12);
+  ProfileAgreement hi = agreement(1.1355, 0.938, 42.89, 49.47, 76.4, 69.39);
+  profile_anchor_derive(&m, &hi, &an);
+  /* f1 = 1 + (1 / 1.1355 - 1) / 0.938 = 0.872784 */
+  ck_assert_double_eq_tol(an.first_factor, 1.0 + (1.0 / 1.1355 - 1.0) / 0.938, 1e-12);
+  ProfileAgreement hia = agreement(0.9972, 0.93, 42.89, 43.27, 76.4, 79.01);
+  ck_assert(profile_anchor_check(&m, &an, &hi, &hia));
+  ck_assert(an.applied);
+  ck_assert(!an.refused);
+  ck_assert_uint_eq(an.model.dram.latency, (guint)lround(700 * an.memory_factor));
+  ck_assert_ptr_null(profile_anchor_warning(&an));
+}
+END_TEST
+
+int main(void) {
+  TCase *tc = tcase_create("profile_anchor");
+  tcase_add_test(tc, test_first_step_and_secant);
+  tcase_add_test(tc, test_share_and_range);
+  tcase_add_test(tc, test_moves_away);
+  tcase_add_test(tc, test_check_warp_cycles);
+  tcase_add_test(tc, test_check_dram);
+  Suite *s = suite_create("profile_anchor");
+  suite_add_tcase(s, tc);
+  g_autoptr(SRunner) sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
