@@ -63,7 +63,7 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
   if (*model == NULL)
     return FALSE;
   if (kernel != NULL) {
-    *kernel = kernel_load(kernel_spec, (const gchar *const *)sets, error);
+    *kernel = kernel_load(kernel_spec, (const gchar *const *)sets, *model, error);
     if (*kernel == NULL) {
       g_clear_pointer(model, model_free);
       return FALSE;

@@ -40,8 +40,10 @@ gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **a
 
 /* Load model and kernel (kernel may be NULL: model only), routing each
  * "--set group.key=value" in `sets` (NULL-terminated, may be NULL) to the
- * one whose group it names; a group naming neither is CLI_ERROR_SET.  Model
- * and kernel errors propagate with their own domains and codes. */
+ * one whose group it names; a group naming neither is CLI_ERROR_SET.  The
+ * kernel is loaded for the model (kernel_load: a SASS listing's section for
+ * its GPU, refused when none runs there).  Model and kernel errors
+ * propagate with their own domains and codes. */
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 

@@ -452,10 +452,13 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
 }
 
 /* Simulate and write the result in `format` to `out`. */
-/* What the Nsight Compute exports did not give and what was assumed for
- * it, one warning line each (ncu_source.h, ncu_details.h). */
+/* What loading the kernel for the model assumed (a listing run by binary
+ * compatibility), what the Nsight Compute exports did not give and what was
+ * assumed for it, one warning line each (sassprog.h, ncu_source.h,
+ * ncu_details.h). */
 static void warn_exports(const Kernel *k) {
-  const GString *w[] = {k->sass && k->sass->source ? k->sass->source->warnings : NULL,
+  const GString *w[] = {k->sass ? k->sass->warnings : NULL,
+                        k->sass && k->sass->source ? k->sass->source->warnings : NULL,
                         k->sass && k->sass->details ? k->sass->details->warnings : NULL};
   for (guint i = 0; i < G_N_ELEMENTS(w); i++) {
     g_auto(GStrv) lines = w[i] ? g_strsplit(w[i]->str, "\n", -1) : NULL;
@@ -468,10 +471,6 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
-    return FALSE;
-  /* A listing this model cannot run is refused before any launch warning
-   * (the compatibility warning, if any, comes again from sim_run). */
-  if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
     return FALSE;
   warn_ilp(k);
   warn_ilp_empty_chains(k);

@@ -583,6 +583,46 @@ static RawFunction *select_function(GPtrArray *funcs, const gchar *want, const g
   return best;
 }
 
+/* What to give instead of a listing model `model_name` (SM version `own`)
+ * cannot run: a listing for `own`, or a model that runs `f` (NULL: one that
+ * runs one of the listing's sections); or, when listings for `own` are not
+ * read, that the model simulates synthetic kernels only.  Newly allocated. */
+static gchar *arch_hint(guint own, const gchar *model_name, const SassFunction *f) {
+  if (!arch_supported(own))
+    return g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
+                           "), so model '%s' simulates synthetic kernels only",
+                           own, model_name);
+  g_autofree gchar *other =
+      f != NULL ? g_strdup_printf("a model of compute capability %u.%u or later %u.x", f->arch / 10,
+                                  f->arch % 10, f->arch / 10)
+                : g_strdup("a model that runs one of them");
+  return g_strdup_printf("give a listing compiled for sm_%u (nvcc "
+                         "-gencode=arch=compute_%u,code=sm_%u) or %s",
+                         own, own, own, other);
+}
+
+/* The sections of function `r` (its mangled name) in `funcs`, one per
+ * architecture of a fat binary's listing: the one compiled for the GPU
+ * `gpu`, else the latest it runs by binary compatibility (sass_arch_fit),
+ * else NULL; *n gets the number of sections. */
+static RawFunction *section_for(GPtrArray *funcs, const RawFunction *r, const SassGpu *gpu,
+                                guint *n) {
+  RawFunction *same = NULL, *compatible = NULL;
+  *n = 0;
+  for (guint i = 0; i < funcs->len; i++) {
+    RawFunction *q = g_ptr_array_index(funcs, i);
+    if (strcmp(q->name, r->name) != 0)
+      continue;
+    (*n)++;
+    SassArchFit fit = sass_arch_fit(q->arch, q->arch_suffix, gpu->cc_major, gpu->cc_minor);
+    if (fit == SASS_ARCH_SAME && same == NULL)
+      same = q;
+    if (fit == SASS_ARCH_COMPATIBLE && (compatible == NULL || q->arch > compatible->arch))
+      compatible = q;
+  }
+  return same != NULL ? same : compatible;
+}
+
 /* A function's architecture is one whose listings are read, and it has
  * instructions; else FALSE with SASS_ERROR_ARCH or SASS_ERROR_PARSE. */
 static gboolean raw_readable(const RawFunction *r, const gchar *origin, GError **error) {
@@ -636,22 +676,63 @@ static gboolean parse_functions(const gchar *text, gsize len, Parser *ps, GPtrAr
   return FALSE;
 }
 
-SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
-                             const gchar *function, GError **error) {
+/* No section of function `r` (n of them) runs on `gpu`: SASS_ERROR_ARCH
+ * naming each section's architecture and the model. */
+static void no_section(GPtrArray *funcs, const RawFunction *r, guint n, const SassGpu *gpu,
+                       const gchar *origin, GError **error) {
+  g_autoptr(GString) archs = g_string_new(NULL);
+  const RawFunction *first = NULL;
+  guint k = 0;
+  for (guint i = 0; i < funcs->len; i++) {
+    const RawFunction *q = g_ptr_array_index(funcs, i);
+    if (strcmp(q->name, r->name) != 0)
+      continue;
+    const gchar sfx[2] = {q->arch_suffix, '\0'};
+    first = first != NULL ? first : q;
+    g_string_append_printf(archs, "%s sm_%u%s (line %u)", k == 0 ? "" : (k + 1 == n ? " and" : ","),
+                           q->arch, sfx, q->line);
+    k++;
+  }
+  guint own = gpu->cc_major * 10 + gpu->cc_minor;
+  g_autofree gchar *hint = arch_hint(own, gpu->model_name, NULL);
+  g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
+              "%s:%u: function '%s' has %u sections, for%s, none of which model '%s' (compute "
+              "capability %u.%u) can run: a cubin runs only on GPUs of its own major version at "
+              "the same or a higher minor version (CUDA binary compatibility); %s",
+              origin, first->line, r->name, n, archs->str, gpu->model_name, gpu->cc_major,
+              gpu->cc_minor, hint);
+}
+
+SassFunction *sass_load_data_for(const gchar *text, gsize len, const gchar *origin,
+                                 const gchar *function, const SassGpu *gpu, GString *warnings,
+                                 GError **error) {
   Parser ps;
   parser_init(&ps, origin);
   g_autoptr(GPtrArray) funcs = g_ptr_array_new_with_free_func(raw_free);
   SassFunction *out = NULL;
   if (parse_functions(text, len, &ps, funcs, error)) {
     RawFunction *r = select_function(funcs, function, origin, error);
-    if (r != NULL && raw_readable(r, origin, error))
-      out = function_from_raw(r, origin);
+    guint n = 1;
+    RawFunction *fit = r != NULL && gpu != NULL ? section_for(funcs, r, gpu, &n) : NULL;
+    if (r != NULL && n > 1 && fit == NULL)
+      no_section(funcs, r, n, gpu, origin, error);
+    else if (r != NULL && raw_readable(fit != NULL ? fit : r, origin, error))
+      out = function_from_raw(fit != NULL ? fit : r, origin);
   }
   parser_clear(&ps);
+  if (out != NULL && gpu != NULL &&
+      !sass_check_arch(out, gpu->model_name, gpu->cc_major, gpu->cc_minor, warnings, error))
+    g_clear_pointer(&out, sass_function_free);
   return out;
 }
 
-SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
+SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
+                             const gchar *function, GError **error) {
+  return sass_load_data_for(text, len, origin, function, NULL, NULL, error);
+}
+
+SassFunction *sass_load_for(const gchar *path, const gchar *function, const SassGpu *gpu,
+                            GString *warnings, GError **error) {
   gsize len = 0;
   GError *err = NULL;
   gchar *text = readfile_capped(path, READFILE_MAX_BYTES, &len, &err);
@@ -660,9 +741,13 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
     g_error_free(err);
     return NULL;
   }
-  SassFunction *f = sass_load_data(text, len, path, function, error);
+  SassFunction *f = sass_load_data_for(text, len, path, function, gpu, warnings, error);
   g_free(text);
   return f;
+}
+
+SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
+  return sass_load_for(path, function, NULL, NULL, error);
 }
 
 GPtrArray *sass_load_all(const gchar *path, GError **error) {
@@ -717,16 +802,7 @@ gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint c
   case SASS_ARCH_FOREIGN:
     break;
   }
-  guint own = cc_major * 10 + cc_minor;
-  g_autofree gchar *hint =
-      arch_supported(own)
-          ? g_strdup_printf("give a listing compiled for sm_%u (nvcc "
-                            "-gencode=arch=compute_%u,code=sm_%u) or a model of compute "
-                            "capability %u.%u or later %u.x",
-                            own, own, own, f->arch / 10, f->arch % 10, f->arch / 10)
-          : g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
-                            "), so model '%s' simulates synthetic kernels only",
-                            own, model_name);
+  g_autofree gchar *hint = arch_hint(cc_major * 10 + cc_minor, model_name, f);
   g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
               "%s:%u: function '%s' is compiled for sm_%u%s, which model '%s' (compute "
               "capability %u.%u) cannot run: a cubin runs only on GPUs of its own major version "
