@@ -58,7 +58,6 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
       return FALSE;
     }
   }
-  cli_note_renamed(model_spec);
   *model = model_load(model_spec, (const gchar *const *)sets, error);
   if (*model == NULL)
     return FALSE;

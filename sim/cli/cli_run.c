@@ -472,10 +472,6 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  warn_ilp(k);
-  warn_ilp_empty_chains(k);
-  warn_blocks_cap(m, k);
-  warn_exports(k);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
@@ -484,8 +480,14 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   }
   SimOptions opt = {.policy = o->policy};
   gdouble timeout_s = 0.0;
-  if (!parse_bounds(o, &opt, &timeout_s, error))
+  /* Bad input is its one error line: everything the run would refuse before
+   * it simulates is refused before any warning. */
+  if (!parse_bounds(o, &opt, &timeout_s, error) || !sim_check(m, k, &opt, error))
     return FALSE;
+  warn_ilp(k);
+  warn_ilp_empty_chains(k);
+  warn_blocks_cap(m, k);
+  warn_exports(k);
   warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
   if (!anchor_before(o, m, k, &opt, rp, error))
@@ -533,10 +535,12 @@ int cli_run_main(int argc, char **argv) {
     if (g_strcmp0(o.units, "sm") == 0)
       g_clear_pointer(&o.units, g_free); /* the default */
     g_autoptr(GString) out = g_string_new(NULL);
-    if (run(&o, format, out, &err))
+    if (run(&o, format, out, &err)) {
+      cli_note_renamed(o.model); /* once it ran: bad input is its error line alone */
       fputs(out->str, stdout);
-    else
+    } else {
       rc = cli_exit(err);
+    }
   }
   run_options_clear(&o);
   return rc;

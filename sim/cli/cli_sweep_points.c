@@ -375,11 +375,14 @@ static gboolean sweep_points(GString *out, GError **error) {
     ok = parse_axis(&s, sp_axes[i], axis_of, &points, error);
   if (ok) {
     expand(&s);
-    if (s.dropped > 0)
-      warn("dropped %u grid point(s) that repeat an earlier one", s.dropped);
     ok = (sp_no_check || check_values(&s, error)) &&
          (sp_signature == NULL || write_signature(&s, error));
   }
+  /* Said once the grid is known good: bad input is its error line alone. */
+  if (ok && s.dropped > 0)
+    warn("dropped %u grid point(s) that repeat an earlier one", s.dropped);
+  if (ok)
+    cli_note_renamed(sp_model);
   for (guint i = 0; ok && i < s.points->len; i++)
     g_string_append_printf(out, "%s\n", (gchar *)g_ptr_array_index(s.points, i));
   sweep_clear(&s);
