@@ -621,6 +621,44 @@ START_TEST(test_check_arch) {
 }
 END_TEST
 
+typedef struct {
+  const gchar *a, *b;
+  gboolean same;
+} ParamsCase;
+
+/* libiberty's spelling (the listing's) against Nsight Compute's (the
+ * exports'), overloads told apart by their parameters. */
+static const ParamsCase params_cases[] = {
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)",
+     "k_saxpy(float *, const float *, float, int, Rec *, float *)", TRUE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)",
+     "k_saxpy(double *, const double *, double, int, Rec *, double *)", FALSE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)", "k_saxpy", TRUE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)", "_Z7k_saxpyPfPKffiP3RecS_", TRUE},
+    {"k(float*)", "_Z1kPf", TRUE},
+    {"k(float*)", "_Z1kPd", FALSE},
+    {"void k_store<1, float>(float*, unsigned long, int, Rec*, float)",
+     "void k_store<1, float>(T2 *, unsigned long, int, Rec *, float)", TRUE},
+    {"k(int)", "k(int, int)", FALSE},
+    {"k(int)", "k(unsigned int)", FALSE},
+    {"k(int const*)", "k(int *)", FALSE},
+    {"k()", "k(void)", TRUE},
+    {"k(float* const)", "k(float *const)", TRUE},
+    {"k(float* const)", "k(float *)", FALSE},
+    {"k(Foo<int, 2>)", "k(Foo<int,2>)", TRUE},
+    {"k(Foo<int, 2>, int)", "k(Foo<int, 3>, int)", FALSE},
+    {"k(void (*)(int))", "k(void(*)(int, int))", TRUE}, /* not a plain type: matches any */
+    {"void k_transpose<0>(float*, float const*, int, Rec*, float*)",
+     "void k_transpose<(int)0>(float *, const float *, int, Rec *, float *)", TRUE},
+};
+
+START_TEST(test_same_params) {
+  const ParamsCase *c = &params_cases[_i];
+  ck_assert_msg(sass_name_same_params(c->a, c->b) == c->same, "'%s' vs '%s'", c->a, c->b);
+  ck_assert_msg(sass_name_same_params(c->b, c->a) == c->same, "'%s' vs '%s'", c->b, c->a);
+}
+END_TEST
+
 /* A fat binary's listing: function _Z1av has sections for sm_80 (line 3,
  * one EXIT), sm_86 (line 8, NOP and EXIT) and sm_90 (line 15, three
  * instructions), each after cuobjdump's `arch = sm_XX` header. */
@@ -722,6 +760,7 @@ static Suite *sass_suite(void) {
   tcase_add_loop_test(tc, test_operands, 0, G_N_ELEMENTS(op_cases));
   tcase_add_test(tc, test_nvdisasm_labels);
   tcase_add_test(tc, test_name_key);
+  tcase_add_loop_test(tc, test_same_params, 0, G_N_ELEMENTS(params_cases));
   suite_add_tcase(s, tc);
   TCase *real = tcase_create("real");
   tcase_set_timeout(real, 60);

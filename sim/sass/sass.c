@@ -92,6 +92,118 @@ gchar *sass_name_key(const gchar *name) {
   return g_string_free(s, FALSE);
 }
 
+/* The text inside the parameter list of `name` (demangled first when
+ * mangled), NULL when it has none (Nsight Compute's --print-kernel-base
+ * function).  Newly allocated. */
+static gchar *params_text(const gchar *name) {
+  g_autofree gchar *demangled = g_str_has_prefix(name, "_Z") ? demangle(name) : NULL;
+  if (demangled != NULL)
+    name = demangled;
+  gint depth = 0;
+  for (const gchar *p = name; *p; p++) {
+    if (*p == '<' || *p == '>') {
+      depth += *p == '<' ? 1 : -1;
+      continue;
+    }
+    if (*p != '(' || depth != 0)
+      continue;
+    gint paren = 0;
+    for (const gchar *q = p; *q; q++) {
+      paren += *q == '(' ? 1 : (*q == ')' ? -1 : 0);
+      if (paren == 0)
+        return g_strndup(p + 1, q - p - 1);
+    }
+    return NULL;
+  }
+  return NULL;
+}
+
+/* One parameter type in one spelling, whichever demangler wrote it: its
+ * type words, " const"/" volatile" of the base type (before or after it),
+ * then each '*' or '&' with the qualifiers after it ("const float *" and
+ * "float const*": "float const*").  "" (matches any) for a template
+ * parameter as Nsight Compute prints it (T1, T2, ...) and for what is not
+ * a plain type (a function pointer, an array, a word after a '*'). */
+static gchar *param_canon(const gchar *text) {
+  g_autoptr(GString) base = g_string_new(NULL);
+  g_autoptr(GString) ptr = g_string_new(NULL);
+  gboolean base_const = FALSE, base_volatile = FALSE, plain = TRUE;
+  for (const gchar *s = text; *s && plain;) {
+    if (g_ascii_isspace(*s)) {
+      s++;
+    } else if (*s == '*' || *s == '&') {
+      g_string_append_c(ptr, *s++);
+    } else if (g_ascii_isalnum(*s) || *s == '_' || *s == ':') {
+      g_autoptr(GString) word = g_string_new(NULL);
+      for (gint depth = 0; *s && (depth > 0 || g_ascii_isalnum(*s) || strchr("_:<", *s)); s++) {
+        depth += *s == '<' ? 1 : (*s == '>' ? -1 : 0);
+        if (!g_ascii_isspace(*s))
+          g_string_append_c(word, *s);
+      }
+      gboolean cv = strcmp(word->str, "const") == 0 || strcmp(word->str, "volatile") == 0;
+      if (cv && ptr->len > 0)
+        g_string_append_printf(ptr, " %s", word->str);
+      else if (cv)
+        *(word->str[0] == 'c' ? &base_const : &base_volatile) = TRUE;
+      else if (ptr->len > 0)
+        plain = FALSE;
+      else
+        g_string_append_printf(base, "%s%s", base->len ? " " : "", word->str);
+    } else {
+      plain = FALSE;
+    }
+  }
+  gboolean template_param = base->str[0] == 'T' && base->str[1] != '\0' &&
+                            strspn(base->str + 1, "0123456789") == base->len - 1;
+  if (!plain || template_param || base->len == 0)
+    return g_strdup("");
+  return g_strdup_printf("%s%s%s%s", base->str, base_const ? " const" : "",
+                         base_volatile ? " volatile" : "", ptr->str);
+}
+
+/* The parameters of `name` in param_canon's spelling ("(void)": none), or
+ * NULL when it has no parameter list. */
+static GPtrArray *name_params(const gchar *name) {
+  g_autofree gchar *text = params_text(name);
+  if (text == NULL)
+    return NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  g_autofree gchar *stripped = g_strstrip(g_strdup(text));
+  if (*stripped == '\0' || strcmp(stripped, "void") == 0)
+    return out;
+  gint depth = 0;
+  const gchar *start = text;
+  for (const gchar *p = text;; p++) {
+    if (*p == '\0' || (*p == ',' && depth == 0)) {
+      g_autofree gchar *one = g_strndup(start, p - start);
+      g_ptr_array_add(out, param_canon(one));
+      if (*p == '\0')
+        break;
+      start = p + 1;
+    }
+    if (*p == '<' || *p == '(')
+      depth++;
+    else if (*p == '>' || *p == ')')
+      depth--;
+  }
+  return out;
+}
+
+gboolean sass_name_same_params(const gchar *a, const gchar *b) {
+  g_autoptr(GPtrArray) pa = name_params(a);
+  g_autoptr(GPtrArray) pb = name_params(b);
+  if (pa == NULL || pb == NULL)
+    return TRUE;
+  if (pa->len != pb->len)
+    return FALSE;
+  for (guint i = 0; i < pa->len; i++) {
+    const gchar *x = g_ptr_array_index(pa, i), *y = g_ptr_array_index(pb, i);
+    if (*x != '\0' && *y != '\0' && strcmp(x, y) != 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
 static gchar *demangle(const gchar *mangled) {
   char *d = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI);
   if (d == NULL)

@@ -179,6 +179,17 @@ void sass_ctrl_decode(guint64 hi, SassCtrl *out);
  * same key.  Newly allocated. */
 gchar *sass_name_key(const gchar *name);
 
+/* Whether names `a` and `b` (demangled by either demangler, or mangled:
+ * demangled first) have the same parameter list, telling overloads of one
+ * name key apart: TRUE when either has none (Nsight Compute's
+ * --print-kernel-base function prints the base name alone), else the same
+ * number of parameters of the same types, spacing and the place of const
+ * aside ("const float *" is "float const*"); a parameter Nsight Compute
+ * prints as a template parameter (T1, T2, ...: "void k<1, float>(T2 *)")
+ * or one that is not a plain type (a function pointer, an array) matches
+ * any. */
+gboolean sass_name_same_params(const gchar *a, const gchar *b);
+
 /* Index of the instruction at byte `offset`, or -1. */
 gint sass_find_offset(const SassFunction *f, guint32 offset);
 

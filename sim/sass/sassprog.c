@@ -43,15 +43,15 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
   sk->fn = sass_load_for(file, function, m ? &gpu : NULL, sk->warnings, error);
   if (sk->fn == NULL || (m != NULL && !model_has_classes(m, error)))
     return NULL;
-  g_autofree gchar *key = sass_name_key(sk->fn->demangled);
+  const gchar *name = sk->fn->demangled; /* its key and parameters name it in the exports */
   if (source_csv && *source_csv) {
-    sk->source = ncu_source_load(source_csv, key, error);
+    sk->source = ncu_source_load(source_csv, name, error);
     if (sk->source == NULL || !ncu_source_check(sk->source, sk->fn, error))
       return NULL;
     sk->warps = sassmem_executed(sk, 0);
   }
   if (details_csv && *details_csv) {
-    sk->details = ncu_details_load_id(details_csv, key, details_id, error);
+    sk->details = ncu_details_load_id(details_csv, name, details_id, error);
     if (sk->details == NULL)
       return NULL;
   }
