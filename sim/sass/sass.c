@@ -471,7 +471,7 @@ static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GEr
                 ps->origin, line, (guchar)*bad);
     return NULL;
   }
-  return g_strsplit(copy, "\n", -1);
+  return readfile_lines(copy, len); /* linear, under ASan too */
 }
 
 /* A new function when line `ln` (0-based) heads one: cuobjdump's
