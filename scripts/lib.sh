@@ -59,6 +59,53 @@ warpsim_error_line() {
   grep -v '^warpsim: warning:' "$1" 2>/dev/null | head -n1 || true
 }
 
+# warpsim_real_jobs ROOT [KERNEL...]: the measured points of the real
+# kernels under ROOT/results/reference/h200/ (the sets real, real2,
+# spill_sass, real3 .. real9, real_b, in that order; a set without a
+# curves.csv is skipped), one line per point in the order of the sets and
+# their curves.csv, tab-separated: kernel, B (resident blocks per SM),
+# warps per SM, measured work per cycle per SM, work per block (attrs.csv),
+# and the `warpsim run` options that launch it as measured (word-split
+# them; ROOT must have no space): the kernel file traces/K_sass.ini (a
+# kernel K_N without one: traces/K_sass.ini with sass.function=k_K_N( and
+# launch.regs_per_thread from attrs.csv), B blocks per SM pinned by the
+# dynamic shared memory of curves.csv (opt-in), one wave of B x sms CTAs
+# (sms of ROOT/models/h200.ini: the H200 they ran on).  A kernel name an
+# earlier set already used takes its set's suffix (real_b's scan: scan_b).
+# With KERNEL names only their points are printed; a name no set has is one
+# line on stderr and status 2.  validate_real.sh and loko.sh use it.
+warpsim_real_jobs() {
+  local root=$1 ref=$1/results/reference/h200 jobs="" seen=" " set sms k rows
+  shift
+  sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
+  for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b; do
+    [ -f "$ref/$set/curves.csv" ] || continue
+    rows=$(awk -F, -v sms="$sms" -v root="$root" -v seen="$seen" -v suffix="${set#real}" '
+      function trace(k,   base, f) {
+        f = root "/traces/" k "_sass.ini"
+        if ((getline line < f) >= 0) { close(f); return "--kernel " f }
+        base = k; sub(/_[0-9]+$/, "", base)
+        return sprintf("--kernel %s/traces/%s_sass.ini --set sass.function=k_%s( --set launch.regs_per_thread=%s",
+                       root, base, k, regs[k])
+      }
+      NR == FNR { if (FNR > 1) { sub(/\r$/, ""); work[$1] = $6; regs[$1] = $2 }; next }
+      FNR > 1 { sub(/\r$/, ""); k = $1
+        if (suffix != "" && index(seen, " " k " ")) { k = k suffix; work[k] = work[$1]; regs[k] = regs[$1] }
+        printf "%s\t%s\t%s\t%s\t%s\t%s --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
+               k, $2, $3, $6, work[k], trace(k), $2, $2 * sms, $4 }' \
+      "$ref/$set/attrs.csv" "$ref/$set/curves.csv")
+    [ -z "$rows" ] || jobs+=$rows$'\n'
+    seen=" $(printf '%s' "$jobs" | cut -f1 | sort -u | paste -sd' ' -) "
+  done
+  for k in "$@"; do
+    case "$seen" in *" $k "*) ;; *)
+      echo "$(basename "$0"): kernel '$k': no measured curve (allowed:${seen% })" >&2
+      return 2 ;;
+    esac
+  done
+  printf '%s' "$jobs" | awk -F'\t' -v want=" $* " 'want == "  " || index(want, " " $1 " ")'
+}
+
 # Installed (cmake --install): these scripts live in PREFIX/share/warpsim/scripts
 # with no build tree; unless $WARPSIM says otherwise, run PREFIX/bin/warpsim.
 if [ -z "${WARPSIM:-}" ]; then

@@ -47,31 +47,30 @@ kernels=$(awk -F, 'FNR > 1 { print $1 }' "$ref/attrs.csv" | paste -sd' ' -)
   for w in $WS; do echo "$L,$w,$T"; done
   for t in $TS; do echo "$L,$W,$t"; done; } | awk '!seen[$0]++' >"$tmp/grid"
 
+# The measured points of the six, each with the options that launch it as
+# measured (warpsim_real_jobs, as validate_real.sh runs them).
+# shellcheck disable=SC2086 # one argument per kernel
+warpsim_real_jobs "$root" $kernels >"$tmp/jobs"
 # curve L,W,T KERNEL: the kernel's simulated work per cycle per SM at every
 # measured B, as CSV rows L,W,T,kernel,warps,measured,simulated.
 curve() {
-  local g=$1 k=$2 l w t
+  local g=$1 k=$2 l w t b warps measured work args
   IFS=, read -r l w t <<<"$g"
-  awk -F, -v k="$k" 'NR == FNR { if ($1 == k) work = $6; next }
-                     $1 == k { print $2, $3, $4, $6, $2 * work }' "$REF/attrs.csv" "$REF/curves.csv" |
-    while read -r b warps smem measured blockwork; do
-      # shellcheck disable=SC2086 # $PURE is empty or one option
-      "$WARPSIM_BIN" run --format csv --no-whatif $PURE --kernel "$ROOT/traces/${k}_sass.ini" \
-        --set launch.blocks_per_sm="$b" --set launch.blocks=$((b * SMS)) \
-        --set launch.smem_dynamic="$smem" --set launch.optin=true \
+  awk -F'\t' -v k="$k" '$1 == k' "$JOBS" |
+    while IFS=$'\t' read -r _ b warps measured work args; do
+      # shellcheck disable=SC2086 # $PURE is empty or one option; $args a list
+      "$WARPSIM_BIN" run --format csv --no-whatif $PURE $args \
         --set class_global.lines_in_flight="$l" --set class_global.warp_lines_in_flight="$w" \
-        --set class_global.dram_turnaround="$t" |
-        awk -F, -v p="$g,$k,$warps,$measured" -v work="$blockwork" '
+        --set class_global.dram_turnaround="$t" </dev/null |
+        awk -F, -v p="$g,$k,$warps,$measured" -v b="$b" -v work="$work" '
           NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-          { printf "%s,%.6g\n", p, work / $c["cycles"] }'
+          { printf "%s,%.6g\n", p, b * work / $c["cycles"] }'
     done
 }
 export -f curve
 PURE="" # the keys were fitted on the pure model
 ! "$warpsim" run --help 2>&1 | grep -q -- '--no-anchor' || PURE=--no-anchor
-export PURE WARPSIM_BIN=$warpsim REF=$ref ROOT=$root
-SMS=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
-export SMS
+export PURE WARPSIM_BIN=$warpsim JOBS=$tmp/jobs
 header="lines_in_flight,warp_lines_in_flight,dram_turnaround,kernel,warps_per_sm,measured,simulated"
 run_curves() { # stdin: "L,W,T KERNEL" lines; stdout: the mape rows of curve-stats
   { echo "$header"; parallel --will-cite --halt now,fail=1 -k --colsep ' ' curve '{1}' '{2}'; } >"$tmp/pts.csv"

@@ -49,7 +49,6 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
-ref=$root/results/reference/h200/real
 out=$root/results/validation
 model=h200 check=0 sets=""
 while [ $# -gt 0 ]; do
@@ -78,34 +77,12 @@ probe=$(mktemp -d -p "$up" .validate_real.XXXXXX 2>/dev/null) && rmdir "$probe" 
 [ -x "$warpsim" ] || BUILD_DIR=$root/build "$root/scripts/build.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
 profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real9/: measured afterwards, held out).
-: >"$tmp/jobs"
-# A kernel name an earlier set already used (real_b's scan, real6's scan)
-# takes the set's suffix (scan_b) and its traces file (traces/scan_b_sass.ini).
-seen=" "
-for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b; do
-  [ -f "$ref/../$set/curves.csv" ] || continue
-  awk -F, -v sms="$sms" -v root="$root" -v seen="$seen" -v suffix="${set#real}" '
-    function trace(k,   base, f) {
-      f = root "/traces/" k "_sass.ini"
-      if ((getline line < f) >= 0) { close(f); return "--kernel " f }
-      base = k; sub(/_[0-9]+$/, "", base)
-      return sprintf("--kernel %s/traces/%s_sass.ini --set sass.function=k_%s( --set launch.regs_per_thread=%s",
-                     root, base, k, regs[k])
-    }
-    NR == FNR { if (FNR > 1) { sub(/\r$/, ""); work[$1] = $6; regs[$1] = $2 }; next }
-    FNR > 1 { sub(/\r$/, ""); k = $1
-      if (suffix != "" && index(seen, " " k " ")) { k = k suffix; work[k] = work[$1]; regs[k] = regs[$1] }
-      printf "%s\t%s\t%s\t%s\t%s\t%s --set launch.blocks_per_sm=%s --set launch.blocks=%d --set launch.smem_dynamic=%s --set launch.optin=true\n",
-             k, $2, $3, $6, work[k], trace(k), $2, $2 * sms, $4 }' \
-    "$ref/../$set/attrs.csv" "$ref/../$set/curves.csv" >>"$tmp/jobs"
-  seen=" $(cut -f1 "$tmp/jobs" | sort -u | paste -sd' ' -) "
-done
+# real3/ to real9/, real_b/: measured afterwards, held out; scripts/lib.sh).
+warpsim_real_jobs "$root" >"$tmp/jobs"
 n=$(wc -l <"$tmp/jobs")
 # Bad input (a --set or --model warpsim rejects) is one line and exit 2: the
 # first point runs here before any job starts.

@@ -20,7 +20,7 @@ static void load(const gchar *kernel, const gchar *const *sets, SmModel **m, Ker
   GError *err = NULL;
   *m = model_load("h200", sets, &err);
   ck_assert_msg(*m != NULL, "%s", err ? err->message : "?");
-  *k = kernel_load(kernel, sets, &err);
+  *k = kernel_load(kernel, sets, *m, &err);
   ck_assert_msg(*k != NULL, "%s", err ? err->message : "?");
 }
 

@@ -465,6 +465,53 @@ START_TEST(test_mangled_names) {
 }
 END_TEST
 
+/* Another overload of the listing's kernel (the same name, other
+ * parameters) is a profile of another kernel, on both pages, its message
+ * naming both signatures; beside the listing's own it is left out; a name
+ * base without parameters (--print-kernel-base function) and the mangled
+ * name still match. */
+START_TEST(test_overloads) {
+  const gchar *listing = "k(float*, int)"; /* as libiberty demangles _Z1kPfi */
+  static const gchar det_other[] =
+      DHDR "\"0\",\"k(double *, int)\",\"Launch\",\"Registers Per Thread\",\"\",\"40\"\n";
+  GError *err = NULL;
+  ck_assert(ncu_details_load_data(det_other, strlen(det_other), "c.csv", listing, &err) == NULL);
+  ck_assert_user_error(err, NCU_ERROR_KERNEL,
+                       "c.csv:2: a profile of 'k(double *, int)', another overload of the "
+                       "listing's 'k(float*, int)' (the same name, other parameters");
+  g_clear_error(&err);
+  static const gchar det_both[] =
+      DHDR "\"0\",\"k(double *, int)\",\"Launch\",\"Registers Per Thread\",\"\",\"40\"\n"
+           "\"1\",\"k(float *, int)\",\"Launch\",\"Registers Per Thread\",\"\",\"32\"\n";
+  g_autoptr(NcuDetails) d =
+      ncu_details_load_data(det_both, strlen(det_both), "c.csv", listing, &err);
+  ck_assert_msg(d != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(d->regs, 32);
+  ck_assert_int_eq(d->id, 1);
+  ck_assert_str_eq(d->warnings->str, ""); /* one launch of the listing's kernel */
+  static const gchar *const same[] = {"k", "_Z1kPfi", "void k(float *, int)"};
+  for (guint i = 0; i < G_N_ELEMENTS(same); i++) {
+    g_autofree gchar *det = g_strdup_printf(
+        DHDR "\"0\",\"%s\",\"Launch\",\"Registers Per Thread\",\"\",\"24\"\n", same[i]);
+    g_autoptr(NcuDetails) e = ncu_details_load_data(det, strlen(det), "c.csv", listing, &err);
+    ck_assert_msg(e != NULL, "%s: %s", same[i], err ? err->message : "?");
+    ck_assert_uint_eq(e->regs, 24);
+  }
+  static const gchar src_other[] = "\"Kernel Name\",\"_Z1kPdi\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n";
+  ck_assert(ncu_source_load_data(src_other, strlen(src_other), "s.csv", listing, &err) == NULL);
+  ck_assert_user_error(err, NCU_ERROR_KERNEL,
+                       "s.csv:1: a profile of '_Z1kPdi', another overload of the listing's "
+                       "'k(float*, int)'");
+  g_clear_error(&err);
+  static const gchar src_both[] =
+      "\"Kernel Name\",\"_Z1kPdi\",\n" HDR "\"0x10\",\"EXIT\",\"4\"\n"
+      "\"Kernel Name\",\"k(float *, int)\",\n" HDR "\"0x10\",\"EXIT\",\"8\"\n";
+  g_autoptr(NcuSource) s = ncu_source_load_data(src_both, strlen(src_both), "s.csv", listing, &err);
+  ck_assert_msg(s != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(s->ins[0].executed, 8);
+}
+END_TEST
+
 /* A UTF-8 byte-order mark, UTF-16 LE and BE with a byte-order mark (what a
  * Windows shell redirect writes) and UTF-16 LE without one read as the
  * UTF-8 text; ==PROF== lines and program output ahead of the header are
@@ -648,6 +695,7 @@ static Suite *ncu_suite(void) {
   tcase_add_test(bad, test_details_aliases);
   tcase_add_test(bad, test_details_launches);
   tcase_add_test(bad, test_mangled_names);
+  tcase_add_test(bad, test_overloads);
   tcase_add_test(bad, test_encodings);
   tcase_add_test(bad, test_source_unknown);
   tcase_add_test(bad, test_locale_numbers);

@@ -119,7 +119,7 @@ static void run_sets(Run *run, const gchar *trace, const gchar *sets) {
         root ? g_build_filename(root, "traces", file, NULL) : g_strdup(trace);
     run->m = model_load(model, ov, &err);
     ck_assert_msg(run->m != NULL, "%s", err ? err->message : "?");
-    run->k = kernel_load(kernel, ov, &err);
+    run->k = kernel_load(kernel, ov, run->m, &err);
   }
   ck_assert_msg(run->k != NULL, "%s", err ? err->message : "?");
   SimOptions opt = {.check_invariants = TRUE};

@@ -621,6 +621,119 @@ START_TEST(test_check_arch) {
 }
 END_TEST
 
+typedef struct {
+  const gchar *a, *b;
+  gboolean same;
+} ParamsCase;
+
+/* libiberty's spelling (the listing's) against Nsight Compute's (the
+ * exports'), overloads told apart by their parameters. */
+static const ParamsCase params_cases[] = {
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)",
+     "k_saxpy(float *, const float *, float, int, Rec *, float *)", TRUE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)",
+     "k_saxpy(double *, const double *, double, int, Rec *, double *)", FALSE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)", "k_saxpy", TRUE},
+    {"k_saxpy(float*, float const*, float, int, Rec*, float*)", "_Z7k_saxpyPfPKffiP3RecS_", TRUE},
+    {"k(float*)", "_Z1kPf", TRUE},
+    {"k(float*)", "_Z1kPd", FALSE},
+    {"void k_store<1, float>(float*, unsigned long, int, Rec*, float)",
+     "void k_store<1, float>(T2 *, unsigned long, int, Rec *, float)", TRUE},
+    {"k(int)", "k(int, int)", FALSE},
+    {"k(int)", "k(unsigned int)", FALSE},
+    {"k(int const*)", "k(int *)", FALSE},
+    {"k()", "k(void)", TRUE},
+    {"k(float* const)", "k(float *const)", TRUE},
+    {"k(float* const)", "k(float *)", FALSE},
+    {"k(Foo<int, 2>)", "k(Foo<int,2>)", TRUE},
+    {"k(Foo<int, 2>, int)", "k(Foo<int, 3>, int)", FALSE},
+    {"k(void (*)(int))", "k(void(*)(int, int))", TRUE}, /* not a plain type: matches any */
+    {"void k_transpose<0>(float*, float const*, int, Rec*, float*)",
+     "void k_transpose<(int)0>(float *, const float *, int, Rec *, float *)", TRUE},
+};
+
+START_TEST(test_same_params) {
+  const ParamsCase *c = &params_cases[_i];
+  ck_assert_msg(sass_name_same_params(c->a, c->b) == c->same, "'%s' vs '%s'", c->a, c->b);
+  ck_assert_msg(sass_name_same_params(c->b, c->a) == c->same, "'%s' vs '%s'", c->b, c->a);
+}
+END_TEST
+
+/* A fat binary's listing: function _Z1av has sections for sm_80 (line 3,
+ * one EXIT), sm_86 (line 8, NOP and EXIT) and sm_90 (line 15, three
+ * instructions), each after cuobjdump's `arch = sm_XX` header. */
+static const gchar fat_text[] =
+    "arch = sm_80\n\tcode for sm_80\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI
+    "arch = sm_86\n\tcode for sm_86\n\t\tFunction : _Z1av\n" INS("0000", "NOP")
+        HI INS("0010", "EXIT") HI
+    "arch = sm_90\n\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "NOP")
+        HI INS("0010", "NOP") HI INS("0020", "EXIT") HI;
+
+typedef struct {
+  const gchar *model;
+  guint major, minor;
+  guint want_arch, want_n; /* 0: refused */
+  gboolean warned;         /* run by binary compatibility */
+} FatCase;
+
+/* The section of the GPU's own compute capability, else the latest one it
+ * runs by compatibility (8.9 runs sm_86, not sm_80), else refused. */
+static const FatCase fat_cases[] = {
+    {"a100", 8, 0, 80, 1, FALSE},   {"rtx3090", 8, 6, 86, 2, FALSE}, {"orin", 8, 7, 86, 2, TRUE},
+    {"rtx4090", 8, 9, 86, 2, TRUE}, {"h200", 9, 0, 90, 3, FALSE},    {"b200", 10, 0, 0, 0, FALSE},
+};
+
+START_TEST(test_fat_sections) {
+  const FatCase *c = &fat_cases[_i];
+  SassGpu gpu = {c->model, c->major, c->minor};
+  GError *err = NULL;
+  g_autoptr(GString) warn = g_string_new(NULL);
+  g_autoptr(SassFunction) f =
+      sass_load_data_for(fat_text, strlen(fat_text), "fat.sass", "a", &gpu, warn, &err);
+  if (c->want_arch == 0) {
+    ck_assert(f == NULL);
+    ck_assert_user_error(err, SASS_ERROR_ARCH,
+                         "fat.sass:3: function '_Z1av' has 3 sections, for sm_80 (line 3), sm_86 "
+                         "(line 8) and sm_90 (line 15), none of which model 'b200' (compute "
+                         "capability 10.0) can run: a cubin runs only on GPUs of its own major "
+                         "version at the same or a higher minor version (CUDA binary "
+                         "compatibility); give a listing compiled for sm_100 (nvcc "
+                         "-gencode=arch=compute_100,code=sm_100) or a model that runs one of "
+                         "them");
+    g_clear_error(&err);
+    ck_assert_str_eq(warn->str, "");
+    return;
+  }
+  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(f->arch, c->want_arch);
+  ck_assert_uint_eq(f->n, c->want_n);
+  if (c->warned)
+    ck_assert_msg(strstr(warn->str, "fat.sass:8: function '_Z1av' is compiled for sm_86 and runs "
+                                    "on model") != NULL,
+                  "%s", warn->str);
+  else
+    ck_assert_str_eq(warn->str, "");
+}
+END_TEST
+
+/* Without a GPU: the sm_90 section, as before; one section the GPU cannot
+ * run: sass_check_arch's message, as with a listing of one architecture. */
+START_TEST(test_fat_no_gpu) {
+  GError *err = NULL;
+  g_autoptr(SassFunction) f = sass_load_data(fat_text, strlen(fat_text), "fat.sass", "a", &err);
+  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(f->arch, 90);
+  const gchar *one =
+      "arch = sm_89\n\tcode for sm_89\n\t\tFunction : _Z1av\n" INS("0000", "EXIT") HI;
+  SassGpu h200 = {"h200", 9, 0};
+  ck_assert(sass_load_data_for(one, strlen(one), "one.sass", "a", &h200, NULL, &err) == NULL);
+  ck_assert_user_error(err, SASS_ERROR_ARCH,
+                       "one.sass:3: function '_Z1av' is compiled for sm_89, which model 'h200' "
+                       "(compute capability 9.0) cannot run");
+  g_clear_error(&err);
+}
+END_TEST
+
 /* sass_load_all: every function, in listing order. */
 START_TEST(test_load_all) {
   const gchar *text = "\tcode for sm_90\n\t\tFunction : _Z1bv\n" INS("0000", "EXIT") HI
@@ -647,6 +760,7 @@ static Suite *sass_suite(void) {
   tcase_add_loop_test(tc, test_operands, 0, G_N_ELEMENTS(op_cases));
   tcase_add_test(tc, test_nvdisasm_labels);
   tcase_add_test(tc, test_name_key);
+  tcase_add_loop_test(tc, test_same_params, 0, G_N_ELEMENTS(params_cases));
   suite_add_tcase(s, tc);
   TCase *real = tcase_create("real");
   tcase_set_timeout(real, 60);
@@ -663,6 +777,8 @@ static Suite *sass_suite(void) {
   TCase *arch = tcase_create("arch");
   tcase_add_loop_test(arch, test_arch_fit, 0, G_N_ELEMENTS(fit_cases));
   tcase_add_test(arch, test_check_arch);
+  tcase_add_loop_test(arch, test_fat_sections, 0, G_N_ELEMENTS(fat_cases));
+  tcase_add_test(arch, test_fat_no_gpu);
   tcase_add_test(arch, test_load_all);
   suite_add_tcase(s, arch);
   return s;

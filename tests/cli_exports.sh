@@ -8,7 +8,8 @@
 # output of the exports as shipped, with no warning.  Hit rates above 100 %
 # and n/a cells read with one warning each, as the value assumed would; two
 # launches of the kernel warn which one was taken, and [sass] details_id
-# picks the other.  The source page's L2 Theoretical Sectors Local is read
+# picks the other.  A details export of another overload of the kernel is
+# refused.  The source page's L2 Theoretical Sectors Local is read
 # (spill_48's export, results/reference/h200/spill_sass).
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them), and iconv.
 set -u
@@ -84,6 +85,23 @@ grep -q "\"$mangled\"" "$tmp/src_mangled.csv" && grep -q "\"$mangled\"" "$tmp/de
 run mangled "$tmp/src_mangled.csv" "$tmp/det_mangled.csv"
 same mangled
 warned mangled 0
+check
+
+# A details export of another overload of k_saxpy (the same name, double
+# for float): a profile of another kernel, one line naming both
+# signatures, exit 2, nothing on stdout (it was read as saxpy's).
+other="k_saxpy(double *, const double *, double, int, Rec *, double *)"
+sed "s/k_saxpy(float \*, const float \*, float, int, Rec \*, float \*)/$other/" "$tmp/det.csv" >"$tmp/det_overload.csv"
+grep -qF "\"$other\"" "$tmp/det_overload.csv" || fail "test setup: no overload in the copy"
+mkdir -p "$tmp/overload"
+sed "s|^details_csv=.*|details_csv=$tmp/det_overload.csv|" "$tmp/base/k.ini" >"$tmp/overload/k.ini"
+rc=0
+timeout 60 "$bin" run --kernel "$tmp/overload/k.ini" --format csv >"$tmp/overload/out" 2>"$tmp/overload/err" || rc=$?
+[ $rc -eq 2 ] || fail "overload: exit $rc (want 2): $(cat "$tmp/overload/err")"
+[ ! -s "$tmp/overload/out" ] || fail "overload: wrote to stdout"
+[ "$(wc -l <"$tmp/overload/err")" = 1 ] || fail "overload: not one line: $(cat "$tmp/overload/err")"
+grep -qF "a profile of '$other', another overload of the listing's 'k_saxpy(float*, float const*, float, int, Rec*, float*)'" "$tmp/overload/err" ||
+  fail "overload: $(cat "$tmp/overload/err")"
 check
 
 # A UTF-8 byte-order mark; UTF-16 LE and BE with one (a Windows shell

@@ -58,12 +58,11 @@ gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **set
       return FALSE;
     }
   }
-  cli_note_renamed(model_spec);
   *model = model_load(model_spec, (const gchar *const *)sets, error);
   if (*model == NULL)
     return FALSE;
   if (kernel != NULL) {
-    *kernel = kernel_load(kernel_spec, (const gchar *const *)sets, error);
+    *kernel = kernel_load(kernel_spec, (const gchar *const *)sets, *model, error);
     if (*kernel == NULL) {
       g_clear_pointer(model, model_free);
       return FALSE;

@@ -40,13 +40,17 @@ gboolean cli_parse(GOptionContext *ctx, const gchar *command, int argc, char **a
 
 /* Load model and kernel (kernel may be NULL: model only), routing each
  * "--set group.key=value" in `sets` (NULL-terminated, may be NULL) to the
- * one whose group it names; a group naming neither is CLI_ERROR_SET.  Model
- * and kernel errors propagate with their own domains and codes. */
+ * one whose group it names; a group naming neither is CLI_ERROR_SET.  The
+ * kernel is loaded for the model (kernel_load: a SASS listing's section for
+ * its GPU, refused when none runs there).  Model and kernel errors
+ * propagate with their own domains and codes. */
 gboolean cli_load(const gchar *model_spec, const gchar *kernel_spec, gchar **sets, SmModel **model,
                   Kernel **kernel, GError **error);
 
-/* Print a one-line note on stderr when `model_spec` is a deprecated name of
- * a shipped model (model_find_renamed): the name it now has. */
+/* Print a one-line note on stderr when `model_spec` (may be NULL) is a
+ * deprecated name of a shipped model (model_find_renamed): the name it now
+ * has.  Commands call it once, when they succeed: bad input is its one
+ * error line alone (cli_load does not print it). */
 void cli_note_renamed(const gchar *model_spec);
 
 /* The --set strings in `sets` that name a model group, sorted by key and

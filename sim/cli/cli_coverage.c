@@ -290,15 +290,17 @@ int cli_coverage_main(int argc, char **argv) {
   g_autoptr(GString) warnings = g_string_new(NULL);
   gboolean ok =
       cli_parse(ctx, "sass-coverage", argc, argv, &err) && coverage(&o, out, warnings, &err);
+  if (ok) /* bad input is its error line alone: no note or warning before it */
+    cli_note_renamed(o.model);
   g_free(o.model);
   g_free(o.format);
   g_free(o.function);
   g_strfreev(o.args);
+  if (!ok)
+    return cli_exit(err);
   g_auto(GStrv) lines = g_strsplit(warnings->str, "\n", -1);
   for (guint i = 0; lines[i] && *lines[i]; i++)
     fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
-  if (!ok)
-    return cli_exit(err);
   fputs(out->str, stdout);
   return CLI_EXIT_OK;
 }

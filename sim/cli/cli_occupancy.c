@@ -37,12 +37,6 @@ static gboolean run_command(const CliOccOptions *o, CliOccCommand *c, GString *o
   return cli_occ_run_single(c, out, error);
 }
 
-/* The --model, with a note when it is named by a deprecated name. */
-static SmModel *load_model(const gchar *spec, GError **error) {
-  cli_note_renamed(spec);
-  return model_load(spec, NULL, error);
-}
-
 int cli_occupancy_main(int argc, char **argv) {
   CliOccOptions o = {0};
   CliOccCommand c = {0};
@@ -57,14 +51,16 @@ int cli_occupancy_main(int argc, char **argv) {
     fputs(help, stdout);
   } else if (!cli_occ_check_modes(&o, argc, argv, &err)) {
     rc = fail(err);
-  } else if ((c.model = load_model(o.model, &err)) == NULL) {
+  } else if ((c.model = model_load(o.model, NULL, &err)) == NULL) {
     rc = fail(err);
   } else {
     g_autoptr(GString) out = g_string_new(NULL);
-    if (run_command(&o, &c, out, &err))
+    if (run_command(&o, &c, out, &err)) {
+      cli_note_renamed(o.model); /* once it ran: bad input is its error line alone */
       fwrite(out->str, 1, out->len, stdout);
-    else
+    } else {
       rc = fail(err);
+    }
   }
   model_free(c.model);
   cli_occ_options_clear(&o);

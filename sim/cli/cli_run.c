@@ -460,10 +460,13 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
 }
 
 /* Simulate and write the result in `format` to `out`. */
-/* What the Nsight Compute exports did not give and what was assumed for
- * it, one warning line each (ncu_source.h, ncu_details.h). */
+/* What loading the kernel for the model assumed (a listing run by binary
+ * compatibility), what the Nsight Compute exports did not give and what was
+ * assumed for it, one warning line each (sassprog.h, ncu_source.h,
+ * ncu_details.h). */
 static void warn_exports(const Kernel *k, GPtrArray *lines) {
-  const GString *w[] = {k->sass && k->sass->source ? k->sass->source->warnings : NULL,
+  const GString *w[] = {k->sass ? k->sass->warnings : NULL,
+                        k->sass && k->sass->source ? k->sass->source->warnings : NULL,
                         k->sass && k->sass->details ? k->sass->details->warnings : NULL};
   for (guint i = 0; i < G_N_ELEMENTS(w); i++) {
     g_auto(GStrv) split = w[i] ? g_strsplit(w[i]->str, "\n", -1) : NULL;
@@ -484,14 +487,6 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  /* A listing this model cannot run is refused before any launch warning
-   * (the compatibility warning, if any, comes again from sim_run). */
-  if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
-    return FALSE;
-  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
-  cli_run_warnings(m, k, warnings);
-  for (guint i = 0; i < warnings->len; i++)
-    fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
   if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
                 "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
@@ -500,8 +495,14 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   }
   SimOptions opt = {.policy = o->policy};
   gdouble timeout_s = 0.0;
-  if (!parse_bounds(o, &opt, &timeout_s, error))
+  /* Bad input is its one error line: everything the run would refuse before
+   * it simulates is refused before any warning. */
+  if (!parse_bounds(o, &opt, &timeout_s, error) || !sim_check(m, k, &opt, error))
     return FALSE;
+  g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
+  cli_run_warnings(m, k, warnings);
+  for (guint i = 0; i < warnings->len; i++)
+    fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
   warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
   if (!anchor_before(o, m, k, &opt, rp, error))
@@ -549,10 +550,12 @@ int cli_run_main(int argc, char **argv) {
     if (g_strcmp0(o.units, "sm") == 0)
       g_clear_pointer(&o.units, g_free); /* the default */
     g_autoptr(GString) out = g_string_new(NULL);
-    if (run(&o, format, out, &err))
+    if (run(&o, format, out, &err)) {
+      cli_note_renamed(o.model); /* once it ran: bad input is its error line alone */
       fputs(out->str, stdout);
-    else
+    } else {
       rc = cli_exit(err);
+    }
   }
   run_options_clear(&o);
   return rc;

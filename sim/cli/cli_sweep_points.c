@@ -510,8 +510,6 @@ static gboolean check_point(GStrv sets, GPtrArray *warnings, GError **error) {
   g_autoptr(Kernel) k = NULL;
   if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
     return FALSE;
-  if (k->sass != NULL && !sass_model_check(k->sass->fn, m, NULL, error))
-    return FALSE;
   if (warnings != NULL)
     cli_run_warnings(m, k, warnings);
   SimOptions opt = {.max_cycles = 1};
@@ -737,11 +735,14 @@ static gboolean sweep_points(GString *out, GError **error) {
   for (guint i = 0; ok && sp_derives != NULL && sp_derives[i] != NULL; i++)
     ok = parse_derive(&s, sp_derives[i], error);
   if (ok && (ok = expand(&s, error))) {
-    if (s.dropped > 0)
-      warn("dropped %u grid point(s) that repeat an earlier one", s.dropped);
     ok = (sp_no_check || check_values(&s, error)) &&
          (sp_signature == NULL || write_signature(&s, error));
   }
+  /* Said once the grid is known good: bad input is its error line alone. */
+  if (ok && s.dropped > 0)
+    warn("dropped %u grid point(s) that repeat an earlier one", s.dropped);
+  if (ok)
+    cli_note_renamed(sp_model);
   for (guint i = 0; ok && i < s.points->len; i++)
     g_string_append_printf(out, "%s\n", (gchar *)g_ptr_array_index(s.points, i));
   sweep_clear(&s);

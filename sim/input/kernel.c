@@ -157,7 +157,7 @@ static gboolean sass_regs(Kernel *k, GKeyFile *kf, GError **error) {
 /* Load the [sass] listing and profiles; registers and static shared memory
  * default to the details export when the file does not set them (registers:
  * to the listing's count without a details export). */
-static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
+static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, GError **error) {
   if (k->sass_function == NULL || *k->sass_function == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                 "%s: [sass] function: required with [sass] file (a mangled name or a unique "
@@ -204,8 +204,8 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, GError **error) {
     return FALSE;
   }
   GError *err = NULL;
-  k->sass = sass_kernel_load_id(listing, k->sass_function, source, details, id, k->trip_counts,
-                                k->n_trip_counts, &err);
+  k->sass = sass_kernel_load_id(listing, k->sass_function, source, details, id, model,
+                                k->trip_counts, k->n_trip_counts, &err);
   if (k->sass == NULL) {
     g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
     g_error_free(err);
@@ -267,7 +267,7 @@ static gboolean no_stream_keys(const Kernel *k, GKeyFile *kf, GError **error) {
 }
 
 static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
-                            const gchar *const *overrides, GError **error) {
+                            const gchar *const *overrides, const SmModel *model, GError **error) {
   g_autoptr(Kernel) k = g_new0(Kernel, 1);
   k->name = g_strdup(name);
   k->file = g_strdup(file);
@@ -279,7 +279,8 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     return NULL;
   }
   if (k->sass_file != NULL && *k->sass_file != '\0')
-    return no_stream_keys(k, kf, error) && load_sass(k, kf, error) ? g_steal_pointer(&k) : NULL;
+    return no_stream_keys(k, kf, error) && load_sass(k, kf, model, error) ? g_steal_pointer(&k)
+                                                                          : NULL;
   if (k->footprint > 0 && k->level == MEM_DRAM) { /* DRAM has no capacity to outgrow */
     g_autofree gchar *where = config_origin(kf, k->file, "stream", "footprint");
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
@@ -300,7 +301,7 @@ Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *co
     g_error_free(err);
     return NULL;
   }
-  return load_keyfile(kf, origin, origin, overrides, error);
+  return load_keyfile(kf, origin, origin, overrides, NULL, error);
 }
 
 static gint compare_names(gconstpointer a, gconstpointer b) {
@@ -328,7 +329,8 @@ static gchar *kernel_names(void) {
   return g_string_free(s, FALSE);
 }
 
-Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **error) {
+Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, const SmModel *model,
+                    GError **error) {
   g_autofree gchar *path = NULL;
   if (spec == NULL || *spec == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, "--kernel: empty kernel name");
@@ -362,7 +364,7 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **e
   if (kf == NULL)
     return NULL;
   g_autofree gchar *stem = config_file_stem(path);
-  return load_keyfile(kf, stem, path, overrides, error);
+  return load_keyfile(kf, stem, path, overrides, model, error);
 }
 
 guint kernel_regs_allocated(const Kernel *k) {

@@ -6,6 +6,7 @@
 #define WARPSIM_KERNEL_H
 
 #include "core/mem_level.h"
+#include "input/model.h"
 #include "occupancy/occupancy.h"
 
 #include <glib.h>
@@ -82,12 +83,16 @@ typedef enum {
  * found as paths.h says: WARPSIM_TRACES, then next to the binary; an
  * unknown one's message lists the shipped kernels and the directories
  * searched) and read it,
- * applying the [launch]/[stream] overrides among `overrides`.  Returns a new
- * Kernel (kernel_free) or NULL with KERNEL_ERROR set; messages name file,
- * group, key and the allowed range. */
-Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, GError **error);
+ * applying the [launch]/[stream] overrides among `overrides`, for `model`
+ * (the one it will run on; NULL: none): a [sass] listing's section for the
+ * model's GPU is picked and checked here (sass_kernel_load_id; what it
+ * assumed in sass->warnings), so run it on that model or a copy of it with
+ * other timings.  Returns a new Kernel (kernel_free) or NULL with
+ * KERNEL_ERROR set; messages name file, group, key and the allowed range. */
+Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, const SmModel *model,
+                    GError **error);
 
-/* Same, from GKeyFile text; `origin` names it in messages. */
+/* Same, from GKeyFile text, with no model; `origin` names it in messages. */
 Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,
                          GError **error);
 

@@ -13,6 +13,19 @@ void readfile_lone_cr_to_lf(gchar *text, gsize len) {
       text[i] = '\n';
 }
 
+gchar **readfile_lines(const gchar *text, gsize len) {
+  GPtrArray *lines = g_ptr_array_new();
+  for (const gchar *p = text, *end = text + len; len > 0;) {
+    const gchar *nl = memchr(p, '\n', (gsize)(end - p));
+    g_ptr_array_add(lines, g_strndup(p, (gsize)((nl != NULL ? nl : end) - p)));
+    if (nl == NULL)
+      break;
+    p = nl + 1;
+  }
+  g_ptr_array_add(lines, NULL);
+  return (gchar **)g_ptr_array_free(lines, FALSE);
+}
+
 gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error) {
   /* Only regular files: a FIFO would block in open(), a device never end. */
   if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {

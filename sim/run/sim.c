@@ -120,33 +120,52 @@ static gdouble launch_memory(const Source *src, const SmModel *model, const Kern
   return l1_hit;
 }
 
-gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
-                 GError **error) {
-  static const SimOptions defaults = {NULL, FALSE, 0, 0};
-  if (opt == NULL)
-    opt = &defaults;
+/* What a run does before it simulates: the model's timing, the policy, the
+ * launch plan (into `out`, cleared first) and the program, or NULL with the
+ * error that refuses the run; *policy gets the policy. */
+static Program *sim_prepare(const SmModel *model, const Kernel *k, const SimOptions *opt,
+                            SimResult *out, const SchedPolicy **policy, GError **error) {
   if (!model_check_timing(model, error))
-    return FALSE;
+    return NULL;
   memset(out, 0, sizeof *out);
   const gchar *policy_name = opt->policy ? opt->policy : model->policy;
-  const SchedPolicy *policy = sched_lookup(policy_name);
-  if (policy == NULL) {
+  *policy = sched_lookup(policy_name);
+  if (*policy == NULL) {
     g_set_error(error, SIM_ERROR, SIM_ERROR_LAUNCH, "--policy: unknown policy '%s' (allowed %s)",
                 policy_name, sched_names());
-    return FALSE;
+    return NULL;
   }
   if (!launch_plan(model, k, out, error))
-    return FALSE;
-  out->policy = policy->name;
+    return NULL;
+  out->policy = (*policy)->name;
   out->spilled_per_iter = synth_spilled_per_iter(k, out->regs_allocated, model->spill_loop_regs,
                                                  model->spill_extra_values);
-  const Source *src = source_of(k);
   GString *warnings = g_string_new(NULL);
-  g_autoptr(Program) program = src->program(k, model, out->spilled_per_iter, warnings, error);
+  Program *program = source_of(k)->program(k, model, out->spilled_per_iter, warnings, error);
   g_strlcpy(out->warnings, warnings->str, sizeof out->warnings);
   g_string_free(warnings, TRUE);
+  return program;
+}
+
+static const SimOptions sim_defaults = {NULL, FALSE, 0, 0};
+
+gboolean sim_check(const SmModel *model, const Kernel *k, const SimOptions *opt, GError **error) {
+  g_autofree SimResult *plan = g_new0(SimResult, 1);
+  const SchedPolicy *policy = NULL;
+  g_autoptr(Program) program =
+      sim_prepare(model, k, opt ? opt : &sim_defaults, plan, &policy, error);
+  return program != NULL;
+}
+
+gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
+                 GError **error) {
+  if (opt == NULL)
+    opt = &sim_defaults;
+  const SchedPolicy *policy = NULL;
+  g_autoptr(Program) program = sim_prepare(model, k, opt, out, &policy, error);
   if (program == NULL)
     return FALSE;
+  const Source *src = source_of(k);
   out->warp_insts_per_warp = program->warp_insts;
   SmLaunch launch = {.model = model,
                      .program = program,

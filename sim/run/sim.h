@@ -69,6 +69,13 @@ typedef struct {
 gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
                  GError **error);
 
+/* What sim_run refuses before it simulates, checked without simulating:
+ * the model's timing, the policy of `opt` (may be NULL), the launch (0 CTAs
+ * fit, [launch] keys out of range) and the program (a SASS kernel's loops
+ * and EXIT, an empty synthetic loop); FALSE with sim_run's error.  Lets a
+ * caller refuse bad input before it says anything else. */
+gboolean sim_check(const SmModel *model, const Kernel *k, const SimOptions *opt, GError **error);
+
 /* Warp instructions a run of `k` on `model` will issue (its CTAs on this SM x
  * warps per CTA x instructions per warp), without simulating; 0 when the
  * launch cannot run.  A double: the product can pass 2^64.  Lets a caller

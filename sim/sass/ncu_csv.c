@@ -4,6 +4,7 @@
 
 #include "input/readfile.h"
 #include "sass/ncu.h"
+#include "sass/sass.h"
 
 #include <csv.h>
 #include <math.h>
@@ -336,4 +337,21 @@ static gboolean comma_decimal_file(const NcuTable *t) {
     }
   }
   return FALSE;
+}
+
+NcuNameMatch ncu_csv_name_match(const gchar *kernel_name, const gchar *name) {
+  g_autofree gchar *a = sass_name_key(kernel_name);
+  g_autofree gchar *b = sass_name_key(name);
+  if (strcmp(a, b) != 0)
+    return NCU_NAME_OTHER;
+  return sass_name_same_params(kernel_name, name) ? NCU_NAME_SAME : NCU_NAME_OVERLOAD;
+}
+
+void ncu_csv_overload_error(GError **error, const gchar *origin, guint line,
+                            const gchar *kernel_name, const gchar *name) {
+  g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
+              "%s:%u: a profile of '%s', another overload of the listing's '%s' (the same name, "
+              "other parameters: a profile of another kernel; allowed: an export of the "
+              "listing's function)",
+              origin, line, kernel_name, name);
 }

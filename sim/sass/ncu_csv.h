@@ -79,4 +79,18 @@ gboolean ncu_csv_number_style(const gchar *s, gboolean comma, gdouble *v);
  * is 1.234, else 1234). */
 gboolean ncu_csv_value(const NcuTable *t, const gchar *s, gdouble *v);
 
+/* How a Kernel Name of an export compares with the listing's function
+ * `name` (demangled, or a name key: then no parameters to compare). */
+typedef enum {
+  NCU_NAME_OTHER,    /* another name key (sass_name_key): another kernel */
+  NCU_NAME_OVERLOAD, /* the same key, other parameters (sass_name_same_params) */
+  NCU_NAME_SAME,     /* the same key and parameters, or a name base without them */
+} NcuNameMatch;
+NcuNameMatch ncu_csv_name_match(const gchar *kernel_name, const gchar *name);
+
+/* NCU_ERROR_KERNEL, one line: the export (`origin`, its kernel's line)
+ * profiles `kernel_name`, another overload of the listing's `name`. */
+void ncu_csv_overload_error(GError **error, const gchar *origin, guint line,
+                            const gchar *kernel_name, const gchar *name);
+
 #endif

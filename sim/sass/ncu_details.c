@@ -346,11 +346,13 @@ typedef struct {
   guint row, line;
 } Launch;
 
-/* The launches of the kernel whose key is `key`, in file order (each ID
- * once), after checking every row's field count; the names of the others
- * into `seen`.  NULL with NCU_ERROR_PARSE. */
-static GArray *find_launches(GArray *rows, const NcuRow *h, const DetailCols *c, const gchar *key,
-                             GHashTable *seen, const gchar *origin, GError **error) {
+/* The launches of the listing's kernel `name` (ncu_csv_name_match), in
+ * file order (each ID once), after checking every row's field count; the
+ * names of the others into `seen`, the first row of another overload of it
+ * into *overload.  NULL with NCU_ERROR_PARSE. */
+static GArray *find_launches(GArray *rows, const NcuRow *h, const DetailCols *c, const gchar *name,
+                             GHashTable *seen, const NcuRow **overload, const gchar *origin,
+                             GError **error) {
   GArray *launches = g_array_new(FALSE, FALSE, sizeof(Launch));
   const gchar *last_id = NULL;
   for (guint i = 1; i < rows->len; i++) {
@@ -362,13 +364,15 @@ static GArray *find_launches(GArray *rows, const NcuRow *h, const DetailCols *c,
       g_array_free(launches, TRUE);
       return NULL;
     }
-    const gchar *id = ncu_csv_field(r, c->id), *name = ncu_csv_field(r, c->kname);
+    const gchar *id = ncu_csv_field(r, c->id), *kname = ncu_csv_field(r, c->kname);
     if (last_id != NULL && strcmp(id, last_id) == 0)
       continue; /* the same launch's next row */
     last_id = id;
-    g_autofree gchar *k = sass_name_key(name);
-    if (strcmp(k, key) != 0) {
-      g_hash_table_add(seen, g_strdup(name));
+    NcuNameMatch match = ncu_csv_name_match(kname, name);
+    if (match == NCU_NAME_OVERLOAD && *overload == NULL)
+      *overload = r;
+    if (match != NCU_NAME_SAME) {
+      g_hash_table_add(seen, g_strdup(kname));
       continue;
     }
     for (guint j = 0; j < launches->len; j++) {
@@ -377,7 +381,7 @@ static GArray *find_launches(GArray *rows, const NcuRow *h, const DetailCols *c,
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                     "%s:%u: launch ID %s of kernel '%s' again, after other launches (first at "
                     "line %u; allowed: each launch's rows once, together)",
-                    origin, r->line, id, name, l->line);
+                    origin, r->line, id, kname, l->line);
         g_array_free(launches, TRUE);
         return NULL;
       }
@@ -427,15 +431,21 @@ static const Launch *pick_launch(GArray *launches, GArray *rows, const DetailCol
 }
 
 static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gchar *origin,
-                                     const gchar *key, gint64 want, GError **error) {
+                                     const gchar *name, gint64 want, GError **error) {
   DetailCols c;
   const NcuRow *h = details_header(rows, origin, &c, error);
   if (h == NULL)
     return NULL;
+  g_autofree gchar *key = sass_name_key(name);
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GArray) launches = find_launches(rows, h, &c, key, seen, origin, error);
+  const NcuRow *overload = NULL;
+  g_autoptr(GArray) launches = find_launches(rows, h, &c, name, seen, &overload, origin, error);
   if (launches == NULL)
     return NULL;
+  if (launches->len == 0 && overload != NULL) {
+    ncu_csv_overload_error(error, origin, overload->line, ncu_csv_field(overload, c.kname), name);
+    return NULL;
+  }
   if (launches->len == 0) {
     no_kernel_error(seen, origin, h->line, key, error);
     return NULL;
@@ -485,28 +495,28 @@ static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gcha
 }
 
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
-                                  const gchar *key, GError **error) {
-  return ncu_details_load_data_id(text, len, origin, key, -1, error);
+                                  const gchar *name, GError **error) {
+  return ncu_details_load_data_id(text, len, origin, name, -1, error);
 }
 
 NcuDetails *ncu_details_load_data_id(const gchar *text, gsize len, const gchar *origin,
-                                     const gchar *key, gint64 id, GError **error) {
+                                     const gchar *name, gint64 id, GError **error) {
   g_autoptr(NcuTable) table = ncu_csv_read_from(text, len, origin, "ID", error);
   if (table == NULL)
     return NULL;
-  return details_from_rows(table->rows, table, origin, key, id, error);
+  return details_from_rows(table->rows, table, origin, name, id, error);
 }
 
-NcuDetails *ncu_details_load(const gchar *path, const gchar *key, GError **error) {
-  return ncu_details_load_id(path, key, -1, error);
+NcuDetails *ncu_details_load(const gchar *path, const gchar *name, GError **error) {
+  return ncu_details_load_id(path, name, -1, error);
 }
 
-NcuDetails *ncu_details_load_id(const gchar *path, const gchar *key, gint64 id, GError **error) {
+NcuDetails *ncu_details_load_id(const gchar *path, const gchar *name, gint64 id, GError **error) {
   gchar *text = NULL;
   gsize len = 0;
   if (!ncu_csv_read_file(path, &text, &len, error))
     return NULL;
-  NcuDetails *d = ncu_details_load_data_id(text, len, path, key, id, error);
+  NcuDetails *d = ncu_details_load_data_id(text, len, path, name, id, error);
   g_free(text);
   return d;
 }

@@ -44,24 +44,27 @@ typedef struct {
                                (owned; "" when none) */
 } NcuDetails;
 
-/* Read the details-page export at `path` and take the kernel whose name key
- * (sass_name_key: any name base) is `key`: its launch of ID `id`, or with
- * `id` < 0 its first launch (a warning names the one taken when there are
- * several).  Metrics by their label or an older one, or by the metric name
- * (ncu_details_metric_name); values scaled by their Metric Unit.  Unknown
- * values ("n/a", "-") and hit rates above 100 % (read as 100 %) are one
- * line of `warnings` each, saying what is assumed.  Text as ncu_csv_read
- * takes it (UTF-16, lines ahead of the "ID" header skipped).  Returns a new
- * NcuDetails or NULL with NCU_ERROR (NCU_ERROR_KERNEL: no such kernel, or
- * no launch `id` of it). */
-NcuDetails *ncu_details_load_id(const gchar *path, const gchar *key, gint64 id, GError **error);
+/* Read the details-page export at `path` and take the listing's kernel
+ * `name` (its demangled name, or a name key): a kernel of the same name key
+ * (sass_name_key: any name base) and parameters (sass_name_same_params: a
+ * base without them matches), whose launch of ID `id`, or with `id` < 0
+ * first launch, is read (a warning names the one taken when there are
+ * several).  An export of another overload alone (the same key, other
+ * parameters) is NCU_ERROR_KERNEL naming both signatures.  Metrics by their
+ * label or an older one, or by the metric name (ncu_details_metric_name);
+ * values scaled by their Metric Unit.  Unknown values ("n/a", "-") and hit
+ * rates above 100 % (read as 100 %) are one line of `warnings` each, saying
+ * what is assumed.  Text as ncu_csv_read takes it (UTF-16, lines ahead of
+ * the "ID" header skipped).  Returns a new NcuDetails or NULL with NCU_ERROR
+ * (NCU_ERROR_KERNEL: no such kernel, or no launch `id` of it). */
+NcuDetails *ncu_details_load_id(const gchar *path, const gchar *name, gint64 id, GError **error);
 NcuDetails *ncu_details_load_data_id(const gchar *text, gsize len, const gchar *origin,
-                                     const gchar *key, gint64 id, GError **error);
+                                     const gchar *name, gint64 id, GError **error);
 
 /* The same with `id` = -1 (the kernel's first launch). */
-NcuDetails *ncu_details_load(const gchar *path, const gchar *key, GError **error);
+NcuDetails *ncu_details_load(const gchar *path, const gchar *name, GError **error);
 NcuDetails *ncu_details_load_data(const gchar *text, gsize len, const gchar *origin,
-                                  const gchar *key, GError **error);
+                                  const gchar *name, GError **error);
 
 /* The metric label warpsim knows `metric` by: the current label for an
  * older one ("Memory [%]" -> "Memory Throughput", "SOL DRAM" -> "DRAM

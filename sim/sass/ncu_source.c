@@ -254,22 +254,28 @@ static gboolean same_section(GArray *rows, const Section *a, const Section *b) {
   return TRUE;
 }
 
-/* The section whose kernel's name key is `key`; a file of one other kernel
- * or no match is NCU_ERROR_KERNEL. */
-static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
+/* The section of the listing's kernel `name` (ncu_csv_name_match); a file
+ * of other kernels, or of another overload of it, is NCU_ERROR_KERNEL. */
+static const Section *pick_section(GArray *rows, GArray *secs, const gchar *name,
                                    const gchar *origin, GString *warnings, GError **error) {
   GString *names = g_string_new(NULL);
   g_autoptr(GHashTable) listed = g_hash_table_new(g_str_hash, g_str_equal);
+  g_autofree gchar *key = sass_name_key(name);
   const Section *found = NULL;
+  const NcuRow *overload = NULL;
   guint matches = 0;
   for (guint i = 0; i < secs->len; i++) {
     const Section *s = &g_array_index(secs, Section, i);
-    const gchar *name = ncu_csv_field(&g_array_index(rows, NcuRow, s->kernel_row), 1);
-    g_autofree gchar *k = sass_name_key(name);
-    if (strcmp(k, key) == 0 && (found == NULL || !same_section(rows, found, s)) && matches++ == 0)
+    const NcuRow *kr = &g_array_index(rows, NcuRow, s->kernel_row);
+    const gchar *kname = ncu_csv_field(kr, 1);
+    NcuNameMatch match = ncu_csv_name_match(kname, name);
+    if (match == NCU_NAME_SAME && (found == NULL || !same_section(rows, found, s)) &&
+        matches++ == 0)
       found = s;
-    if (g_hash_table_add(listed, (gpointer)name)) /* each kernel once (several launches) */
-      g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", name);
+    if (match == NCU_NAME_OVERLOAD && overload == NULL)
+      overload = kr;
+    if (g_hash_table_add(listed, (gpointer)kname)) /* each kernel once (several launches) */
+      g_string_append_printf(names, "%s'%s'", names->len ? ", " : "", kname);
   }
   if (found != NULL) {
     /* the source page names no launch ID: the first is taken */
@@ -283,6 +289,11 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
     g_string_free(names, TRUE);
     return found;
   }
+  if (overload != NULL) {
+    ncu_csv_overload_error(error, origin, overload->line, ncu_csv_field(overload, 1), name);
+    g_string_free(names, TRUE);
+    return NULL;
+  }
   const NcuRow *first = &g_array_index(rows, NcuRow, g_array_index(secs, Section, 0).kernel_row);
   g_set_error(error, NCU_ERROR, NCU_ERROR_KERNEL,
               "%s:%u: a profile of %s, not of '%s' (a profile of another kernel)", origin,
@@ -291,8 +302,8 @@ static const Section *pick_section(GArray *rows, GArray *secs, const gchar *key,
   return NULL;
 }
 
-NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
-                                GError **error) {
+NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin,
+                                const gchar *name, GError **error) {
   g_autoptr(NcuTable) table = ncu_csv_read_from(text, len, origin, "Kernel Name", error);
   if (table == NULL)
     return NULL;
@@ -300,7 +311,7 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
   NcuSource *out = NULL;
   g_autoptr(GString) warnings = g_string_new(NULL);
   GArray *secs = source_sections(rows, origin, error);
-  const Section *s = secs ? pick_section(rows, secs, key, origin, warnings, error) : NULL;
+  const Section *s = secs ? pick_section(rows, secs, name, origin, warnings, error) : NULL;
   if (s != NULL && s->first >= s->end) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE, "%s:%u: no instruction rows", origin,
                 g_array_index(rows, NcuRow, s->kernel_row).line);
@@ -334,12 +345,12 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
   return out;
 }
 
-NcuSource *ncu_source_load(const gchar *path, const gchar *key, GError **error) {
+NcuSource *ncu_source_load(const gchar *path, const gchar *name, GError **error) {
   gchar *text = NULL;
   gsize len = 0;
   if (!ncu_csv_read_file(path, &text, &len, error))
     return NULL;
-  NcuSource *s = ncu_source_load_data(text, len, path, key, error);
+  NcuSource *s = ncu_source_load_data(text, len, path, name, error);
   g_free(text);
   return s;
 }

@@ -83,20 +83,22 @@ typedef struct {
                                      instructions (a column left out or empty: 0) */
 } NcuSource;
 
-/* Read the source-page export at `path` and take the kernel whose name key
- * (sass_name_key: any name base, mangled or demangled) is `key`; of several
- * launches the first (a warning says so: the source page names no launch
- * ID).  A file of one kernel with another name is an error
- * (NCU_ERROR_KERNEL).  Unknown counters ("n/a") are NcuInstr.unknown, an
- * unknown execution count takes the instruction before's; each is one
- * line of `warnings`.  Text as ncu_csv_read takes it (UTF-16, lines ahead
- * of the first "Kernel Name" line skipped).  Returns a new NcuSource or
- * NULL with NCU_ERROR. */
-NcuSource *ncu_source_load(const gchar *path, const gchar *key, GError **error);
+/* Read the source-page export at `path` and take the listing's kernel `name`
+ * (its demangled name, or a name key): the same name key (sass_name_key: any
+ * name base, mangled or demangled) and parameters (sass_name_same_params);
+ * of several launches the first (a warning says so: the source page names no
+ * launch ID).  A file of other kernels is an error (NCU_ERROR_KERNEL), and
+ * so is one of another overload of it (the same key, other parameters: its
+ * message names both signatures).  Unknown counters ("n/a") are
+ * NcuInstr.unknown, an unknown execution count takes the instruction
+ * before's; each is one line of `warnings`.  Text as ncu_csv_read takes it
+ * (UTF-16, lines ahead of the first "Kernel Name" line skipped).  Returns a
+ * new NcuSource or NULL with NCU_ERROR. */
+NcuSource *ncu_source_load(const gchar *path, const gchar *name, GError **error);
 
 /* Same from CSV text; `origin` names it in messages. */
-NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin, const gchar *key,
-                                GError **error);
+NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origin,
+                                const gchar *name, GError **error);
 
 /* Check `src` profiles `f`: the same number of instructions at the same
  * offsets with the same opcodes.  FALSE with NCU_ERROR_KERNEL naming the

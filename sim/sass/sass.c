@@ -92,6 +92,118 @@ gchar *sass_name_key(const gchar *name) {
   return g_string_free(s, FALSE);
 }
 
+/* The text inside the parameter list of `name` (demangled first when
+ * mangled), NULL when it has none (Nsight Compute's --print-kernel-base
+ * function).  Newly allocated. */
+static gchar *params_text(const gchar *name) {
+  g_autofree gchar *demangled = g_str_has_prefix(name, "_Z") ? demangle(name) : NULL;
+  if (demangled != NULL)
+    name = demangled;
+  gint depth = 0;
+  for (const gchar *p = name; *p; p++) {
+    if (*p == '<' || *p == '>') {
+      depth += *p == '<' ? 1 : -1;
+      continue;
+    }
+    if (*p != '(' || depth != 0)
+      continue;
+    gint paren = 0;
+    for (const gchar *q = p; *q; q++) {
+      paren += *q == '(' ? 1 : (*q == ')' ? -1 : 0);
+      if (paren == 0)
+        return g_strndup(p + 1, q - p - 1);
+    }
+    return NULL;
+  }
+  return NULL;
+}
+
+/* One parameter type in one spelling, whichever demangler wrote it: its
+ * type words, " const"/" volatile" of the base type (before or after it),
+ * then each '*' or '&' with the qualifiers after it ("const float *" and
+ * "float const*": "float const*").  "" (matches any) for a template
+ * parameter as Nsight Compute prints it (T1, T2, ...) and for what is not
+ * a plain type (a function pointer, an array, a word after a '*'). */
+static gchar *param_canon(const gchar *text) {
+  g_autoptr(GString) base = g_string_new(NULL);
+  g_autoptr(GString) ptr = g_string_new(NULL);
+  gboolean base_const = FALSE, base_volatile = FALSE, plain = TRUE;
+  for (const gchar *s = text; *s && plain;) {
+    if (g_ascii_isspace(*s)) {
+      s++;
+    } else if (*s == '*' || *s == '&') {
+      g_string_append_c(ptr, *s++);
+    } else if (g_ascii_isalnum(*s) || *s == '_' || *s == ':') {
+      g_autoptr(GString) word = g_string_new(NULL);
+      for (gint depth = 0; *s && (depth > 0 || g_ascii_isalnum(*s) || strchr("_:<", *s)); s++) {
+        depth += *s == '<' ? 1 : (*s == '>' ? -1 : 0);
+        if (!g_ascii_isspace(*s))
+          g_string_append_c(word, *s);
+      }
+      gboolean cv = strcmp(word->str, "const") == 0 || strcmp(word->str, "volatile") == 0;
+      if (cv && ptr->len > 0)
+        g_string_append_printf(ptr, " %s", word->str);
+      else if (cv)
+        *(word->str[0] == 'c' ? &base_const : &base_volatile) = TRUE;
+      else if (ptr->len > 0)
+        plain = FALSE;
+      else
+        g_string_append_printf(base, "%s%s", base->len ? " " : "", word->str);
+    } else {
+      plain = FALSE;
+    }
+  }
+  gboolean template_param = base->str[0] == 'T' && base->str[1] != '\0' &&
+                            strspn(base->str + 1, "0123456789") == base->len - 1;
+  if (!plain || template_param || base->len == 0)
+    return g_strdup("");
+  return g_strdup_printf("%s%s%s%s", base->str, base_const ? " const" : "",
+                         base_volatile ? " volatile" : "", ptr->str);
+}
+
+/* The parameters of `name` in param_canon's spelling ("(void)": none), or
+ * NULL when it has no parameter list. */
+static GPtrArray *name_params(const gchar *name) {
+  g_autofree gchar *text = params_text(name);
+  if (text == NULL)
+    return NULL;
+  GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+  g_autofree gchar *stripped = g_strstrip(g_strdup(text));
+  if (*stripped == '\0' || strcmp(stripped, "void") == 0)
+    return out;
+  gint depth = 0;
+  const gchar *start = text;
+  for (const gchar *p = text;; p++) {
+    if (*p == '\0' || (*p == ',' && depth == 0)) {
+      g_autofree gchar *one = g_strndup(start, p - start);
+      g_ptr_array_add(out, param_canon(one));
+      if (*p == '\0')
+        break;
+      start = p + 1;
+    }
+    if (*p == '<' || *p == '(')
+      depth++;
+    else if (*p == '>' || *p == ')')
+      depth--;
+  }
+  return out;
+}
+
+gboolean sass_name_same_params(const gchar *a, const gchar *b) {
+  g_autoptr(GPtrArray) pa = name_params(a);
+  g_autoptr(GPtrArray) pb = name_params(b);
+  if (pa == NULL || pb == NULL)
+    return TRUE;
+  if (pa->len != pb->len)
+    return FALSE;
+  for (guint i = 0; i < pa->len; i++) {
+    const gchar *x = g_ptr_array_index(pa, i), *y = g_ptr_array_index(pb, i);
+    if (*x != '\0' && *y != '\0' && strcmp(x, y) != 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
 static gchar *demangle(const gchar *mangled) {
   char *d = cplus_demangle(mangled, DMGL_PARAMS | DMGL_ANSI);
   if (d == NULL)
@@ -359,7 +471,7 @@ static gchar **listing_lines(const gchar *text, gsize len, const Parser *ps, GEr
                 ps->origin, line, (guchar)*bad);
     return NULL;
   }
-  return g_strsplit(copy, "\n", -1);
+  return readfile_lines(copy, len); /* linear, under ASan too */
 }
 
 /* A new function when line `ln` (0-based) heads one: cuobjdump's
@@ -583,6 +695,46 @@ static RawFunction *select_function(GPtrArray *funcs, const gchar *want, const g
   return best;
 }
 
+/* What to give instead of a listing model `model_name` (SM version `own`)
+ * cannot run: a listing for `own`, or a model that runs `f` (NULL: one that
+ * runs one of the listing's sections); or, when listings for `own` are not
+ * read, that the model simulates synthetic kernels only.  Newly allocated. */
+static gchar *arch_hint(guint own, const gchar *model_name, const SassFunction *f) {
+  if (!arch_supported(own))
+    return g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
+                           "), so model '%s' simulates synthetic kernels only",
+                           own, model_name);
+  g_autofree gchar *other =
+      f != NULL ? g_strdup_printf("a model of compute capability %u.%u or later %u.x", f->arch / 10,
+                                  f->arch % 10, f->arch / 10)
+                : g_strdup("a model that runs one of them");
+  return g_strdup_printf("give a listing compiled for sm_%u (nvcc "
+                         "-gencode=arch=compute_%u,code=sm_%u) or %s",
+                         own, own, own, other);
+}
+
+/* The sections of function `r` (its mangled name) in `funcs`, one per
+ * architecture of a fat binary's listing: the one compiled for the GPU
+ * `gpu`, else the latest it runs by binary compatibility (sass_arch_fit),
+ * else NULL; *n gets the number of sections. */
+static RawFunction *section_for(GPtrArray *funcs, const RawFunction *r, const SassGpu *gpu,
+                                guint *n) {
+  RawFunction *same = NULL, *compatible = NULL;
+  *n = 0;
+  for (guint i = 0; i < funcs->len; i++) {
+    RawFunction *q = g_ptr_array_index(funcs, i);
+    if (strcmp(q->name, r->name) != 0)
+      continue;
+    (*n)++;
+    SassArchFit fit = sass_arch_fit(q->arch, q->arch_suffix, gpu->cc_major, gpu->cc_minor);
+    if (fit == SASS_ARCH_SAME && same == NULL)
+      same = q;
+    if (fit == SASS_ARCH_COMPATIBLE && (compatible == NULL || q->arch > compatible->arch))
+      compatible = q;
+  }
+  return same != NULL ? same : compatible;
+}
+
 /* A function's architecture is one whose listings are read, and it has
  * instructions; else FALSE with SASS_ERROR_ARCH or SASS_ERROR_PARSE. */
 static gboolean raw_readable(const RawFunction *r, const gchar *origin, GError **error) {
@@ -636,22 +788,63 @@ static gboolean parse_functions(const gchar *text, gsize len, Parser *ps, GPtrAr
   return FALSE;
 }
 
-SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
-                             const gchar *function, GError **error) {
+/* No section of function `r` (n of them) runs on `gpu`: SASS_ERROR_ARCH
+ * naming each section's architecture and the model. */
+static void no_section(GPtrArray *funcs, const RawFunction *r, guint n, const SassGpu *gpu,
+                       const gchar *origin, GError **error) {
+  g_autoptr(GString) archs = g_string_new(NULL);
+  const RawFunction *first = NULL;
+  guint k = 0;
+  for (guint i = 0; i < funcs->len; i++) {
+    const RawFunction *q = g_ptr_array_index(funcs, i);
+    if (strcmp(q->name, r->name) != 0)
+      continue;
+    const gchar sfx[2] = {q->arch_suffix, '\0'};
+    first = first != NULL ? first : q;
+    g_string_append_printf(archs, "%s sm_%u%s (line %u)", k == 0 ? "" : (k + 1 == n ? " and" : ","),
+                           q->arch, sfx, q->line);
+    k++;
+  }
+  guint own = gpu->cc_major * 10 + gpu->cc_minor;
+  g_autofree gchar *hint = arch_hint(own, gpu->model_name, NULL);
+  g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
+              "%s:%u: function '%s' has %u sections, for%s, none of which model '%s' (compute "
+              "capability %u.%u) can run: a cubin runs only on GPUs of its own major version at "
+              "the same or a higher minor version (CUDA binary compatibility); %s",
+              origin, first->line, r->name, n, archs->str, gpu->model_name, gpu->cc_major,
+              gpu->cc_minor, hint);
+}
+
+SassFunction *sass_load_data_for(const gchar *text, gsize len, const gchar *origin,
+                                 const gchar *function, const SassGpu *gpu, GString *warnings,
+                                 GError **error) {
   Parser ps;
   parser_init(&ps, origin);
   g_autoptr(GPtrArray) funcs = g_ptr_array_new_with_free_func(raw_free);
   SassFunction *out = NULL;
   if (parse_functions(text, len, &ps, funcs, error)) {
     RawFunction *r = select_function(funcs, function, origin, error);
-    if (r != NULL && raw_readable(r, origin, error))
-      out = function_from_raw(r, origin);
+    guint n = 1;
+    RawFunction *fit = r != NULL && gpu != NULL ? section_for(funcs, r, gpu, &n) : NULL;
+    if (r != NULL && n > 1 && fit == NULL)
+      no_section(funcs, r, n, gpu, origin, error);
+    else if (r != NULL && raw_readable(fit != NULL ? fit : r, origin, error))
+      out = function_from_raw(fit != NULL ? fit : r, origin);
   }
   parser_clear(&ps);
+  if (out != NULL && gpu != NULL &&
+      !sass_check_arch(out, gpu->model_name, gpu->cc_major, gpu->cc_minor, warnings, error))
+    g_clear_pointer(&out, sass_function_free);
   return out;
 }
 
-SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
+SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
+                             const gchar *function, GError **error) {
+  return sass_load_data_for(text, len, origin, function, NULL, NULL, error);
+}
+
+SassFunction *sass_load_for(const gchar *path, const gchar *function, const SassGpu *gpu,
+                            GString *warnings, GError **error) {
   gsize len = 0;
   GError *err = NULL;
   gchar *text = readfile_capped(path, READFILE_MAX_BYTES, &len, &err);
@@ -660,9 +853,13 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
     g_error_free(err);
     return NULL;
   }
-  SassFunction *f = sass_load_data(text, len, path, function, error);
+  SassFunction *f = sass_load_data_for(text, len, path, function, gpu, warnings, error);
   g_free(text);
   return f;
+}
+
+SassFunction *sass_load(const gchar *path, const gchar *function, GError **error) {
+  return sass_load_for(path, function, NULL, NULL, error);
 }
 
 GPtrArray *sass_load_all(const gchar *path, GError **error) {
@@ -717,16 +914,7 @@ gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint c
   case SASS_ARCH_FOREIGN:
     break;
   }
-  guint own = cc_major * 10 + cc_minor;
-  g_autofree gchar *hint =
-      arch_supported(own)
-          ? g_strdup_printf("give a listing compiled for sm_%u (nvcc "
-                            "-gencode=arch=compute_%u,code=sm_%u) or a model of compute "
-                            "capability %u.%u or later %u.x",
-                            own, own, own, f->arch / 10, f->arch % 10, f->arch / 10)
-          : g_strdup_printf("listings for sm_%u are not read (supported: " SASS_ARCHS
-                            "), so model '%s' simulates synthetic kernels only",
-                            own, model_name);
+  g_autofree gchar *hint = arch_hint(cc_major * 10 + cc_minor, model_name, f);
   g_set_error(error, SASS_ERROR, SASS_ERROR_ARCH,
               "%s:%u: function '%s' is compiled for sm_%u%s, which model '%s' (compute "
               "capability %u.%u) cannot run: a cubin runs only on GPUs of its own major version "

@@ -101,7 +101,9 @@ typedef enum {
 } SassError;
 
 /* Read the listing at `path` and decode the function `function`: its mangled
- * name exactly, or a substring of exactly one function's demangled name.
+ * name exactly, or a substring of exactly one function's demangled name
+ * (of a function with sections for several architectures, its sm_90 one,
+ * else its first; sass_load_for picks by the GPU).
  * Returns a new SassFunction (sass_function_free) or NULL with SASS_ERROR;
  * messages start "FILE:LINE: " where a line is at fault. */
 SassFunction *sass_load(const gchar *path, const gchar *function, GError **error);
@@ -109,6 +111,30 @@ SassFunction *sass_load(const gchar *path, const gchar *function, GError **error
 /* Same, from listing text; `origin` names it in messages. */
 SassFunction *sass_load_data(const gchar *text, gsize len, const gchar *origin,
                              const gchar *function, GError **error);
+
+/* The GPU a listing is read for: a model's name (for messages) and its
+ * compute capability. */
+typedef struct {
+  const gchar *model_name;
+  guint cc_major, cc_minor;
+} SassGpu;
+
+/* sass_load for the GPU `gpu` (NULL: as sass_load, unchecked): of the
+ * function's sections (cuobjdump of a fat binary prints one per
+ * architecture, each after its `arch = sm_XX` header), the one compiled for
+ * its compute capability, else the latest one it runs by binary
+ * compatibility; then checked with sass_check_arch (a section run by
+ * compatibility: one line on `warnings`, may be NULL).  When the function
+ * has several sections and none runs on the GPU: SASS_ERROR_ARCH on one
+ * line naming each section's architecture and line, and the model; with
+ * one section, sass_check_arch's error. */
+SassFunction *sass_load_for(const gchar *path, const gchar *function, const SassGpu *gpu,
+                            GString *warnings, GError **error);
+
+/* Same, from listing text. */
+SassFunction *sass_load_data_for(const gchar *text, gsize len, const gchar *origin,
+                                 const gchar *function, const SassGpu *gpu, GString *warnings,
+                                 GError **error);
 
 /* Every function of the listing at `path`, in listing order (a new array
  * of SassFunction, freed with it), or NULL with SASS_ERROR as sass_load;
@@ -152,6 +178,17 @@ void sass_ctrl_decode(guint64 hi, SassCtrl *out);
  * mangled) is demangled first, so every name base of one kernel has the
  * same key.  Newly allocated. */
 gchar *sass_name_key(const gchar *name);
+
+/* Whether names `a` and `b` (demangled by either demangler, or mangled:
+ * demangled first) have the same parameter list, telling overloads of one
+ * name key apart: TRUE when either has none (Nsight Compute's
+ * --print-kernel-base function prints the base name alone), else the same
+ * number of parameters of the same types, spacing and the place of const
+ * aside ("const float *" is "float const*"); a parameter Nsight Compute
+ * prints as a template parameter (T1, T2, ...: "void k<1, float>(T2 *)")
+ * or one that is not a plain type (a function pointer, an array) matches
+ * any. */
+gboolean sass_name_same_params(const gchar *a, const gchar *b);
 
 /* Index of the instruction at byte `offset`, or -1. */
 gint sass_find_offset(const SassFunction *f, guint32 offset);

@@ -15,29 +15,43 @@ G_DEFINE_QUARK(warpsim_sassprog_error, sassprog_error)
 SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gchar *source_csv,
                              const gchar *details_csv, const guint *trip_counts,
                              guint n_trip_counts, GError **error) {
-  return sass_kernel_load_id(file, function, source_csv, details_csv, -1, trip_counts,
+  return sass_kernel_load_id(file, function, source_csv, details_csv, -1, NULL, trip_counts,
                              n_trip_counts, error);
 }
 
+/* Model `m` has opcode classes, without which no SASS kernel runs on it;
+ * else SASSPROG_ERROR_INPUT. */
+static gboolean model_has_classes(const SmModel *m, GError **error) {
+  if (m->opclass[OPCLASS_FP32].opcodes != NULL && *m->opclass[OPCLASS_FP32].opcodes != '\0')
+    return TRUE;
+  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+              "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
+              "SASS kernels; models/h200.ini has them)",
+              m->file);
+  return FALSE;
+}
+
 SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const gchar *source_csv,
-                                const gchar *details_csv, gint64 details_id,
+                                const gchar *details_csv, gint64 details_id, const SmModel *m,
                                 const guint *trip_counts, guint n_trip_counts, GError **error) {
   g_autoptr(SassKernel) sk = g_new0(SassKernel, 1);
   sk->n_trip_counts = MIN(n_trip_counts, G_N_ELEMENTS(sk->trip_counts));
   for (guint i = 0; i < sk->n_trip_counts; i++)
     sk->trip_counts[i] = trip_counts[i];
-  sk->fn = sass_load(file, function, error);
-  if (sk->fn == NULL)
+  sk->warnings = g_string_new(NULL);
+  SassGpu gpu = {m ? m->name : NULL, m ? m->sm.cc_major : 0, m ? m->sm.cc_minor : 0};
+  sk->fn = sass_load_for(file, function, m ? &gpu : NULL, sk->warnings, error);
+  if (sk->fn == NULL || (m != NULL && !model_has_classes(m, error)))
     return NULL;
-  g_autofree gchar *key = sass_name_key(sk->fn->demangled);
+  const gchar *name = sk->fn->demangled; /* its key and parameters name it in the exports */
   if (source_csv && *source_csv) {
-    sk->source = ncu_source_load(source_csv, key, error);
+    sk->source = ncu_source_load(source_csv, name, error);
     if (sk->source == NULL || !ncu_source_check(sk->source, sk->fn, error))
       return NULL;
     sk->warps = sassmem_executed(sk, 0);
   }
   if (details_csv && *details_csv) {
-    sk->details = ncu_details_load_id(details_csv, key, details_id, error);
+    sk->details = ncu_details_load_id(details_csv, name, details_id, error);
     if (sk->details == NULL)
       return NULL;
   }
@@ -258,22 +272,13 @@ static void warn_atomics(const SassKernel *sk, GString *warnings) {
 
 gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
                           GError **error) {
-  if (!sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error))
-    return FALSE;
-  if (m->opclass[OPCLASS_FP32].opcodes != NULL && *m->opclass[OPCLASS_FP32].opcodes != '\0')
-    return TRUE;
-  g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-              "%s: [class_fp32] opcodes: the model has no opcode classes (needed to simulate "
-              "SASS kernels; models/h200.ini has them)",
-              m->file);
-  return FALSE;
+  return sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error) &&
+         model_has_classes(m, error);
 }
 
 Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warnings,
                           GError **error) {
   const SassFunction *fn = sk->fn;
-  if (!sass_model_check(fn, m, warnings, error))
-    return NULL;
   g_autoptr(Program) p = g_new0(Program, 1);
   p->n = fn->n + 1;
   p->code = g_new0(Instr, p->n);
@@ -341,6 +346,8 @@ void sass_kernel_free(SassKernel *sk) {
   if (sk == NULL)
     return;
   sass_function_free(sk->fn);
+  if (sk->warnings != NULL)
+    g_string_free(sk->warnings, TRUE);
   ncu_source_free(sk->source);
   ncu_details_free(sk->details);
   g_free(sk);

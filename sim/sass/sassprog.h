@@ -43,6 +43,8 @@
 /* What a [sass] kernel file names, loaded and cross-checked. */
 typedef struct SassKernel {
   SassFunction *fn;                        /* the function, owned */
+  GString *warnings;                       /* what loading it for its model assumed, one line each
+                                              (a listing run by binary compatibility), owned */
   NcuSource *source;                       /* source-page profile, owned; NULL = none */
   NcuDetails *details;                     /* details-page profile, owned; NULL = none */
   guint n_trip_counts;                     /* entries of trip_counts; 0 = none */
@@ -87,9 +89,14 @@ SassKernel *sass_kernel_load(const gchar *file, const gchar *function, const gch
                              guint n_trip_counts, GError **error);
 
 /* The same, reading launch `details_id` of the details export (< 0: its
- * first launch; [sass] details_id). */
+ * first launch; [sass] details_id), for model `m` (NULL: none, as
+ * sass_kernel_load): the listing's section for its GPU (sass_load_for,
+ * SASS_ERROR_ARCH when none runs on it, a warning in `warnings` when it
+ * runs by binary compatibility) and its opcode classes (else
+ * SASSPROG_ERROR_INPUT naming [class_fp32] of its file) are checked here,
+ * once: sass_program_new trusts them. */
 SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const gchar *source_csv,
-                                const gchar *details_csv, gint64 details_id,
+                                const gchar *details_csv, gint64 details_id, const SmModel *m,
                                 const guint *trip_counts, guint n_trip_counts, GError **error);
 
 /* Whether model `m` can simulate function `fn`: its GPU runs the listing
@@ -99,8 +106,9 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
 gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
                           GError **error);
 
-/* The program every warp walks, with `m`'s opcode classes (checked first
- * with sass_model_check).  Opcodes no
+/* The program every warp walks, with `m`'s opcode classes (`m`: the model
+ * the kernel was loaded for, sass_kernel_load_id, or a copy of it with other
+ * timings; its architecture is not checked again).  Opcodes no
  * class names are appended (one line each, naming the class assumed) to
  * `warnings` (may be NULL).  FALSE with SASSPROG_ERROR when a loop has
  * neither a profile nor a trip_count, a loop that always branches back has no
