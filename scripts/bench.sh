@@ -31,14 +31,14 @@
 #               results/validation/real.csv; default all, none skips them)
 #   --count     count each curve's host instructions with callgrind (about
 #               50 times slower than the runs themselves)
-#   --ips N     host instructions per second of one core of this host when
-#               quiet, for --count's seconds (default 7.0e9: this project's
-#               2-core VM, doc/speed.md "Curves")
+#   --ips N     host instructions per second of one core of this host, for
+#               --count's seconds (default 8.0e9: this project's 2-core VM,
+#               6.0-13.0e9 by kernel, doc/speed.md "Curves")
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
-check=0 repeat=5 fixed=1 curves=all count=0 ips=7.0e9
+check=0 repeat=5 fixed=1 curves=all count=0 ips=8.0e9
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;

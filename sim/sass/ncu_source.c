@@ -88,12 +88,16 @@ const gchar *ncu_stall_column(NcuStall s) {
 
 /* The columns of header `h` that source_row and source_samples read. */
 static void source_columns(const NcuRow *h, SourceColumns *c) {
-  c->address = ncu_csv_column(h, "Address");
-  c->source = ncu_csv_column(h, "Source");
-  c->access_size = ncu_csv_column(h, "Access Size");
-  c->ways = ncu_csv_column(h, "L1 Conflicts Shared N-Way");
-  c->space = ncu_csv_column(h, "Address Space");
-  c->op = ncu_csv_column(h, "Access Operation");
+#define C(f) G_STRUCT_OFFSET(SourceColumns, f)
+  static const struct {
+    const gchar *name;
+    gsize offset;
+  } named[] = {{"Address", C(address)},         {"Source", C(source)},
+               {"Access Size", C(access_size)}, {"L1 Conflicts Shared N-Way", C(ways)},
+               {"Address Space", C(space)},     {"Access Operation", C(op)}};
+#undef C
+  for (guint i = 0; i < G_N_ELEMENTS(named); i++)
+    G_STRUCT_MEMBER(gint, c, named[i].offset) = ncu_csv_column(h, named[i].name);
   for (guint i = 0; i < G_N_ELEMENTS(counters); i++)
     c->counter[i] = ncu_csv_column(h, counters[i].column);
   for (guint s = 0; s < NCU_STALL_MAX; s++)
