@@ -39,21 +39,27 @@
 # vadd4, gemv, scan_b, conv3).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
+#          [--print-jobs]
 #   --check  exit 1 unless the held-out kernels meet issue 27's targets
 #            (real_scores.csv, anchored row): MAPE <= 10 % for 90 % of them and
 #            <= 20 % for all, knee within 4 warps for 90 %, >= 90 % of the
 #            doubling answers right, >= 80 % of hurting doublings called
 #            hurts, the agreement warning on every kernel more than 25 %
 #            off at the profiled point; it names each target missed.
+#   --print-jobs  print the points it would simulate, one a line (kernel, B,
+#            resident warps, measured work per cycle, work per block, the
+#            warpsim run arguments; tab-separated), run nothing and exit
+#            (bench.sh times each kernel's curve from them).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim=${WARPSIM:-$root/build/sim/warpsim}
 out=$root/results/validation
-model=h200 check=0 sets=""
+model=h200 check=0 sets="" print_jobs=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1; shift ;;
+    --print-jobs) print_jobs=1; shift ;;
     --model|--set|--out) [ $# -ge 2 ] || { echo "validate_real.sh: $1 needs a value (see --help)" >&2; exit 2; } ;;&
     --model) model=$2; shift 2 ;;
     --set) warpsim_check_set "$2"; sets+=" --set $2"; shift 2 ;;
@@ -83,6 +89,7 @@ profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
 # real3/ to real9/, real_b/: measured afterwards, held out; scripts/lib.sh).
 warpsim_real_jobs "$root" >"$tmp/jobs"
+[ $print_jobs -eq 0 ] || { cat "$tmp/jobs"; exit 0; }
 n=$(wc -l <"$tmp/jobs")
 # Bad input (a --set or --model warpsim rejects) is one line and exit 2: the
 # first point runs here before any job starts.

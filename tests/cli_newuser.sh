@@ -109,6 +109,22 @@ bad "--units bogus" "--units" -- "$bin" run --kernel fma --units bogus
 bad "bench --repeat" "--repeat needs a value" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat
 bad "bench --repeat 0" "not a count" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --repeat 0
 bad "bench --bogus" "unknown argument" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --bogus
+bad "bench --curves bogus" "no kernel 'bogus'" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --curves bogus
+bad "bench --curves a;b" "--curves: 'a;b'" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --curves 'a;b'
+bad "bench --ips 0" "not host instructions per second" -- env WARPSIM="$bin" "$root/scripts/bench.sh" --ips 0
+# validate_real.sh --print-jobs: one line per measured point (store4f4 has
+# one per row of real8/curves.csv), six tab-separated fields, the launch of
+# that row; bench.sh's curves run exactly those points.
+WARPSIM="$bin" "$root/scripts/validate_real.sh" --print-jobs >"$tmp/jobs" || fail "--print-jobs"
+want=$(grep -c '^store4f4,' "$root/results/reference/h200/real8/curves.csv")
+[ "$(grep -c "^store4f4$(printf '\t')" "$tmp/jobs")" -eq "$want" ] || fail "--print-jobs: store4f4 points != $want"
+awk -F'\t' 'NF != 6 { exit 1 }' "$tmp/jobs" || fail "--print-jobs: a line without 6 fields"
+grep -qP '^store4f4\t2\t.*launch\.blocks_per_sm=2 --set launch\.blocks=264 ' "$tmp/jobs" ||
+  fail "--print-jobs: store4f4 at B = 2 is not 2 blocks per SM x 132 SMs"
+env WARPSIM="$bin" "$root/scripts/bench.sh" --no-fixed --curves store4f4 >"$tmp/out" 2>/dev/null
+awk -v n="$want" '$1 == "store4f4" && $2 == n && $3 > 0 { found = 1 } END { exit !found }' "$tmp/out" ||
+  fail "bench.sh --curves store4f4: no row of $want points: $(cat "$tmp/out")"
+ok
 # run.sh argument errors: one line, exit 2, before any build or sweep.
 bad "run.sh --model" "--model needs a value" -- "$root/scripts/run.sh" --model
 bad "run.sh --bogus" "unknown argument '--bogus'" -- "$root/scripts/run.sh" --bogus

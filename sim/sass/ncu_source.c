@@ -45,6 +45,14 @@ static const Counter counters[] = {
 };
 #undef I
 
+/* The columns of a section's header that the rows are read from (-1:
+ * absent), looked up once per section, not per row. */
+typedef struct {
+  gint address, source, access_size, ways, space, op;
+  gint counter[G_N_ELEMENTS(counters)];
+  gint stall[NCU_STALL_MAX];
+} SourceColumns;
+
 /* A count in column `col` of row r: *out, or *unknown set for an absent
  * value ("n/a", "-", "").  FALSE with NCU_ERROR_PARSE for what is no count. */
 static gboolean count_col(const NcuTable *t, const NcuRow *r, gint col, const gchar *origin,
@@ -78,16 +86,33 @@ const gchar *ncu_stall_column(NcuStall s) {
   return s < NCU_STALL_MAX ? names[s] : "?";
 }
 
-/* Add row `r`'s warp-state samples (the stall_<reason> columns of header
- * `h`; an absent or unknown cell adds 0) to `samples`; FALSE with
+/* The columns of header `h` that source_row and source_samples read. */
+static void source_columns(const NcuRow *h, SourceColumns *c) {
+#define C(f) G_STRUCT_OFFSET(SourceColumns, f)
+  static const struct {
+    const gchar *name;
+    gsize offset;
+  } named[] = {{"Address", C(address)},         {"Source", C(source)},
+               {"Access Size", C(access_size)}, {"L1 Conflicts Shared N-Way", C(ways)},
+               {"Address Space", C(space)},     {"Access Operation", C(op)}};
+#undef C
+  for (guint i = 0; i < G_N_ELEMENTS(named); i++)
+    G_STRUCT_MEMBER(gint, c, named[i].offset) = ncu_csv_column(h, named[i].name);
+  for (guint i = 0; i < G_N_ELEMENTS(counters); i++)
+    c->counter[i] = ncu_csv_column(h, counters[i].column);
+  for (guint s = 0; s < NCU_STALL_MAX; s++)
+    c->stall[s] = ncu_csv_column(h, ncu_stall_column(s));
+}
+
+/* Add row `r`'s warp-state samples (the stall_<reason> columns `c` found;
+ * an absent or unknown cell adds 0) to `samples`; FALSE with
  * NCU_ERROR_PARSE for a cell that is no count. */
-static gboolean source_samples(const NcuTable *t, const NcuRow *r, const NcuRow *h,
+static gboolean source_samples(const NcuTable *t, const NcuRow *r, const SourceColumns *c,
                                const gchar *origin, guint64 *samples, GError **error) {
   for (guint s = 0; s < NCU_STALL_MAX; s++) {
     guint64 v = 0;
     gboolean unknown;
-    if (!count_col(t, r, ncu_csv_column(h, ncu_stall_column(s)), origin, ncu_stall_column(s), &v,
-                   &unknown, error))
+    if (!count_col(t, r, c->stall[s], origin, ncu_stall_column(s), &v, &unknown, error))
       return FALSE;
     samples[s] += v;
   }
@@ -101,11 +126,15 @@ typedef struct {
   const gchar *text[G_N_ELEMENTS(counters)];
 } UnknownTally;
 
-static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, guint64 base,
-                           const gchar *origin, NcuInstr *in, UnknownTally *tally, GError **error) {
+/* Row `r` of header `h` (its columns `cols`) as instruction `in`. */
+static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h,
+                           const SourceColumns *cols, guint64 base, const gchar *origin,
+                           NcuInstr *in, UnknownTally *tally, GError **error) {
   static const gchar *const need[] = {"Address", "Source", "Instructions Executed"};
+  const gint need_col[] = {cols->address, cols->source, cols->counter[0] /* executed */};
+  G_STATIC_ASSERT(G_N_ELEMENTS(need) == G_N_ELEMENTS(need_col));
   for (guint i = 0; i < G_N_ELEMENTS(need); i++)
-    if (ncu_csv_column(h, need[i]) < 0) {
+    if (need_col[i] < 0) {
       g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                   "%s:%u: no column '%s' (export with ncu --page source --print-source sass "
                   "--csv)",
@@ -117,7 +146,7 @@ static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, 
                 r->line, r->n_fields, h->n_fields);
     return FALSE;
   }
-  const gchar *addr = ncu_csv_field(r, ncu_csv_column(h, "Address"));
+  const gchar *addr = ncu_csv_field(r, cols->address);
   gchar *end = NULL;
   guint64 a = g_ascii_strtoull(addr, &end, 16);
   if (!g_str_has_prefix(addr, "0x") || *end != '\0' || a < base || a - base > G_MAXUINT32) {
@@ -129,7 +158,7 @@ static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, 
   in->line = r->line;
   for (guint i = 0; i < G_N_ELEMENTS(counters); i++) {
     const Counter *c = &counters[i];
-    gint col = ncu_csv_column(h, c->column);
+    gint col = cols->counter[i];
     gboolean unknown;
     if (!count_col(t, r, col, origin, c->column, &G_STRUCT_MEMBER(guint64, in, c->offset), &unknown,
                    error))
@@ -143,10 +172,8 @@ static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, 
   }
   guint64 bits = 0, ways = 0;
   gboolean unknown;
-  if (!count_col(t, r, ncu_csv_column(h, "Access Size"), origin, "Access Size", &bits, &unknown,
-                 error) ||
-      !count_col(t, r, ncu_csv_column(h, "L1 Conflicts Shared N-Way"), origin,
-                 "L1 Conflicts Shared N-Way", &ways, &unknown, error))
+  if (!count_col(t, r, cols->access_size, origin, "Access Size", &bits, &unknown, error) ||
+      !count_col(t, r, cols->ways, origin, "L1 Conflicts Shared N-Way", &ways, &unknown, error))
     return FALSE;
   if (in->l2_sectors > NCU_SECTORS_PER_REQUEST_MAX * in->executed &&
       !(in->unknown & NCU_UNKNOWN_EXECUTED)) {
@@ -157,16 +184,15 @@ static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h, 
                 origin, r->line, in->l2_sectors, in->executed, NCU_SECTORS_PER_REQUEST_MAX);
     return FALSE;
   }
-  in->source =
-      g_strdup(ncu_csv_field(r, ncu_csv_column(h, "Source"))); /* owned once the row is good */
+  in->source = g_strdup(ncu_csv_field(r, cols->source)); /* owned once the row is good */
   in->access_bits = (guint)MIN(bits, 4096u);
   in->smem_ways = (gdouble)ways;
-  const gchar *space = ncu_csv_field(r, ncu_csv_column(h, "Address Space"));
+  const gchar *space = ncu_csv_field(r, cols->space);
   in->space = strcmp(space, "Global") == 0   ? NCU_SPACE_GLOBAL
               : strcmp(space, "Shared") == 0 ? NCU_SPACE_SHARED
               : strcmp(space, "Local") == 0  ? NCU_SPACE_LOCAL
                                              : NCU_SPACE_NONE;
-  const gchar *op = ncu_csv_field(r, ncu_csv_column(h, "Access Operation"));
+  const gchar *op = ncu_csv_field(r, cols->op);
   in->store = strcmp(op, "Store") == 0 || strcmp(op, "Atomic") == 0 || strcmp(op, "Reduction") == 0;
   return TRUE;
 }
@@ -325,17 +351,18 @@ NcuSource *ncu_source_load_data(const gchar *text, gsize len, const gchar *origi
     out->line = g_array_index(rows, NcuRow, s->kernel_row).line;
     out->warnings = g_steal_pointer(&warnings);
     out->ins = g_new0(NcuInstr, s->end - s->first);
-    const gchar *a0 =
-        ncu_csv_field(&g_array_index(rows, NcuRow, s->first), ncu_csv_column(h, "Address"));
+    SourceColumns cols;
+    source_columns(h, &cols);
+    const gchar *a0 = ncu_csv_field(&g_array_index(rows, NcuRow, s->first), cols.address);
     guint64 base = g_ascii_strtoull(a0, NULL, 16);
     UnknownTally tally = {{0}, {0}, {NULL}};
     gboolean ok = TRUE;
     for (guint i = s->first; i < s->end && ok; i++) {
-      ok = source_row(table, &g_array_index(rows, NcuRow, i), h, base, origin, &out->ins[out->n],
-                      &tally, error);
+      ok = source_row(table, &g_array_index(rows, NcuRow, i), h, &cols, base, origin,
+                      &out->ins[out->n], &tally, error);
       out->n += ok; /* a row read owns its strings, whatever its samples give */
-      ok = ok &&
-           source_samples(table, &g_array_index(rows, NcuRow, i), h, origin, out->samples, error);
+      ok = ok && source_samples(table, &g_array_index(rows, NcuRow, i), &cols, origin, out->samples,
+                                error);
     }
     if (!ok || !fill_unknown(out, &tally, error))
       g_clear_pointer(&out, ncu_source_free);

@@ -531,14 +531,25 @@ static gboolean read_encoding(gchar **lines, guint ln, const gchar *off, const g
   return TRUE;
 }
 
+/* Whether `line` may be an instruction, encoded (re_ins) or not (re_bare):
+ * both begin with the offset in a comment, so a line without one is
+ * neither and no regular expression needs to run on it (most lines of a
+ * listing with several functions are of no function asked for, yet each is
+ * read). */
+static gboolean maybe_instruction(const gchar *line) {
+  return strstr(line, "/*") != NULL;
+}
+
 /* FALSE with SASS_ERROR_PARSE when line `ln` of function `cur` is an
  * instruction without its encoding ("/\*0040*\/ LDG.E R2, ... ;" and nothing
  * after: nvdisasm without -hex), whose control bits (stall counts,
- * scoreboards) the model needs; TRUE for any other line. */
+ * scoreboards) the model needs; TRUE for any other line.  `encoded`: the
+ * line matched re_ins. */
 static gboolean encoded_or_not_instruction(const Parser *ps, const RawFunction *cur,
-                                           const gchar *line, guint ln, GError **error) {
-  if (cur == NULL || !g_regex_match(ps->re_bare, line, 0, NULL) ||
-      g_regex_match(ps->re_ins, line, 0, NULL))
+                                           const gchar *line, gboolean encoded, guint ln,
+                                           GError **error) {
+  if (cur == NULL || encoded || !maybe_instruction(line) ||
+      !g_regex_match(ps->re_bare, line, 0, NULL))
     return TRUE;
   g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
               "%s:%u: encodings missing at line %u (an nvdisasm listing without -hex; the "
@@ -573,7 +584,9 @@ static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArra
       suffix = a == arch && sfx == 0 ? suffix : sfx;
       arch = a;
     }
-    if (!encoded_or_not_instruction(ps, cur, line, ln, error)) {
+    g_autoptr(GMatchInfo) mi = NULL; /* an encoded instruction's offset, text, low word */
+    gboolean encoded = maybe_instruction(line) && g_regex_match(ps->re_ins, line, 0, &mi);
+    if (!encoded_or_not_instruction(ps, cur, line, encoded, ln, error)) {
       g_free(pending_label);
       return FALSE;
     }
@@ -583,15 +596,14 @@ static gboolean parse_listing(const gchar *text, gsize len, Parser *ps, GPtrArra
       g_ptr_array_add(funcs, cur);
       continue;
     }
-    gchar *label = cur ? label_of(ps, line) : NULL;
+    gchar *label = cur && strstr(line, ".L_") != NULL ? label_of(ps, line) : NULL;
     if (label != NULL) {
       g_free(pending_label);
       pending_label = label;
       g_hash_table_insert(cur->label, g_strdup(pending_label), GINT_TO_POINTER(0));
       continue;
     }
-    g_autoptr(GMatchInfo) mi = NULL;
-    if (!g_regex_match(ps->re_ins, line, 0, &mi))
+    if (!encoded)
       continue;
     g_autofree gchar *off = g_match_info_fetch(mi, 1);
     g_autofree gchar *body = g_match_info_fetch(mi, 2);
