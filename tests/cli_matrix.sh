@@ -17,20 +17,16 @@
 #     1.3-1.7x the measured rate;
 # and the old keys fail the same checks (IMAD at interval 1, I2FP as a
 # conversion, a warp cap of 8 lines): the comparison can tell them apart.
+# Also: the longest opcode_timing item times an opcode, and a bad one is
+# refused.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
 mx=$root/results/reference/h200/matrix
 sass=$root/tests/data/matrix/matrix_sel.sass
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() {
-  echo "FAIL: $*" >&2
-  echo "$passed passed, 1 failed"
-  exit 1
-}
+# shellcheck source=tests/common.sh
+. "$root/tests/common.sh"
 
 # rate FUNC B TRIPS WORK [--set ...]: simulated work per cycle per SM (B x
 # WORK per CTA / cycles) of function FUNC of $listing (default: $sass) at B
@@ -61,7 +57,7 @@ within() {
   [ -n "$2" ] && [ -n "$3" ] || fail "$1: no rate (simulated '$2', measured '$3'): $(cat "$tmp/err")"
   awk -v s="$2" -v m="$3" -v lo="$4" -v hi="$5" 'BEGIN { r = s / m; exit !(r >= lo && r <= hi) }' ||
     fail "$1: $2 simulated, $3 measured per cycle per SM (allowed ratio $4..$5)"
-  passed=$((passed + 1))
+  ok
 }
 
 # check NAME FAMILY "ROW" FUNC B TRIPS WORK LO HI [--set ...]
@@ -131,5 +127,28 @@ check "old: I2FP a conversion" conv "op=i2f chains=8 blocks_per_sm=16" "$(conv_f
 check "old: 8 DRAM lines per warp" gload \
   "shape=128 stride_elems=1 level=dram elems_in_flight_per_thread=8 blocks_per_sm=1" \
   "$(gld_fn 8)" 1 64 $((4 * 512)) 0.2 0.6 --set class_global.warp_lines_in_flight=8
+
+# opcode_timing: the longest item naming the opcode and its leading
+# modifiers times it (IMAD.HI.U32 by IMAD.HI, not IMAD; IMAD.MOV by the
+# class), as sass-coverage prints; a bad list is refused (exit 2, one line
+# naming the group and key, nothing on stdout).
+ins() { printf '        /*%s*/ %s ; /* 0x0000000000000000 */\n /* 0x000fe20000000000 */\n' "$1" "$2"; }
+{ printf '\n\tcode for sm_90\n\t\tFunction : _Z1fv\n'
+  ins 0000 "IMAD.HI.U32 R4, R4, UR5, RZ"; ins 0010 "IMAD R0, R13, R2, RZ"
+  ins 0020 "IMAD.MOV.U32 R1, RZ, RZ, R0"; ins 0030 "EXIT"; } >"$tmp/t.sass"
+sed 's/^opcode_timing=IMAD.HI:.*/opcode_timing=IMAD:5:3;IMAD.HI:7:6/' "$root/models/h200.ini" >"$tmp/m.ini"
+"$bin" sass-coverage "$tmp/t.sass" --model "$tmp/m.ini" --format csv >"$tmp/cov.csv" 2>"$tmp/err" ||
+  fail "sass-coverage: $(cat "$tmp/err")"
+got=$(awk -F, 'NR > 1 { printf "%s:%s:%s ", $1, $6, $7 }' "$tmp/cov.csv")
+[ "$got" = "EXIT:1:1 IMAD:5:3 IMAD.HI:7:6 " ] || fail "opcode_timing longest item: got '$got'"
+ok
+for v in "IMAD.HI:9" "FFMA:4:1" "IMAD.HI:9:4;IMAD.HI:9:5" "IMAD.HI:9:0"; do
+  "$bin" run --kernel "$root/traces/sgemm_sass.ini" --set "class_imad.opcode_timing=$v" --format csv \
+    >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
+    grep -qF "[class_imad] opcode_timing: item" "$tmp/err" || fail "opcode_timing '$v': exit $rc, $(cat "$tmp/err")"
+  ok
+done
 
 echo "$passed passed, 0 failed"
