@@ -513,8 +513,10 @@ for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32"
   "v4_sass 8 none class_global.warp_lines_in_flight=0" \
   "v4_sass 8 all class_global.lines_in_flight=1000000" "store1f4_sass 8 none"; do
   read -r k b want extra <<<"$case"
+  cap=$cap8
+  [[ $extra != class_global.warp_lines_in_flight=* ]] || { cap=$extra; extra=; }
   read -r lg warp < <(timeout 60 "$bin" run --kernel "$root/traces/$k.ini" --set launch.blocks_per_sm=$b \
-    --set "$cap8" ${extra:+--set "$extra"} --format csv --no-whatif 2>"$tmp/err" |
+    --set "$cap" ${extra:+--set "$extra"} --format csv --no-whatif 2>"$tmp/err" |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { print $c["stall_lg_throttle"], $c["lg_throttle_warp_dram_lines"] }')
   [ -n "$lg" ] || fail "$k B=$b: no row ($(cat "$tmp/err"))"
