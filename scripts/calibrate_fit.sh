@@ -62,7 +62,11 @@ done
 fma_peak=$(row fma 5 '$1 == 8 && $2 == 16')
 sfu_peak=$(row sfu 5 '$1 == 4 && $2 == 16')
 lds_peak=$(row lds 6 '$2 == 1 && $3 == 5')
-l1_peak=$(row l1 4 '$1 == 4 && $2 == 64')
+# [l1] bytes_per_cycle: L1 serves one 128 B line per cycle (matrix/gload.csv);
+# here 8 B per thread at 64 warps, 2 lines per warp-load, rounded to whole
+# lines per cycle (the 4-byte loop is issue-bound, not L1-bound).
+l1_lines=$(row l1 3 '$1 == 8 && $2 == 64')
+l1_peak=$(awk "BEGIN { l = int(2 * $l1_lines + 0.5); printf \"%d\", 128 * (l < 1 ? 1 : l) }")
 l2_peak=$(row chase 7 '$1 == "l2" && $2 == 4 && $3 == 16')
 dram_peak=$(row stream 5 '$1 == 1 && $2 == 14')
 fma1_b16=$(row fma 5 '$1 == 1 && $2 == 16')
@@ -213,7 +217,7 @@ extra_values.source=fitted: $rel/spill_sass.csv rolled 64, unrolled 96
 latency=$(lat l1_hit_load_dependent)
 latency.source=measured: $rel/latency.csv[what=l1_hit_load_dependent]
 bytes_per_cycle=$l1_peak
-bytes_per_cycle.source=measured: $rel/l1.csv[bytes_per_thread=4,warps_per_sm=64]
+bytes_per_cycle.source=measured: $rel/l1.csv[bytes_per_thread=8,warps_per_sm=64] $l1_lines warp-loads of 2 lines per cycle: whole 128 B lines per cycle
 channels=1
 channels.source=assumed: one L1 pipeline per SM
 bytes=262144
@@ -232,8 +236,8 @@ channels.source=assumed: @SIM_FIT@ the H200 model's value
 [dram]
 latency=$(lat dram_load_dependent)
 latency.source=measured: $rel/latency.csv[what=dram_load_dependent]
-stream_latency=340
-stream_latency.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to stream.csv[ilp=1,blocks_per_sm=1])
+stream_latency=700
+stream_latency.source=assumed: @SIM_FIT@ the H200 model's value (fitted there to matrix/gload.csv DRAM curves)
 latency_spread=$(awk_calc "printf \"%.0f\", 2 * ($dr_c2 - $dr_c1)")
 latency_spread.source=fitted: $rel/chase.csv[where=dram,ilp=2,blocks_per_sm=1] vs [where=dram,ilp=1,blocks_per_sm=1]
 bytes_per_cycle=$dram_peak
@@ -304,16 +308,16 @@ if [ -x "$warpsim" ]; then
   l2k=$(sort -k2,2g -k1,1n "$tmp/l2k" | head -1 | cut -d' ' -f1)
   setkey l2 channels "$l2k" "fitted: $rel/chase.csv[where=l2] (MAPE $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $2 }' "$tmp/l2k") % for k = 2, 4, 8, 16)"
   # [dram] stream_latency: the unloaded latency of a sequential warp-load
-  # whose simulation of stream.csv ilp 1 at 1 CTA per SM takes the measured
-  # cycles per warp-load (2048 B / measured B per cycle); three corrections
-  # from 340 cycles.
-  lat_s=340
+  # whose simulation of stream.csv ilp 1 at 1 CTA per SM (2 float4 loads in
+  # flight per thread: calibrate/bench.cu) takes the measured cycles per round
+  # (4096 B / measured B per cycle); three corrections from 700 cycles.
+  lat_s=700
   for i in 1 2 3; do
-    s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=1 --set stream.loads=1 --set stream.fma=1 \
+    s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=2 --set stream.loads=2 --set stream.fma=2 \
       --set launch.blocks_per_sm=1 --set dram.stream_latency=$lat_s)
-    lat_s=$(awk_calc "l = $lat_s + 2048 / $st_b1 - 2048 / $s; printf \"%.0f\", l < 1 ? 1 : l")
+    lat_s=$(awk_calc "l = $lat_s + 4096 / $st_b1 - 4096 / $s; printf \"%.0f\", l < 1 ? 1 : l")
   done
-  s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=1 --set stream.loads=1 --set stream.fma=1 \
+  s=$(sim bytes_per_cycle --kernel stream --set stream.ilp=2 --set stream.loads=2 --set stream.fma=2 \
     --set launch.blocks_per_sm=1 --set dram.stream_latency=$lat_s)
   setkey dram stream_latency "$lat_s" "fitted: $rel/stream.csv[ilp=1,blocks_per_sm=1] ($st_b1 B/cycle measured, $s simulated)"
 fi

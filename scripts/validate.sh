@@ -76,7 +76,10 @@ awk -F, -v file="$ref_rel/fma.csv" "$hdr $fields"' { printf "fma\tfma ilp %s\t%s
   "$ref/fma.csv" >"$tmp/jobs"
 awk -F, -v file="$ref_rel/chase.csv" "$hdr $fields"' { printf "chase_%s\tchase %s ilp %s\t%s\t%s\t%s\tbytes_per_cycle\tbound_bytes_per_cycle\t--kernel chase --set stream.level=%s --set stream.ilp=%s --set stream.loads=%s --set launch.blocks_per_sm=%s\t%s\t%s\t0\n", $1, $1, $2, $2, $4, $7, $1, $2, $2, $3, file, f }' \
   "$ref/chase.csv" >>"$tmp/jobs"
-awk -F, -v file="$ref_rel/stream.csv" "$hdr $fields"' { printf "stream\tstream ilp %s\t%s\t%s\t%s\tbytes_per_cycle\tbound_bytes_per_cycle\t--kernel stream --set stream.ilp=%s --set stream.loads=%s --set stream.fma=%s --set launch.blocks_per_sm=%s\t%s\t%s\t0\n", $1, $1, $3, $5, $1, $1, $1, $2, file, f }' \
+# (stream.csv row ilp = N kept 2N float4 loads in flight per thread: ptxas
+# unrolled its loop; calibrate/bench.cu, whose stream_exact.csv with exactly
+# N reproduces row N/2.  The kernel is simulated with the 2N it ran.)
+awk -F, -v file="$ref_rel/stream.csv" "$hdr $fields"' { printf "stream\tstream ilp %s\t%s\t%s\t%s\tbytes_per_cycle\tbound_bytes_per_cycle\t--kernel stream --set stream.ilp=%s --set stream.loads=%s --set stream.fma=%s --set launch.blocks_per_sm=%s\t%s\t%s\t0\n", $1, $1, $3, $5, 2 * $1, 2 * $1, 2 * $1, $2, file, f }' \
   "$ref/stream.csv" >>"$tmp/jobs"
 if [ -f "$ref/sfu.csv" ]; then
   awk -F, -v file="$ref_rel/sfu.csv" "$hdr $fields"' { printf "sfu\tsfu ilp %s\t%s\t%s\t%s\tmufu_per_cycle\tnone\t--kernel fma --set stream.fma=0 --set stream.ilp=%s --set stream.sfu=%d --set launch.blocks_per_sm=%s\t%s\t%s\t0\n", $1, $1, $3, $5, $1, 16 * $1, $2, file, f }' \

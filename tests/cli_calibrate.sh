@@ -51,7 +51,7 @@ if WARPSIM=${WARPSIM_BIN:?} "$root/scripts/calibrate_fit.sh" "$ref" h200 >"$tmp/
   check sfu interval 8 "4 SMSPs / sfu.csv[ilp=4,blocks_per_sm=16] 0.4996"
   check smem latency 29 "latency.csv smem_load_dependent 28.63 (LDS + one address add)"
   check l1 latency 49 "latency.csv l1_hit_load_dependent 49.06 (the line chase with ld.ca)"
-  check l1 bytes_per_cycle 72.32 "l1.csv[bytes_per_thread=4,warps_per_sm=64]"
+  check l1 bytes_per_cycle 128 "l1.csv[bytes_per_thread=8,warps_per_sm=64] 0.4813 warp-loads x 2 lines = 0.96: one 128 B line per cycle"
   check l2 latency 306 "latency.csv l2_hit_load_dependent 305.51 (mean over SMs)"
   check l2 latency_spread 23 "2 x (315.5 - 304.2) = 22.6"
   check dram bytes_per_cycle 16.982 "stream.csv[ilp=1,blocks_per_sm=14], not the curve's maximum"
@@ -90,10 +90,10 @@ expect "fit: missing latency row" 2 "cut/latency.csv: no row 'l2_hit_load_depend
 expect "compare: not a model" 2 "/etc/passwd: no value with a measured or fitted KEY.source" \
   env WARPSIM="$WARPSIM_BIN" "$root/scripts/calibrate_compare.sh" /etc/passwd "$ref" 1
 # calibrate_compare.sh: the shipped model against the committed run (one
-# resampled copy): l1.bytes_per_cycle 72.3 vs 72.32, dram.channels 17 vs 17,
+# resampled copy): l1.bytes_per_cycle 128 vs 128 (whole lines per cycle), dram.channels 17 vs 17,
 # dram.latency_spread 145 vs 140 (outside 3 %).
 if WARPSIM=$WARPSIM_BIN "$root/scripts/calibrate_compare.sh" "$root/models/h200.ini" "$ref" 1 >"$tmp/cmp" 2>"$tmp/err"; then
-  for want in '| l1.bytes_per_cycle | 72.3 | 72.32 | +0.0 | ' '| dram.channels | 17 | 17 | +0.0 | ' \
+  for want in '| l1.bytes_per_cycle | 128 | 128 | +0.0 | ' '| dram.channels | 17 | 17 | +0.0 | ' \
     '| dram.latency_spread | 145 | 140 | -3.4 | ' \
     '| operand.bank_conflict | true | true | same | - | yes |'; do
     if grep -qF -- "$want" "$tmp/cmp"; then pass=$((pass + 1)); else

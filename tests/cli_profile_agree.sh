@@ -39,8 +39,8 @@ got=$(col "$tmp/pure.csv" profile_cycles_ratio)
 # one warning line, naming the ratio and the metric that disagrees most
 n=$(grep -c 'warning: transpose_pad_sass: at the profiled launch' "$tmp/pure.err")
 worst=$(col "$tmp/pure.csv" profile_worst_metric)
-[ "$n" = 1 ] && grep -q "(x${want:0:4}, more than 10 % off).*disagrees most is $worst (" "$tmp/pure.err" && ok ||
-  fail "warning: $n lines, want 1 naming x${want:0:4} and $worst: $(cat "$tmp/pure.err")"
+[ "$n" = 1 ] && grep -q "(x$(printf "%.2f" "$want"), more than 10 % off).*disagrees most is $worst (" "$tmp/pure.err" && ok ||
+  fail "warning: $n lines, want 1 naming x$(printf "%.2f" "$want") and $worst: $(cat "$tmp/pure.err")"
 # saxpy: within 10 % (1.09): no warning
 "$bin" run --kernel "$root/traces/saxpy_sass.ini" --format csv --no-anchor >/dev/null 2>"$tmp/sx.err" ||
   fail "saxpy"

@@ -21,13 +21,23 @@ typedef struct {
 
 /* One opcode of the listing. */
 typedef struct {
-  const gchar *opcode; /* borrowed from the functions */
-  const gchar *file;   /* listing, borrowed */
-  guint count;         /* instructions */
-  guint line;          /* its first line */
-  OpClass cls;         /* its class, or the one assumed */
-  gboolean classed;    /* a [class_*] group names it */
+  gchar *opcode;     /* the base opcode, or the opcode_timing item that times it ("IMAD.HI");
+                        owned */
+  const gchar *file; /* listing, borrowed */
+  guint count;       /* instructions */
+  guint line;        /* its first line */
+  OpClass cls;       /* its class, or the one assumed */
+  gboolean classed;  /* a [class_*] group names it */
+  gboolean timed;    /* its group's opcode_timing times it, not the group's latency/interval */
+  guint latency;     /* cycles */
+  guint interval;    /* cycles */
 } OpUse;
+
+static void op_use_free(gpointer p) {
+  OpUse *u = p;
+  g_free(u->opcode);
+  g_free(u);
+}
 
 static const gchar coverage_description[] =
     "Prints every opcode of the listing (all its functions, or --function's) with its\n"
@@ -66,24 +76,38 @@ static gint compare_uses(gconstpointer a, gconstpointer b) {
   return strcmp((*(const OpUse *const *)a)->opcode, (*(const OpUse *const *)b)->opcode);
 }
 
-/* Every opcode of `fns`, sorted by name (a new array of OpUse, owning them). */
+/* Every opcode of `fns`, sorted by name (a new array of OpUse, owning them):
+ * one row per base opcode, and one per opcode_timing item that times some of
+ * its instructions. */
 static GPtrArray *collect_opcodes(const GPtrArray *fns, const SmModel *m) {
   g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
-  GPtrArray *uses = g_ptr_array_new_with_free_func(g_free);
+  GPtrArray *uses = g_ptr_array_new_with_free_func(op_use_free);
   for (guint i = 0; i < fns->len; i++) {
     const SassFunction *f = g_ptr_array_index(fns, i);
     for (guint k = 0; k < f->n; k++) {
-      OpUse *u = g_hash_table_lookup(seen, f->ins[k].opcode);
+      const SassInstr *in = &f->ins[k];
+      OpClass cls = opclass_lookup(m->opclass, in->opcode);
+      gboolean classed = cls != OPCLASS_MAX;
+      if (!classed)
+        cls = opclass_guess(in->opcode);
+      guint lat = 0, iv = 0;
+      gchar *item = opclass_timing(&m->opclass[cls], in->opcode, in->mods, &lat, &iv);
+      gboolean timed = classed && item != NULL;
+      g_autofree gchar *name = timed ? item : g_strdup(in->opcode);
+      if (!timed)
+        g_free(item);
+      OpUse *u = g_hash_table_lookup(seen, name);
       if (u == NULL) {
         u = g_new0(OpUse, 1);
-        u->opcode = f->ins[k].opcode;
+        u->opcode = g_strdup(name);
         u->file = f->file;
-        u->line = f->ins[k].line;
-        u->cls = opclass_lookup(m->opclass, u->opcode);
-        u->classed = u->cls != OPCLASS_MAX;
-        if (!u->classed)
-          u->cls = opclass_guess(u->opcode);
-        g_hash_table_insert(seen, (gpointer)u->opcode, u);
+        u->line = in->line;
+        u->cls = cls;
+        u->classed = classed;
+        u->timed = timed;
+        u->latency = timed ? lat : m->opclass[cls].latency;
+        u->interval = timed ? iv : m->opclass[cls].interval;
+        g_hash_table_insert(seen, u->opcode, u);
         g_ptr_array_add(uses, u);
       }
       u->count++;
@@ -134,21 +158,26 @@ static gchar *key_source(const SmModel *m, const gchar *group, const gchar *key)
   return ref ? g_strdup_printf("%s = %s", src, ref) : g_strdup(src);
 }
 
+/* The key of [class_*] that gives `u`'s latency or interval ("latency" or
+ * "interval"): that one, or opcode_timing for an opcode it times. */
+static const gchar *use_key(const OpUse *u, const gchar *key) {
+  return u->timed ? "opcode_timing" : key;
+}
+
 /* The row of one opcode. */
 static ReportRow *use_row(const OpUse *u, const SmModel *m) {
   ReportRow *row = report_row_new();
-  const OpClassModel *cm = &m->opclass[u->cls];
   g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
   report_add_str(row, "opcode", u->opcode);
   report_add_uint(row, "count", u->count);
   report_add_uint(row, "first_line", u->line);
   report_add_str(row, "class", opclass_name(u->cls));
   report_add_bool(row, "classed", u->classed);
-  report_add_uint(row, "latency_cycles", cm->latency);
-  report_add_uint(row, "interval_cycles", cm->interval);
+  report_add_uint(row, "latency_cycles", u->latency);
+  report_add_uint(row, "interval_cycles", u->interval);
   const gchar *none = "none: in no [class_*] group (class assumed by its first letters)";
-  g_autofree gchar *lat = key_source(m, group, "latency");
-  g_autofree gchar *iv = key_source(m, group, "interval");
+  g_autofree gchar *lat = key_source(m, group, use_key(u, "latency"));
+  g_autofree gchar *iv = key_source(m, group, use_key(u, "interval"));
   report_add_str(row, "latency_source", u->classed && lat ? lat : none);
   report_add_str(row, "interval_source", u->classed && iv ? iv : none);
   return row;
@@ -173,17 +202,18 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
   report_table_left(t, 6);
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
-    const OpClassModel *cm = &m->opclass[u->cls];
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
     report_table_add(t, u->opcode);
     report_table_take(t, g_strdup_printf("%u", u->count));
     report_table_take(t, u->classed
                              ? g_strdup(opclass_name(u->cls))
                              : g_strdup_printf("%s (UNCLASSED: assumed)", opclass_name(u->cls)));
-    report_table_take(t, g_strdup_printf("%u", cm->latency));
-    report_table_take(t, g_strdup_printf("%u", cm->interval));
-    report_table_take(t, u->classed ? key_source(m, group, "latency") : g_strdup("none"));
-    report_table_take(t, u->classed ? key_source(m, group, "interval") : g_strdup("none"));
+    report_table_take(t, g_strdup_printf("%u", u->latency));
+    report_table_take(t, g_strdup_printf("%u", u->interval));
+    report_table_take(t,
+                      u->classed ? key_source(m, group, use_key(u, "latency")) : g_strdup("none"));
+    report_table_take(t,
+                      u->classed ? key_source(m, group, use_key(u, "interval")) : g_strdup("none"));
   }
   report_table_write(t, out);
   /* Timing no measurement, citation or named fit gives. */
@@ -191,8 +221,8 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
-    const gchar *lat = model_key_source(m, group, "latency");
-    const gchar *iv = model_key_source(m, group, "interval");
+    const gchar *lat = model_key_source(m, group, use_key(u, "latency"));
+    const gchar *iv = model_key_source(m, group, use_key(u, "interval"));
     gboolean a_lat = !u->classed || !lat || g_str_has_prefix(lat, "assumed:");
     gboolean a_iv = !u->classed || !iv || g_str_has_prefix(iv, "assumed:");
     if (a_lat || a_iv)

@@ -3,8 +3,8 @@
 
 const gchar *program_op_name(InstrOp op) {
   static const gchar *const names[OP_MAX] = {
-      "FFMA", "IALU", "BRA",    "MUFU", "LDS",     "LDG", "LDL", "STL",  "BAR", "EXIT",
-      "FP32", "FP64", "TENSOR", "CONV", "UNIFORM", "STG", "STS", "SHFL", "MISC"};
+      "FFMA", "IALU", "BRA",    "MUFU", "LDS",     "LDG", "LDL", "STL",  "BAR",  "EXIT",
+      "FP32", "FP64", "TENSOR", "CONV", "UNIFORM", "STG", "STS", "SHFL", "MISC", "IMAD"};
   return op < OP_MAX ? names[op] : "?";
 }
 

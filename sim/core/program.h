@@ -36,6 +36,7 @@ typedef enum {
   OP_STS,     /* shared-memory store or atomic (SM-wide shared-memory unit) */
   OP_SHFL,    /* warp shuffle (SM-wide shared-memory crossbar) */
   OP_MISC,    /* control and special registers (no pipe) */
+  OP_IMAD,    /* integer multiply-add of SASS programs (the fma pipe's heavy half) */
   OP_MAX
 } InstrOp;
 
@@ -47,9 +48,10 @@ typedef enum {
   PIPE_SMEM,
   PIPE_LSU,
   PIPE_NONE,
-  PIPE_FP64,    /* per SMSP (SASS programs) */
-  PIPE_TENSOR,  /* per SMSP (SASS programs) */
-  PIPE_UNIFORM, /* per SMSP (SASS programs) */
+  PIPE_FP64,     /* per SMSP (SASS programs) */
+  PIPE_TENSOR,   /* per SMSP (SASS programs) */
+  PIPE_UNIFORM,  /* per SMSP (SASS programs) */
+  PIPE_FMAHEAVY, /* per SMSP (SASS programs): the half of the fma pipe that also runs IMAD */
   PIPE_MAX
 } InstrPipe;
 

@@ -182,6 +182,7 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     w->done = 1;
     break;
   case OP_FP32:
+  case OP_IMAD:
   case OP_FP64:
   case OP_TENSOR:
   case OP_CONV:
@@ -545,7 +546,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
    * over half of softmax's instructions are FP32 ops: FADD, FMUL, FMNMX). */
   gboolean math = in->op == OP_FFMA || in->op == OP_IALU || in->op == OP_FP32 ||
                   in->op == OP_FP64 || in->op == OP_TENSOR || in->op == OP_CONV ||
-                  in->op == OP_UNIFORM;
+                  in->op == OP_UNIFORM || in->op == OP_IMAD;
   gboolean smsp_pipe = in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM && in->pipe != PIPE_LSU;
   d->slow = !math || !smsp_pipe || in->has_branch || in->sb_write != INSTR_NO_SB ||
             in->sb_read != INSTR_NO_SB || in->dispatch > 1;

@@ -19,9 +19,10 @@ typedef enum {
   CLS_FMA,
   CLS_ALU,
   CLS_SFU,
-  CLS_FP64,    /* SASS programs */
-  CLS_TENSOR,  /* SASS programs */
-  CLS_UNIFORM, /* SASS programs; the last per-SMSP math class */
+  CLS_FP64,     /* SASS programs */
+  CLS_TENSOR,   /* SASS programs */
+  CLS_FMAHEAVY, /* SASS programs: IMAD */
+  CLS_UNIFORM,  /* SASS programs; the last per-SMSP math class */
   CLS_SMEM,
   CLS_LOAD,
   CLS_STORE,
@@ -115,10 +116,10 @@ static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
 static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
                                             SimCycle now, SimCycle *free_at) {
   static const guint8 pipe_of[CLS_MAX] = {
-      [CLS_FMA] = PIPE_FMA,   [CLS_ALU] = PIPE_ALU,       [CLS_SFU] = PIPE_SFU,
-      [CLS_FP64] = PIPE_FP64, [CLS_TENSOR] = PIPE_TENSOR, [CLS_UNIFORM] = PIPE_UNIFORM,
-      [CLS_SMEM] = PIPE_SMEM, [CLS_LOAD] = PIPE_LSU,      [CLS_STORE] = PIPE_LSU,
-      [CLS_NONE] = PIPE_NONE};
+      [CLS_FMA] = PIPE_FMA,           [CLS_ALU] = PIPE_ALU,       [CLS_SFU] = PIPE_SFU,
+      [CLS_FP64] = PIPE_FP64,         [CLS_TENSOR] = PIPE_TENSOR, [CLS_UNIFORM] = PIPE_UNIFORM,
+      [CLS_FMAHEAVY] = PIPE_FMAHEAVY, [CLS_SMEM] = PIPE_SMEM,     [CLS_LOAD] = PIPE_LSU,
+      [CLS_STORE] = PIPE_LSU,         [CLS_NONE] = PIPE_NONE};
   StallState b = STALL_SELECTED;
   if (cls <= CLS_UNIFORM) {
     if (s->pipe_free[pipe_of[cls]] > now) {

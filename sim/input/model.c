@@ -47,7 +47,11 @@ G_DEFINE_QUARK(warpsim_model_error, model_error)
    "cycles", DESC ": cycles until a result waited on through a scoreboard is written",            \
    "assumed: 1 cycle"},           \
   {"class_" name, "interval", CONFIG_UINT, M(opclass[id].interval), 0, "1", 1, 255, NULL, 0, 0,   \
-   "cycles", DESC ": cycles its pipe stays busy per warp instruction", "assumed: 1 cycle"}
+   "cycles", DESC ": cycles its pipe stays busy per warp instruction", "assumed: 1 cycle"},       \
+  {"class_" name, "opcode_timing", CONFIG_STRING, M(opclass[id].timing), 0, "", 0, 0, NULL, 0, 0, \
+   NULL, DESC ": per-opcode latency and interval, ';'-separated OPCODE[.MOD]:LATENCY:INTERVAL "   \
+   "items (the longest naming an instruction's opcode and leading modifiers wins)",              \
+   "assumed: the class's latency and interval for every opcode"}
 #define CLASS_READ_KEY(id, name, DESC)                                                            \
   {"class_" name, "read_latency", CONFIG_UINT, M(opclass[id].read_latency), 0, "1", 1, 255,       \
    NULL, 0, 0, "cycles", DESC ": cycles after issue a store's registers are read",               \
@@ -259,6 +263,7 @@ static const ConfigEntry model_table[] = {
     CLASS_KEYS(OPCLASS_UNIFORM, "uniform", "uniform datapath"),
     CLASS_KEYS(OPCLASS_CONTROL, "control", "branch/barrier/sync"),
     CLASS_KEYS(OPCLASS_SPECIAL, "special", "special-register"),
+    CLASS_KEYS(OPCLASS_IMAD, "imad", "integer multiply-add"),
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)
 
@@ -341,6 +346,19 @@ static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *
       g_autofree gchar *at = config_origin(kf, file, group, "opcodes");
       if (!opcode_list_ok(m->opclass[c].opcodes, at, group, error))
         return FALSE;
+    }
+    gchar *why = NULL;
+    if (m->opclass[c].timing != NULL && *m->opclass[c].timing != '\0' &&
+        !opclass_timing_check(m->opclass[c].timing,
+                              m->opclass[c].opcodes ? m->opclass[c].opcodes : "", &why)) {
+      g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name((OpClass)c));
+      g_autofree gchar *at = config_origin(kf, file, group, "opcode_timing");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [%s] opcode_timing: %s (allowed: OPCODE[.MOD]:LATENCY:INTERVAL items, "
+                  "';'-separated, each opcode in this group's opcodes and named once)",
+                  at, group, why);
+      g_free(why);
+      return FALSE;
     }
     g_auto(GStrv) ops =
         g_strsplit_set(m->opclass[c].opcodes ? m->opclass[c].opcodes : "", "; ", -1);

@@ -20,12 +20,15 @@ typedef enum {
   OPCLASS_UNIFORM, /* ULDC, UIADD3, UMOV...: uniform pipe */
   OPCLASS_CONTROL, /* BRA, BSSY, BSYNC, EXIT, BAR, WARPSYNC, NOP...: no pipe */
   OPCLASS_SPECIAL, /* S2R, CS2R, S2UR, LDC: special registers and constants, no pipe */
+  OPCLASS_IMAD,    /* IMAD, IMUL, IDP...: the fma pipe's heavy half (GH100), apart from FP32 */
   OPCLASS_MAX
 } OpClass;
 
 /* One class as the model file gives it. */
 typedef struct {
   gchar *opcodes;              /* ';'-separated base opcodes, owned */
+  gchar *timing;               /* per-opcode timing, owned: ';'-separated OPCODE[.MOD...]:
+                                  LATENCY:INTERVAL items (opclass_timing); NULL or "": none */
   guint latency;               /* cycles until a result waited on through a scoreboard is written */
   guint interval;              /* cycles the class's pipe stays busy per warp instruction */
   guint read_latency;          /* global, shared: cycles after issue a store's registers are read */
@@ -53,6 +56,23 @@ const gchar *opclass_name(OpClass c);
 /* The class of base opcode `opcode` (e.g. "LDG") in `table`
  * (OPCLASS_MAX entries); OPCLASS_MAX when no class names it. */
 OpClass opclass_lookup(const OpClassModel *table, const gchar *opcode);
+
+/* The timing of an instruction of base opcode `opcode` with modifiers
+ * `mods` (".HI.U32", "" for none) in class `cm`: the class's latency and
+ * interval, unless an item of cm->timing names the opcode with a leading
+ * part of its modifiers ("IMAD.HI" for IMAD.HI.U32, "IMAD" for IMAD.MOV.U32;
+ * the longest such item wins), whose latency and interval are taken.
+ * Returns that item's name (a new string), or NULL when none names it.  The
+ * list is checked when the model is read (opclass_timing_check). */
+gchar *opclass_timing(const OpClassModel *cm, const gchar *opcode, const gchar *mods,
+                      guint *latency, guint *interval);
+
+/* TRUE when `list` is a valid timing list for a class of base opcodes
+ * `opcodes`: ';'-separated OPCODE[.MOD...]:LATENCY:INTERVAL items, each
+ * OPCODE in `opcodes`, each name once, latency 1..100000 and interval 1..255
+ * cycles.  Otherwise FALSE with *why (a new string) saying which item and
+ * what is wrong. */
+gboolean opclass_timing_check(const gchar *list, const gchar *opcodes, gchar **why);
 
 /* The class assumed for an opcode no class names, by its first letters
  * (U: uniform, D: fp64, F or H: fp32, LD/ST: memory; else integer). */

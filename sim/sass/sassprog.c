@@ -151,8 +151,10 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
   const SassInstr *in = &sk->fn->ins[i];
   const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
   const OpClassModel *cm = &m->opclass[c];
-  out->latency = (guint16)MIN(cm->latency, 65535u);
-  out->interval = (guint8)MIN(cm->interval, 255u);
+  guint latency = 0, interval = 0; /* the class's, or the opcode's ([class_*] opcode_timing) */
+  g_free(opclass_timing(cm, in->opcode, in->mods, &latency, &interval));
+  out->latency = (guint16)MIN(latency, 65535u);
+  out->interval = (guint8)MIN(interval, 255u);
   out->pipe = PIPE_NONE;
   out->op = OP_MISC;
   out->ways = 1;
@@ -201,6 +203,10 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
       out->op = OP_BAR;
     else if (sass_op_is(in, "EXIT") && sass_always(in))
       out->op = OP_EXIT;
+    break;
+  case OPCLASS_IMAD:
+    out->op = OP_IMAD;
+    out->pipe = PIPE_FMAHEAVY;
     break;
   case OPCLASS_SPECIAL:
   case OPCLASS_MAX:
