@@ -3,7 +3,8 @@
 # landed on 2026-12-02, each refused with one line on stderr, exit 2 and
 # nothing on stdout: a --derive of a thousand unary signs (the parser
 # recursed once per sign without the parentheses' depth limit: a stack
-# overflow under ASan at 131000).
+# overflow under ASan at 131000); --max-mape -1 and --max-knee-diff -1 (the
+# "no gate" sentinel, taken silently while -2 was refused).
 # Needs WARPSIM_BIN (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -22,4 +23,8 @@ one_line() { # NAME NEEDLE -- ARGS...: exit 2, nothing on stdout, one line on st
 signs=$(head -c 1000 /dev/zero | tr '\0' '-')
 one_line "derive, 1000 unary signs" "--derive 'stream.fma=---" -- \
   sweep-points --no-check --kernel fma --axis stream.ilp=1..2 --derive "stream.fma=${signs}1"
+printf 'warps_per_sm,y\n4,1\n8,2\n' >"$tmp/c.csv"
+one_line "curve-stats --max-mape -1" "--max-mape" -- curve-stats --y y --measured y --max-mape -1 "$tmp/c.csv"
+one_line "curve-stats --max-knee-diff -1" "--max-knee-diff" -- \
+  curve-stats --y y --measured y --max-knee-diff -1 "$tmp/c.csv"
 echo "$passed passed, 0 failed"

@@ -14,7 +14,8 @@
 
 static struct {
   gchar *x, *y, *group, *occupancy, *measured, *fit, *bound, *missing, *format;
-  gdouble max_mape, max_knee_diff; /* < 0: no gate */
+  gchar *max_mape_text, *max_knee_diff_text; /* as given; NULL: no gate */
+  gdouble max_mape, max_knee_diff;           /* their values; < 0: no gate */
   gboolean no_knee, fall, where;
 } opt = {.x = "warps_per_sm", .missing = "-", .format = "csv", .max_mape = -1, .max_knee_diff = -1};
 
@@ -40,9 +41,9 @@ static const GOptionEntry entries[] = {
      NULL},
     {"no-knee", 0, 0, G_OPTION_ARG_NONE, &opt.no_knee,
      "with --measured: the points are no curve over x (no plateau or knee)", NULL},
-    {"max-mape", 0, 0, G_OPTION_ARG_DOUBLE, &opt.max_mape,
+    {"max-mape", 0, 0, G_OPTION_ARG_STRING, &opt.max_mape_text,
      "with --measured: a pass column, MAPE (held-out with --fit) <= PCT", "PCT"},
-    {"max-knee-diff", 0, 0, G_OPTION_ARG_DOUBLE, &opt.max_knee_diff,
+    {"max-knee-diff", 0, 0, G_OPTION_ARG_STRING, &opt.max_knee_diff_text,
      "with --measured: a pass column, knees at most X apart", "X"},
     {"missing", 0, 0, G_OPTION_ARG_STRING, &opt.missing,
      "the CSV text of a value that does not exist (default '-'; JSON: null)", "TEXT"},
@@ -438,15 +439,25 @@ static void write_rows(const Input *in, gboolean json, GString *out) {
     g_string_append(out, "\n]\n");
 }
 
+/* A gate's value `text` (NULL: no gate, *v stays < 0) as a decimal >= 0. */
+static gboolean gate(const gchar *text, gdouble *v) {
+  if (text == NULL)
+    return TRUE;
+  *v = g_ascii_strtod(text, NULL);
+  return decimal(text) && isfinite(*v) && *v >= 0;
+}
+
 /* The options' values checked; a one-line CLI_ERROR_USAGE otherwise. */
 static gboolean check_options(gboolean *json, GError **error) {
   const gchar *why = NULL;
+  gboolean gates_ok =
+      gate(opt.max_mape_text, &opt.max_mape) && gate(opt.max_knee_diff_text, &opt.max_knee_diff);
   if (opt.y == NULL)
     why = "--y: a metric column is needed";
   else if (opt.measured != NULL && opt.where)
     why = "--where: only without --measured (--fall gives the peaks)";
   else if (opt.measured == NULL && (opt.fit || opt.bound || opt.fall || opt.no_knee ||
-                                    opt.max_mape >= 0 || opt.max_knee_diff >= 0))
+                                    opt.max_mape_text || opt.max_knee_diff_text))
     why = "--fit, --bound, --fall, --no-knee, --max-mape and --max-knee-diff need --measured";
   else if (opt.measured != NULL && opt.occupancy != NULL)
     why = "--occupancy: only without --measured";
@@ -454,10 +465,8 @@ static gboolean check_options(gboolean *json, GError **error) {
     why = "--fall and --no-knee exclude each other";
   else if (g_strcmp0(opt.format, "csv") != 0 && g_strcmp0(opt.format, "json") != 0)
     why = "--format: must be csv or json";
-  else if ((opt.max_mape < 0 && opt.max_mape != -1) ||
-           (opt.max_knee_diff < 0 && opt.max_knee_diff != -1) || !isfinite(opt.max_mape) ||
-           !isfinite(opt.max_knee_diff))
-    why = "--max-mape, --max-knee-diff: must be finite and >= 0";
+  else if (!gates_ok)
+    why = "--max-mape, --max-knee-diff: must be a decimal number >= 0";
   if (why != NULL) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "curve-stats: %s (see --help)", why);
     return FALSE;
