@@ -4,7 +4,8 @@
 # nothing on stdout: a --derive of a thousand unary signs (the parser
 # recursed once per sign without the parentheses' depth limit: a stack
 # overflow under ASan at 131000); --max-mape -1 and --max-knee-diff -1 (the
-# "no gate" sentinel, taken silently while -2 was refused).
+# "no gate" sentinel, taken silently while -2 was refused); a CSV header
+# naming its --y column twice (the first was read, the second ignored).
 # Needs WARPSIM_BIN (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -27,4 +28,6 @@ printf 'warps_per_sm,y\n4,1\n8,2\n' >"$tmp/c.csv"
 one_line "curve-stats --max-mape -1" "--max-mape" -- curve-stats --y y --measured y --max-mape -1 "$tmp/c.csv"
 one_line "curve-stats --max-knee-diff -1" "--max-knee-diff" -- \
   curve-stats --y y --measured y --max-knee-diff -1 "$tmp/c.csv"
+printf 'warps_per_sm,y,y\n4,1,5\n8,2,6\n' >"$tmp/dup.csv"
+one_line "curve-stats, a column twice" "dup.csv:1: column 'y' appears twice" -- curve-stats --y y "$tmp/dup.csv"
 echo "$passed passed, 0 failed"

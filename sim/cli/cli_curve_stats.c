@@ -91,6 +91,13 @@ static gint column(const NcuRow *header, const gchar *name, const gchar *file, G
   if (c < 0)
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "%s:%u: no column '%s'", file, header->line,
                 name);
+  for (guint i = c + 1; c >= 0 && i < header->n_fields; i++)
+    if (strcmp(header->fields[i], name) == 0) {
+      g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                  "%s:%u: column '%s' appears twice (columns %d and %u; allowed: once)", file,
+                  header->line, name, c + 1, i + 1);
+      return -1;
+    }
   return c;
 }
 
