@@ -5,7 +5,8 @@
 # recursed once per sign without the parentheses' depth limit: a stack
 # overflow under ASan at 131000); --max-mape -1 and --max-knee-diff -1 (the
 # "no gate" sentinel, taken silently while -2 was refused); a CSV header
-# naming its --y column twice (the first was read, the second ignored).
+# naming its --y column twice (the first was read, the second ignored); a
+# details export of 0 cycles.
 # Needs WARPSIM_BIN (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -30,4 +31,17 @@ one_line "curve-stats --max-knee-diff -1" "--max-knee-diff" -- \
   curve-stats --y y --measured y --max-knee-diff -1 "$tmp/c.csv"
 printf 'warps_per_sm,y,y\n4,1,5\n8,2,6\n' >"$tmp/dup.csv"
 one_line "curve-stats, a column twice" "dup.csv:1: column 'y' appears twice" -- curve-stats --y y "$tmp/dup.csv"
+# A details export whose profiled launch ran 0 cycles (SM Active Cycles,
+# Elapsed Cycles) or issued with 0 Warp Cycles Per Issued Instruction (a
+# warp issues at most once a cycle): taken, the anchor dropped as "the
+# export has no SM Active Cycles" or checked against 0.
+ex=$root/results/reference/h200/real/ncu/details_full_b8.csv
+for metric in "SM Active Cycles" "Elapsed Cycles" "Warp Cycles Per Issued Instruction"; do
+  awk -v m="\"$metric\"" 'BEGIN { FS = OFS = "\",\"" } index($0, "k_saxpy(float") && index($0, m) { $15 = "0" } { print }' \
+    "$ex" >"$tmp/zero.csv"
+  sed -e "s|^file=\.\./|file=$root/|" -e "s|^source_csv=\.\./|source_csv=$root/|" \
+    -e "s|^details_csv=.*|details_csv=$tmp/zero.csv|" "$root/traces/saxpy_sass.ini" >"$tmp/zero.ini"
+  one_line "details export, $metric 0" "zero.csv:" -- run --kernel "$tmp/zero.ini" --format csv --no-whatif
+  grep -qF "'$metric': out of range '0' (allowed 1.." "$tmp/err" || fail "$metric 0: $(cat "$tmp/err")"
+done
 echo "$passed passed, 0 failed"
