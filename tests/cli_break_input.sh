@@ -6,7 +6,7 @@
 # overflow under ASan at 131000); --max-mape -1 and --max-knee-diff -1 (the
 # "no gate" sentinel, taken silently while -2 was refused); a CSV header
 # naming its --y column twice (the first was read, the second ignored); a
-# details export of 0 cycles.
+# details export of 0 cycles; an axis range with a 10-digit bound.
 # Needs WARPSIM_BIN (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -44,4 +44,9 @@ for metric in "SM Active Cycles" "Elapsed Cycles" "Warp Cycles Per Issued Instru
   one_line "details export, $metric 0" "zero.csv:" -- run --kernel "$tmp/zero.ini" --format csv --no-whatif
   grep -qF "'$metric': out of range '0' (allowed 1.." "$tmp/err" || fail "$metric 0: $(cat "$tmp/err")"
 done
+# A range with a bound of 10 digits was taken as one value '1..2000000000'
+# and refused by the kernel loader as "not an unsigned integer".
+one_line "sweep-points, 10-digit range bound" \
+  "--axis 'launch.blocks_per_sm=1..2000000000': range 1..2000000000: a bound past 999999999" -- \
+  sweep-points --no-check --kernel fma --axis launch.blocks_per_sm=1..2000000000
 echo "$passed passed, 0 failed"

@@ -159,6 +159,10 @@ static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *value
     g_ptr_array_add(checks, g_strdup_printf("%" G_GUINT64_FORMAT, hi));
     return TRUE;
   }
+  if (g_regex_match_simple("^[0-9]+\\.\\.[0-9]+$", v, 0, 0))
+    return fail(error,
+                "%s: range %s: a bound past 999999999 (allowed: A..B of at most 9 digits each)",
+                where, v);
   if (g_regex_match_simple("^[0-9]{1,9}-[0-9]{1,9}$", v, 0, 0)) {
     g_autofree gchar *lo = g_strndup(v, strcspn(v, "-"));
     return fail(error, "%s: '%s' is not a value; a range is written %s..%s", where, v, lo,
