@@ -12,16 +12,6 @@ set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?}
 . "$root/tests/common.sh"
-one_line() { # NAME NEEDLE -- ARGS...: exit 2, nothing on stdout, one line on stderr holding NEEDLE
-  local name=$1 needle=$2 rc=0
-  shift 3
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-  [ $rc -eq 2 ] || fail "$name: exit $rc (want 2): $(head -c 300 "$tmp/err")"
-  [ ! -s "$tmp/out" ] || fail "$name: wrote to stdout"
-  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(head -c 300 "$tmp/err")"
-  grep -qF -- "$needle" "$tmp/err" || fail "$name: '$needle' not in: $(head -c 300 "$tmp/err")"
-  ok
-}
 signs=$(head -c 1000 /dev/zero | tr '\0' '-')
 one_line "derive, 1000 unary signs" "--derive 'stream.fma=---" -- \
   sweep-points --no-check --kernel fma --axis stream.ilp=1..2 --derive "stream.fma=${signs}1"
