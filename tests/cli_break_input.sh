@@ -7,7 +7,7 @@
 # "no gate" sentinel, taken silently while -2 was refused); a CSV header
 # naming its --y column twice (the first was read, the second ignored); a
 # details export of 0 cycles; an axis range with a 10-digit bound.
-# Needs WARPSIM_BIN (CTest).
+# Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?}
