@@ -6,7 +6,8 @@
 # overflow under ASan at 131000); --max-mape -1 and --max-knee-diff -1 (the
 # "no gate" sentinel, taken silently while -2 was refused); a CSV header
 # naming its --y column twice (the first was read, the second ignored); a
-# details export of 0 cycles; an axis range with a 10-digit bound.
+# details export of 0 cycles; an axis range with a 10-digit bound; a
+# relative error that overflows.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -39,4 +40,10 @@ done
 one_line "sweep-points, 10-digit range bound" \
   "--axis 'launch.blocks_per_sm=1..2000000000': range 1..2000000000: a bound past 999999999" -- \
   sweep-points --no-check --kernel fma --axis launch.blocks_per_sm=1..2000000000
+# Finite cells whose relative error overflows: y 1e308 against 1e-308 gave
+# mape_all_pct 'inf' in the CSV (null in JSON), a cell curve-stats refuses.
+printf 'warps_per_sm,y,m\n4,1e308,1e-308\n8,1,1\n' >"$tmp/inf.csv"
+one_line "curve-stats, an error past any number" \
+  "inf.csv:2: column y: '1e308' against m '1e-308': a relative error above 1e+15 %" -- \
+  curve-stats --y y --measured m "$tmp/inf.csv"
 echo "$passed passed, 0 failed"

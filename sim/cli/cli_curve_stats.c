@@ -150,6 +150,27 @@ static gboolean yes_no(const NcuRow *r, gint col, const gchar *file, gboolean *v
   return FALSE;
 }
 
+/* A relative error above this, in %, is no comparison (a unit or column
+ * mixed up): refused, so that a MAPE stays a finite number (a sum of them
+ * cannot overflow) and the CSV holds no 'inf', which curve-stats would
+ * refuse to read back.  A sanity bound, not a measurement. */
+#define CURVE_MAX_ERROR_PCT 1e15
+
+/* Whether `v`, column `name` (index col) of row `r`, is within
+ * CURVE_MAX_ERROR_PCT of the measured value m (column mcol, not 0); a
+ * one-line CLI_ERROR_USAGE otherwise. */
+static gboolean error_ok(const NcuRow *r, gint col, const gchar *name, gdouble v, gint mcol,
+                         gdouble m, const gchar *file, GError **error) {
+  if (fabs(v - m) / fabs(m) * 100 <= CURVE_MAX_ERROR_PCT)
+    return TRUE;
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "%s:%u: column %s: '%s' against %s '%s': a relative error above %.0e %% (allowed: "
+              "within %.0e %% of the measured value)",
+              file, r->line, name, ncu_csv_field(r, col), opt.measured, ncu_csv_field(r, mcol),
+              CURVE_MAX_ERROR_PCT, CURVE_MAX_ERROR_PCT);
+  return FALSE;
+}
+
 /* The numbers of one data row into *p. */
 static gboolean read_point(const NcuRow *r, const Columns *c, const gchar *file, Point *p,
                            GError **error) {
@@ -172,12 +193,16 @@ static gboolean read_point(const NcuRow *r, const Columns *c, const gchar *file,
       return FALSE;
     }
     p->measured_text = ncu_csv_field(r, c->measured);
+    if (!error_ok(r, c->y, opt.y, p->y, c->measured, p->measured, file, error))
+      return FALSE;
   }
   if (c->fit >= 0 && !yes_no(r, c->fit, file, &p->fit, error))
     return FALSE;
   const gchar *b = c->bound >= 0 ? ncu_csv_field(r, c->bound) : "-";
   p->has_bound = strcmp(b, "-") != 0 && *b != '\0';
-  return !p->has_bound || number(r, c->bound, opt.bound, file, &p->bound, error);
+  return !p->has_bound ||
+         (number(r, c->bound, opt.bound, file, &p->bound, error) &&
+          error_ok(r, c->bound, opt.bound, p->bound, c->measured, p->measured, file, error));
 }
 
 /* The curve a row belongs to (made on its first row). */
