@@ -13,16 +13,6 @@ set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?}
 . "$root/tests/common.sh"
-one_line() { # NAME NEEDLE -- ARGS...: exit 2, nothing on stdout, one line on stderr holding NEEDLE
-  local name=$1 needle=$2 rc=0
-  shift 3
-  "$bin" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-  [ $rc -eq 2 ] || fail "$name: exit $rc (want 2): $(cat "$tmp/err")"
-  [ ! -s "$tmp/out" ] || fail "$name: wrote to stdout"
-  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(cat "$tmp/err")"
-  grep -qF -- "$needle" "$tmp/err" || fail "$name: '$needle' not in: $(cat "$tmp/err")"
-  ok
-}
 one_line "seed000, unknown kernel" "--kernel nope: no such kernel file" -- run --model seed000 --kernel nope
 one_line "seed000, unknown key" "[sm] bad: unknown key" -- run --model seed000 --kernel fma --set sm.bad=1
 one_line "seed000, bad --max-cycles" "--max-cycles: 'x' is not a whole number" -- \

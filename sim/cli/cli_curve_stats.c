@@ -14,7 +14,8 @@
 
 static struct {
   gchar *x, *y, *group, *occupancy, *measured, *fit, *bound, *missing, *format;
-  gdouble max_mape, max_knee_diff; /* < 0: no gate */
+  gchar *max_mape_text, *max_knee_diff_text; /* as given; NULL: no gate */
+  gdouble max_mape, max_knee_diff;           /* their values; < 0: no gate */
   gboolean no_knee, fall, where;
 } opt = {.x = "warps_per_sm", .missing = "-", .format = "csv", .max_mape = -1, .max_knee_diff = -1};
 
@@ -40,9 +41,9 @@ static const GOptionEntry entries[] = {
      NULL},
     {"no-knee", 0, 0, G_OPTION_ARG_NONE, &opt.no_knee,
      "with --measured: the points are no curve over x (no plateau or knee)", NULL},
-    {"max-mape", 0, 0, G_OPTION_ARG_DOUBLE, &opt.max_mape,
+    {"max-mape", 0, 0, G_OPTION_ARG_STRING, &opt.max_mape_text,
      "with --measured: a pass column, MAPE (held-out with --fit) <= PCT", "PCT"},
-    {"max-knee-diff", 0, 0, G_OPTION_ARG_DOUBLE, &opt.max_knee_diff,
+    {"max-knee-diff", 0, 0, G_OPTION_ARG_STRING, &opt.max_knee_diff_text,
      "with --measured: a pass column, knees at most X apart", "X"},
     {"missing", 0, 0, G_OPTION_ARG_STRING, &opt.missing,
      "the CSV text of a value that does not exist (default '-'; JSON: null)", "TEXT"},
@@ -90,6 +91,13 @@ static gint column(const NcuRow *header, const gchar *name, const gchar *file, G
   if (c < 0)
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "%s:%u: no column '%s'", file, header->line,
                 name);
+  for (guint i = c + 1; c >= 0 && i < header->n_fields; i++)
+    if (strcmp(header->fields[i], name) == 0) {
+      g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                  "%s:%u: column '%s' appears twice (columns %d and %u; allowed: once)", file,
+                  header->line, name, c + 1, i + 1);
+      return -1;
+    }
   return c;
 }
 
@@ -142,6 +150,27 @@ static gboolean yes_no(const NcuRow *r, gint col, const gchar *file, gboolean *v
   return FALSE;
 }
 
+/* A relative error above this, in %, is no comparison (a unit or column
+ * mixed up): refused, so that a MAPE stays a finite number (a sum of them
+ * cannot overflow) and the CSV holds no 'inf', which curve-stats would
+ * refuse to read back.  A sanity bound, not a measurement. */
+#define CURVE_MAX_ERROR_PCT 1e15
+
+/* Whether `v`, column `name` (index col) of row `r`, is within
+ * CURVE_MAX_ERROR_PCT of the measured value m (column mcol, not 0); a
+ * one-line CLI_ERROR_USAGE otherwise. */
+static gboolean error_ok(const NcuRow *r, gint col, const gchar *name, gdouble v, gint mcol,
+                         gdouble m, const gchar *file, GError **error) {
+  if (fabs(v - m) / fabs(m) * 100 <= CURVE_MAX_ERROR_PCT)
+    return TRUE;
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "%s:%u: column %s: '%s' against %s '%s': a relative error above %.0e %% (allowed: "
+              "within %.0e %% of the measured value)",
+              file, r->line, name, ncu_csv_field(r, col), opt.measured, ncu_csv_field(r, mcol),
+              CURVE_MAX_ERROR_PCT, CURVE_MAX_ERROR_PCT);
+  return FALSE;
+}
+
 /* The numbers of one data row into *p. */
 static gboolean read_point(const NcuRow *r, const Columns *c, const gchar *file, Point *p,
                            GError **error) {
@@ -164,12 +193,16 @@ static gboolean read_point(const NcuRow *r, const Columns *c, const gchar *file,
       return FALSE;
     }
     p->measured_text = ncu_csv_field(r, c->measured);
+    if (!error_ok(r, c->y, opt.y, p->y, c->measured, p->measured, file, error))
+      return FALSE;
   }
   if (c->fit >= 0 && !yes_no(r, c->fit, file, &p->fit, error))
     return FALSE;
   const gchar *b = c->bound >= 0 ? ncu_csv_field(r, c->bound) : "-";
   p->has_bound = strcmp(b, "-") != 0 && *b != '\0';
-  return !p->has_bound || number(r, c->bound, opt.bound, file, &p->bound, error);
+  return !p->has_bound ||
+         (number(r, c->bound, opt.bound, file, &p->bound, error) &&
+          error_ok(r, c->bound, opt.bound, p->bound, c->measured, p->measured, file, error));
 }
 
 /* The curve a row belongs to (made on its first row). */
@@ -438,15 +471,25 @@ static void write_rows(const Input *in, gboolean json, GString *out) {
     g_string_append(out, "\n]\n");
 }
 
+/* A gate's value `text` (NULL: no gate, *v stays < 0) as a decimal >= 0. */
+static gboolean gate(const gchar *text, gdouble *v) {
+  if (text == NULL)
+    return TRUE;
+  *v = g_ascii_strtod(text, NULL);
+  return decimal(text) && isfinite(*v) && *v >= 0;
+}
+
 /* The options' values checked; a one-line CLI_ERROR_USAGE otherwise. */
 static gboolean check_options(gboolean *json, GError **error) {
   const gchar *why = NULL;
+  gboolean gates_ok =
+      gate(opt.max_mape_text, &opt.max_mape) && gate(opt.max_knee_diff_text, &opt.max_knee_diff);
   if (opt.y == NULL)
     why = "--y: a metric column is needed";
   else if (opt.measured != NULL && opt.where)
     why = "--where: only without --measured (--fall gives the peaks)";
   else if (opt.measured == NULL && (opt.fit || opt.bound || opt.fall || opt.no_knee ||
-                                    opt.max_mape >= 0 || opt.max_knee_diff >= 0))
+                                    opt.max_mape_text || opt.max_knee_diff_text))
     why = "--fit, --bound, --fall, --no-knee, --max-mape and --max-knee-diff need --measured";
   else if (opt.measured != NULL && opt.occupancy != NULL)
     why = "--occupancy: only without --measured";
@@ -454,10 +497,8 @@ static gboolean check_options(gboolean *json, GError **error) {
     why = "--fall and --no-knee exclude each other";
   else if (g_strcmp0(opt.format, "csv") != 0 && g_strcmp0(opt.format, "json") != 0)
     why = "--format: must be csv or json";
-  else if ((opt.max_mape < 0 && opt.max_mape != -1) ||
-           (opt.max_knee_diff < 0 && opt.max_knee_diff != -1) || !isfinite(opt.max_mape) ||
-           !isfinite(opt.max_knee_diff))
-    why = "--max-mape, --max-knee-diff: must be finite and >= 0";
+  else if (!gates_ok)
+    why = "--max-mape, --max-knee-diff: must be a decimal number >= 0";
   if (why != NULL) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "curve-stats: %s (see --help)", why);
     return FALSE;

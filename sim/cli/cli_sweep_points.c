@@ -16,7 +16,8 @@
 /* A derived value and every step of its arithmetic stay within +-2^53 (the
  * integers a double holds exactly: a result no later tool rounds). */
 #define DERIVE_LIMIT G_GINT64_CONSTANT(9007199254740992)
-/* Parentheses nested deeper than this are refused (a bound on recursion). */
+/* Parentheses and unary signs nested deeper than this are refused (a bound
+ * on recursion). */
 #define DERIVE_MAX_DEPTH 64
 /* A key an expression names, as --derive spells it. */
 #define DERIVE_KEY_RE "[A-Za-z_][A-Za-z0-9_]*\\.[A-Za-z0-9_]+"
@@ -158,6 +159,10 @@ static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *value
     g_ptr_array_add(checks, g_strdup_printf("%" G_GUINT64_FORMAT, hi));
     return TRUE;
   }
+  if (g_regex_match_simple("^[0-9]+\\.\\.[0-9]+$", v, 0, 0))
+    return fail(error,
+                "%s: range %s: a bound past 999999999 (allowed: A..B of at most 9 digits each)",
+                where, v);
   if (g_regex_match_simple("^[0-9]{1,9}-[0-9]{1,9}$", v, 0, 0)) {
     g_autofree gchar *lo = g_strndup(v, strcspn(v, "-"));
     return fail(error, "%s: '%s' is not a value; a range is written %s..%s", where, v, lo,
@@ -283,9 +288,10 @@ static gboolean derive_factor(DeriveParse *p, gint64 *v) {
     *v = t.v;
     return TRUE;
   case '+':
-  case '-':
-    if (!derive_factor(p, v))
+  case '-': /* a sign nests as a parenthesis does: the recursion is bounded */
+    if (++p->depth > DERIVE_MAX_DEPTH || !derive_factor(p, v))
       return FALSE;
+    p->depth--;
     *v = t.op == '-' ? -*v : *v;
     return TRUE;
   case '(':

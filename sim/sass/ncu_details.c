@@ -145,10 +145,13 @@ static const DetailMetric detail_metrics[] = {
      * (report/profile_agree.h).  Sanity bounds, not hardware: counts exact
      * in a double, a clock up to 10 GHz, an IPC up to 64 (16 SMSPs);
      * percentages of a peak up to 1000 (a throughput Nsight Compute computes
-     * from counters taken apart can pass 100) */
-    {"SM Active Cycles", D(sm_active_cycles), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "cycles",
+     * from counters taken apart can pass 100).  A launch that ran lasts a
+     * cycle or more, and a warp issues at most one instruction a cycle, so
+     * its cycles and cycles per issued instruction are >= 1 (0 is no data:
+     * refused, as the anchor would divide by it) */
+    {"SM Active Cycles", D(sm_active_cycles), FALSE, SCALE_COUNT, 1, NCU_COUNT_MAX, "cycles",
      "cycle", 0, "no agreement with the profile (its cycles unknown)"},
-    {"Elapsed Cycles", D(elapsed_cycles), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX, "cycles", "cycle",
+    {"Elapsed Cycles", D(elapsed_cycles), FALSE, SCALE_COUNT, 1, NCU_COUNT_MAX, "cycles", "cycle",
      0, "not compared"},
     {"SM Frequency", D(sm_ghz), FALSE, SCALE_COUNT, 0, 10, "GHz", NULL, 0, "the model's clock"},
     {"DRAM Throughput", D(dram_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0, "not compared"},
@@ -159,7 +162,7 @@ static const DetailMetric detail_metrics[] = {
      0, "not compared"},
     {"Issue Slots Busy", D(issue_slots_pct), FALSE, SCALE_COUNT, 0, 1000, "%", NULL, 0,
      "not compared"},
-    {"Warp Cycles Per Issued Instruction", D(warp_cpi), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX,
+    {"Warp Cycles Per Issued Instruction", D(warp_cpi), FALSE, SCALE_COUNT, 1, NCU_COUNT_MAX,
      "cycles", NULL, 0, "not compared"},
     {"Achieved Occupancy", D(achieved_pct), FALSE, SCALE_COUNT, 0, 100, "%", NULL, 0,
      "not compared"},
