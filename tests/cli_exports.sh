@@ -22,14 +22,7 @@ command -v iconv >/dev/null 2>&1 || {
 ref=$root/results/reference/h200/real
 src0=$ref/ncu/saxpy_source_b8.csv
 det0=$ref/ncu/details_full_b8.csv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() {
-  echo "FAIL: $*" >&2
-  echo "$passed passed, 1 failed"
-  exit 1
-}
+. "$root/tests/common.sh"
 
 # run NAME SOURCE DETAILS [EXTRA-SASS-LINES]: saxpy's listing with these
 # exports; exit 0; $tmp/NAME/out (CSV) and $tmp/NAME/err.  The kernel file

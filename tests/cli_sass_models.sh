@@ -25,14 +25,7 @@
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-passed=0
-fail() {
-  echo "FAIL: $*" >&2
-  echo "$passed passed, 1 failed"
-  exit 1
-}
+. "$root/tests/common.sh"
 
 "$bin" models --csv | tail -n +2 | cut -d, -f1,2 >"$tmp/models" || fail "warpsim models"
 [ "$(wc -l <"$tmp/models")" -ge 15 ] || fail "fewer than 15 models listed"
