@@ -603,16 +603,19 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   if (!read_points(o, points, lines, error))
     return FALSE;
   g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) first = NULL; /* the first point's: its listing serves the others */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
   RunOptions each = *o;
   for (guint i = 0; i < points->len; i++) {
     gchar **sets = points->pdata[i];
     g_autoptr(Kernel) k = NULL;
-    gboolean ok = m == NULL
-                      ? cli_load(o->model ? o->model : "h200", o->kernel, sets, &m, &k, error) &&
-                            check_units(o, m, error)
-                      : (k = kernel_load(o->kernel, (const gchar *const *)sets, m, error)) != NULL;
-    if (!ok || !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, out, error)) {
+    gboolean ok =
+        first == NULL
+            ? cli_load(o->model ? o->model : "h200", o->kernel, sets, &m, &first, error) &&
+                  check_units(o, m, error)
+            : (k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, first, error)) !=
+                  NULL;
+    if (!ok || !run_one(&each, CLI_FORMAT_CSV, m, k ? k : first, memo, sets, out, error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }
