@@ -168,7 +168,7 @@ if [ -n "$curve_jobs" ]; then
   echo
   printf '%-16s %6s %12s %8s %10s %16s' curve points warp_insts cpu_s cpu_s_pure warp_insts_per_s
   [ $count -eq 0 ] || printf ' %14s %14s %8s %10s' host_insts host_insts_pure est_s est_s_pure
-  echo
+  echo "  target"
   passed=""
   while IFS=$'\t' read -r k args; do
     # shellcheck disable=SC2086 # word splitting of the option list is intended
