@@ -106,6 +106,26 @@ warpsim_real_jobs() {
   printf '%s' "$jobs" | awk -F'\t' -v want=" $* " 'want == "  " || index(want, " " $1 " ")'
 }
 
+# warpsim_curve_points JOBS DIR: the curves of JOBS (warpsim_real_jobs'
+# lines; a kernel's points contiguous) for `warpsim run --points`: per
+# kernel K, DIR/K holds its points' [launch] sets (from the job's
+# --set launch.blocks_per_sm on, one line a point) and DIR/K.b its B and
+# work per block (tab-separated, one line a point); prints "K<TAB>the
+# options before the points" per kernel, in order.  Status 2 with one
+# line on stderr when a kernel's points differ in more than [launch].
+warpsim_curve_points() {
+  awk -F'\t' -v dir="$2" '
+    { k = $1; args = $6; i = index(args, " --set launch.blocks_per_sm=")
+      if (k != prev && prev != "") { close(dir "/" prev); close(dir "/" prev ".b") }
+      prev = k
+      common = substr(args, 1, i - 1); point = substr(args, i + 1); gsub(/--set /, "", point)
+      if (!(k in first)) { first[k] = common; order[++n] = k }
+      else if (first[k] != common) {
+        printf "%s: %s: the points differ in more than [launch]\n", prog, k > "/dev/stderr"; exit 2 }
+      print point > (dir "/" k); print $2 "\t" $5 > (dir "/" k ".b") }
+    END { for (j = 1; j <= n; j++) print order[j] "\t" first[order[j]] }' prog="$(basename "$0")" "$1"
+}
+
 # Installed (cmake --install): these scripts live in PREFIX/share/warpsim/scripts
 # with no build tree; unless $WARPSIM says otherwise, run PREFIX/bin/warpsim.
 if [ -z "${WARPSIM:-}" ]; then

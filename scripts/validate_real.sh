@@ -101,50 +101,58 @@ if ! "$warpsim" run --model "$model" --format csv --no-whatif ${first[5]} $sets 
   exit 2
 fi
 [ ! -t 2 ] || echo "validate_real.sh: simulating $n measured points of the real kernels on model $model ..." >&2
-run_point() { # $2 B, $5 work per block, $6 warpsim args; prints "cycles<TAB>work per cycle<TAB>the
-  # profiled launch's work per cycle (B x work per block / the profile's SM Active Cycles; '-'
-  # without a profile)<TAB>simulated / profiled SM active cycles there<TAB>the metric that
-  # disagrees most<TAB>the anchor's memory time factor ('-': not anchored); $7 pure
-  # (--no-anchor) or anchored"
+# One warpsim process per kernel and mode runs the kernel's whole curve
+# (warpsim run --points: the profiled launch simulated once, not at every
+# point; scripts/lib.sh warpsim_curve_points).
+mkdir -p "$tmp/pts"
+warpsim_curve_points "$tmp/jobs" "$tmp/pts" | awk -F'\t' '{ print $1 "\tpure\t" $2; print $1 "\tanchored\t" $2 }' >"$tmp/curves"
+run_curve() { # $1 kernel, $2 pure (--no-anchor) or anchored, $3 warpsim args before the points;
+  # prints per point "cycles<TAB>work per cycle<TAB>the profiled launch's work per cycle (B x
+  # work per block / the profile's SM Active Cycles; '-' without a profile)<TAB>simulated /
+  # profiled SM active cycles there<TAB>the metric that disagrees most<TAB>the anchor's memory
+  # time factor ('-': not anchored)" into $PTS_DIR/$1.$2
   set -o pipefail
-  local err
-  err=$WARN_DIR/err.$1.$2.$7
-  local pure=""
-  [ "$7" = anchored ] || pure=--no-anchor
+  local err=$WARN_DIR/err.$1.$2 pure=""
+  [ "$2" = anchored ] || pure=--no-anchor
   # shellcheck disable=SC2086 # word splitting of the option list is intended
-  "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif $pure ${6} $SETS 2>"$err" |
-    awk -F, -v b="$2" -v w="$5" -v pb="$PROFILED_B" '
+  "$WARPSIM_BIN" run --model "$MODEL" --format csv --no-whatif $pure ${3} $SETS \
+    --points "$PTS_DIR/$1" 2>"$err" |
+    awk -F, -v pb="$PROFILED_B" -v bfile="$PTS_DIR/$1.b" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-      { p = $c["profile_sm_active_cycles"]
+      { getline bw < bfile; split(bw, x, "\t"); b = x[1]; w = x[2]
+        p = $c["profile_sm_active_cycles"]
         f = $c["anchor_memory_time_factor"]
         printf "%s\t%.6g\t%s\t%s\t%s\t%s\n", $c["cycles"], b * w / $c["cycles"],
           p == "" ? "-" : sprintf("%.6g", pb * w / p), $c["profile_cycles_ratio"] == "" ? "-" : $c["profile_cycles_ratio"],
-          $c["profile_worst_metric"] == "" ? "-" : $c["profile_worst_metric"], f == "" ? "-" : f }'
+          $c["profile_worst_metric"] == "" ? "-" : $c["profile_worst_metric"], f == "" ? "-" : f }' >"$PTS_DIR/$1.$2"
   local rc=$?
   # A kernel's warnings are the same at every B: kept for one print at the end.
   grep -v '^warpsim: warning:' "$err" >&2
   return $rc
 }
-export -f run_point
+export -f run_curve
 mkdir -p "$tmp/warn"
-export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets WARN_DIR=$tmp/warn PROFILED_B=$profiled_b
-# A point that fails later (a --set only some kernels reject): its message on
+export WARPSIM_BIN=$warpsim MODEL=$model SETS=$sets WARN_DIR=$tmp/warn PROFILED_B=$profiled_b PTS_DIR=$tmp/pts
+# A curve that fails later (a --set only some kernels reject): its message on
 # one line, not GNU parallel's report of each job it stopped.
-# Each point twice: the pure model (--no-anchor) and the anchored one (the
+# Each curve twice: the pure model (--no-anchor) and the anchored one (the
 # default with a profile).
-awk -F'\t' '{ print $0 "\tpure"; print $0 "\tanchored" }' "$tmp/jobs" >"$tmp/jobs2"
-if ! parallel --will-cite --halt now,fail=1 -k --colsep '\t' run_point '{1}' '{2}' '{3}' '{4}' '{5}' '{6}' '{7}' \
-  :::: "$tmp/jobs2" >"$tmp/sims2" 2>"$tmp/parallel.err"; then
+if ! parallel --will-cite --halt now,fail=1 --colsep '\t' run_curve '{1}' '{2}' '{3}' \
+  :::: "$tmp/curves" 2>"$tmp/parallel.err"; then
   job="" msg=""
-  while IFS=$'\t' read -r k b _ _ _ _ mode; do # the first point in order that said why
-    msg=$(warpsim_error_line "$tmp/warn/err.$k.$b.$mode")
-    [ -z "$msg" ] || { job="$k at B = $b: "; break; }
-  done <"$tmp/jobs2"
+  while IFS=$'\t' read -r k mode _; do # the first curve in order that said why
+    msg=$(warpsim_error_line "$tmp/warn/err.$k.$mode")
+    [ -z "$msg" ] || { job="$k ($mode): "; break; }
+  done <"$tmp/curves"
   echo "validate_real.sh: ${job}${msg:-a simulation failed}; nothing written" >&2
   exit 2
 fi
 grep -v '^parallel: ' "$tmp/parallel.err" >&2 || true
 cat "$tmp"/warn/err.*.pure 2>/dev/null | grep '^warpsim: warning:' | sort -u >&2 || true
+# Per point in the order of the jobs: the pure line, then the anchored one.
+for k in $(cut -f1 "$tmp/curves" | uniq); do
+  paste -d'\n' "$tmp/pts/$k.pure" "$tmp/pts/$k.anchored"
+done >"$tmp/sims2"
 # profiled = the point at the profile's launch (B = 8: every profile here);
 # flat = the trivial predictor "occupancy does not matter": the throughput
 # the profile itself measured, at every B ('-' without a profile).

@@ -32,6 +32,7 @@ typedef struct {
   gchar *units;      /* --units: "sm" (NULL) or "device" */
   gchar *max_cycles; /* --max-cycles; NULL: RUN_MAX_CYCLES_DEFAULT */
   gchar *timeout;    /* --timeout; NULL: RUN_TIMEOUT_DEFAULT */
+  gchar *points;     /* --points FILE; NULL: one run */
 } RunOptions;
 
 /* Bounds on one `warpsim run` (main run and what-ifs): far above any run the
@@ -49,6 +50,7 @@ static void run_options_clear(RunOptions *o) {
   g_free(o->units);
   g_free(o->max_cycles);
   g_free(o->timeout);
+  g_free(o->points);
 }
 
 static const gchar run_description[] =
@@ -101,6 +103,10 @@ static GOptionContext *run_context(RunOptions *o) {
        "stop (exit 3) after S seconds of wall time, what-ifs included; 0 = none "
        "(default " RUN_TIMEOUT_DEFAULT ")",
        "S"},
+      {"points", 0, 0, G_OPTION_ARG_FILENAME, &o->points,
+       "CSV: one row per line of FILE, each line launch.KEY=VALUE words set after the --set "
+       "ones (the points of one curve; the profiled launch is simulated once)",
+       "FILE"},
       {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
        "list every kernel and model key with its range, unit and meaning", NULL},
       G_OPTION_ENTRY_NULL};
@@ -386,23 +392,24 @@ typedef struct {
  * agreement comes after it, from the run itself when its launch is the
  * profiled one). */
 static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kernel *k,
-                              const SimOptions *opt, RunProfile *rp, GError **error) {
+                              const SimOptions *opt, ProfileAgreeMemo *memo, RunProfile *rp,
+                              GError **error) {
   if (o->no_anchor) {
     profile_anchor_derive(m, &(ProfileAgreement){0}, &rp->anchor);
     rp->anchor.why = "--no-anchor";
     return TRUE;
   }
-  if (!profile_agree(m, k, opt, NULL, &rp->pure, error))
+  if (!profile_agree(m, k, opt, NULL, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
   profile_anchor_derive(m, &rp->pure, &rp->anchor);
   if (rp->anchor.applied) { /* the first step's profiled launch, for the secant */
-    if (!profile_agree(&rp->anchor.model, k, opt, NULL, &rp->anchored, error))
+    if (!profile_agree(&rp->anchor.model, k, opt, NULL, memo, &rp->anchored, error))
       return sim_failed(o, "the profiled launch (anchored)", error);
     profile_anchor_refine(m, &rp->anchor, &rp->anchored);
     rp->anchored.present = FALSE;
     /* the final factor's profiled launch, for the checks (not needed at the clamp) */
     if (!rp->anchor.clamped &&
-        !profile_agree(&rp->anchor.model, k, opt, NULL, &rp->anchored, error))
+        !profile_agree(&rp->anchor.model, k, opt, NULL, memo, &rp->anchored, error))
       return sim_failed(o, "the profiled launch (anchored)", error);
     profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored);
     rp->anchored.present = FALSE;
@@ -412,11 +419,12 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
 
 static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
                              const SmModel *used, const Kernel *k, const SimOptions *opt,
-                             const SimResult *r, RunProfile *rp, GError **error) {
-  if (o->no_anchor && !profile_agree(m, k, opt, r, &rp->pure, error))
+                             const SimResult *r, ProfileAgreeMemo *memo, RunProfile *rp,
+                             GError **error) {
+  if (o->no_anchor && !profile_agree(m, k, opt, r, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
-      !profile_agree(used, k, opt, r, &rp->anchored, error))
+      !profile_agree(used, k, opt, r, memo, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
   g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
@@ -482,17 +490,10 @@ void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
   warn_exports(k, lines);
 }
 
-static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
-  g_autoptr(SmModel) m = NULL;
-  g_autoptr(Kernel) k = NULL;
-  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
-    return FALSE;
-  if (o->units != NULL && (m->clock_mhz <= 0 || m->sm.sms == 0)) {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
-                m->file);
-    return FALSE;
-  }
+/* Simulate `k` on `m` and append the result in `format` to `out`; `memo`
+ * (may be NULL) keeps the profiled launches simulated. */
+static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m, const Kernel *k,
+                        ProfileAgreeMemo *memo, gchar **sets, GString *out, GError **error) {
   SimOptions opt = {.policy = o->policy};
   gdouble timeout_s = 0.0;
   /* Bad input is its one error line: everything the run would refuse before
@@ -505,7 +506,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
   warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
-  if (!anchor_before(o, m, k, &opt, rp, error))
+  if (!anchor_before(o, m, k, &opt, memo, rp, error))
     return FALSE;
   const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
   g_autofree SimResult *r = g_new0(SimResult, 1);
@@ -516,9 +517,9 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     for (guint i = 0; lines[i] && *lines[i]; i++)
       fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
   }
-  if (!anchor_after(o, format, m, used, k, &opt, r, rp, error))
+  if (!anchor_after(o, format, m, used, k, &opt, r, memo, rp, error))
     return FALSE;
-  g_autoptr(ReportRow) row = cli_result_row(used, k, r, (const gchar *const *)o->sets);
+  g_autoptr(ReportRow) row = cli_result_row(used, k, r, (const gchar *const *)sets);
   if (o->units != NULL)
     add_device_columns(row, used, r);
   add_agreement_columns(row, &rp->pure, &rp->anchor);
@@ -526,6 +527,100 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
     append_csv(o, used, m, k, &rp->anchor, row, out);
   else
     append_report(o, format, m, used, k, &opt, r, rp, row, out);
+  return TRUE;
+}
+
+/* --units device needs the model's SM count and clock. */
+static gboolean check_units(const RunOptions *o, const SmModel *m, GError **error) {
+  if (o->units == NULL || (m->clock_mhz > 0 && m->sm.sms > 0))
+    return TRUE;
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "--units device: model %s (%s) has no [sm] clock_mhz or sms to scale by", m->name,
+              m->file);
+  return FALSE;
+}
+
+static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
+    return FALSE;
+  return check_units(o, m, error) && run_one(o, format, m, k, NULL, o->sets, out, error);
+}
+
+/* The points of --points FILE: one line each (blank lines and '#' lines
+ * skipped), its [launch] keys as GROUP.KEY=VALUE words; each a
+ * NULL-terminated array of --set's values then the line's words, in
+ * `points`, and its line number in `lines`.  FALSE with CLI_ERROR_USAGE
+ * naming the file and line. */
+static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *lines, GError **error) {
+  g_autofree gchar *text = NULL;
+  GError *err = NULL;
+  if (!g_file_get_contents(o->points, &text, NULL, &err)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--points: %s", err->message);
+    g_error_free(err);
+    return FALSE;
+  }
+  g_auto(GStrv) split = g_strsplit(text, "\n", -1);
+  for (guint i = 0; split[i] != NULL; i++) {
+    g_auto(GStrv) words = g_strsplit_set(g_strstrip(split[i]), " \t", -1);
+    if (*split[i] == '\0' || *split[i] == '#')
+      continue;
+    GStrvBuilder *b = g_strv_builder_new();
+    g_strv_builder_addv(b, (const gchar **)(o->sets ? o->sets : (gchar *[]){NULL}));
+    for (guint j = 0; words[j] != NULL; j++) {
+      if (*words[j] == '\0')
+        continue;
+      if (!g_str_has_prefix(words[j], "launch.") || strchr(words[j], '=') == NULL) {
+        g_strv_builder_unref(b);
+        g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                    "--points %s:%u: '%s' (allowed launch.KEY=VALUE words: a point varies the "
+                    "launch only)",
+                    o->points, i + 1, words[j]);
+        return FALSE;
+      }
+      g_strv_builder_add(b, words[j]);
+    }
+    g_ptr_array_add(points, g_strv_builder_end(b));
+    guint line = i + 1;
+    g_array_append_val(lines, line);
+  }
+  if (points->len > 0)
+    return TRUE;
+  g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+              "--points %s: no point (allowed one or more "
+              "lines of launch.KEY=VALUE words)",
+              o->points);
+  return FALSE;
+}
+
+/* --points: every point on the one model (its [launch] sets change no
+ * model key), the CSV header once, the profiled launch simulated once per
+ * model it runs on (ProfileAgreeMemo); nothing in `out` on an error. */
+static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
+  g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+  g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(guint));
+  if (!read_points(o, points, lines, error))
+    return FALSE;
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) first = NULL; /* the first point's: its listing serves the others */
+  g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
+  RunOptions each = *o;
+  for (guint i = 0; i < points->len; i++) {
+    gchar **sets = points->pdata[i];
+    g_autoptr(Kernel) k = NULL;
+    gboolean ok =
+        first == NULL
+            ? cli_load(o->model ? o->model : "h200", o->kernel, sets, &m, &first, error) &&
+                  check_units(o, m, error)
+            : (k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, first, error)) !=
+                  NULL;
+    if (!ok || !run_one(&each, CLI_FORMAT_CSV, m, k ? k : first, memo, sets, out, error)) {
+      g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
+      return FALSE;
+    }
+    each.no_header = TRUE;
+  }
   return TRUE;
 }
 
@@ -550,7 +645,9 @@ int cli_run_main(int argc, char **argv) {
     if (g_strcmp0(o.units, "sm") == 0)
       g_clear_pointer(&o.units, g_free); /* the default */
     g_autoptr(GString) out = g_string_new(NULL);
-    if (run(&o, format, out, &err)) {
+    if (o.points != NULL && (format != CLI_FORMAT_CSV || o.comments)) {
+      rc = cli_fail("--points: CSV only, without --config-comments (one header, one row a point)");
+    } else if (o.points != NULL ? run_points(&o, out, &err) : run(&o, format, out, &err)) {
       cli_note_renamed(o.model); /* once it ran: bad input is its error line alone */
       fputs(out->str, stdout);
     } else {

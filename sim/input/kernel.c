@@ -154,10 +154,25 @@ static gboolean sass_regs(Kernel *k, GKeyFile *kf, GError **error) {
   return TRUE;
 }
 
-/* Load the [sass] listing and profiles; registers and static shared memory
- * default to the details export when the file does not set them (registers:
- * to the listing's count without a details export). */
-static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, GError **error) {
+/* `like` (may be NULL) has a loaded listing from the same file and [sass]
+ * keys as `k`: the same program, when both are loaded for one model. */
+static gboolean same_sass(const Kernel *k, const Kernel *like) {
+  return like != NULL && like->sass != NULL && g_strcmp0(k->file, like->file) == 0 &&
+         g_strcmp0(k->sass_file, like->sass_file) == 0 &&
+         g_strcmp0(k->sass_function, like->sass_function) == 0 &&
+         g_strcmp0(k->sass_source, like->sass_source) == 0 &&
+         g_strcmp0(k->sass_details, like->sass_details) == 0 &&
+         g_strcmp0(k->sass_details_id, like->sass_details_id) == 0 &&
+         k->n_trip_counts == like->n_trip_counts &&
+         memcmp(k->trip_counts, like->trip_counts, sizeof k->trip_counts) == 0 &&
+         k->footprint_l1 == like->footprint_l1 && k->footprint_l2 == like->footprint_l2;
+}
+
+/* Load the [sass] listing and profiles (or share `like`'s, see same_sass); registers and static
+ * shared memory default to the details export when the file does not set them (registers: to the
+ * listing's count without a details export). */
+static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, const Kernel *like,
+                          GError **error) {
   if (k->sass_function == NULL || *k->sass_function == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
                 "%s: [sass] function: required with [sass] file (a mangled name or a unique "
@@ -204,15 +219,20 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, GError 
     return FALSE;
   }
   GError *err = NULL;
-  k->sass = sass_kernel_load_id(listing, k->sass_function, source, details, id, model,
-                                k->trip_counts, k->n_trip_counts, &err);
-  if (k->sass == NULL) {
-    g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
-    g_error_free(err);
-    return FALSE;
+  if (same_sass(k, like)) {
+    k->sass = like->sass;
+    k->sass_shared = TRUE;
+  } else {
+    k->sass = sass_kernel_load_id(listing, k->sass_function, source, details, id, model,
+                                  k->trip_counts, k->n_trip_counts, &err);
+    if (k->sass == NULL) {
+      g_set_error_literal(error, KERNEL_ERROR, KERNEL_ERROR_INVALID, err->message);
+      g_error_free(err);
+      return FALSE;
+    }
+    k->sass->footprint_l1 = k->footprint_l1;
+    k->sass->footprint_l2 = k->footprint_l2;
   }
-  k->sass->footprint_l1 = k->footprint_l1;
-  k->sass->footprint_l2 = k->footprint_l2;
   const NcuDetails *d = k->sass->details;
   if (!sass_regs(k, kf, error))
     return FALSE;
@@ -267,7 +287,8 @@ static gboolean no_stream_keys(const Kernel *k, GKeyFile *kf, GError **error) {
 }
 
 static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
-                            const gchar *const *overrides, const SmModel *model, GError **error) {
+                            const gchar *const *overrides, const SmModel *model, const Kernel *like,
+                            GError **error) {
   g_autoptr(Kernel) k = g_new0(Kernel, 1);
   k->name = g_strdup(name);
   k->file = g_strdup(file);
@@ -279,8 +300,9 @@ static Kernel *load_keyfile(GKeyFile *kf, const gchar *name, const gchar *file,
     return NULL;
   }
   if (k->sass_file != NULL && *k->sass_file != '\0')
-    return no_stream_keys(k, kf, error) && load_sass(k, kf, model, error) ? g_steal_pointer(&k)
-                                                                          : NULL;
+    return no_stream_keys(k, kf, error) && load_sass(k, kf, model, like, error)
+               ? g_steal_pointer(&k)
+               : NULL;
   if (k->footprint > 0 && k->level == MEM_DRAM) { /* DRAM has no capacity to outgrow */
     g_autofree gchar *where = config_origin(kf, k->file, "stream", "footprint");
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_INVALID,
@@ -301,7 +323,7 @@ Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *co
     g_error_free(err);
     return NULL;
   }
-  return load_keyfile(kf, origin, origin, overrides, NULL, error);
+  return load_keyfile(kf, origin, origin, overrides, NULL, NULL, error);
 }
 
 static gint compare_names(gconstpointer a, gconstpointer b) {
@@ -331,6 +353,11 @@ static gchar *kernel_names(void) {
 
 Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, const SmModel *model,
                     GError **error) {
+  return kernel_load_like(spec, overrides, model, NULL, error);
+}
+
+Kernel *kernel_load_like(const gchar *spec, const gchar *const *overrides, const SmModel *model,
+                         const Kernel *like, GError **error) {
   g_autofree gchar *path = NULL;
   if (spec == NULL || *spec == '\0') {
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, "--kernel: empty kernel name");
@@ -364,7 +391,7 @@ Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, const SmMo
   if (kf == NULL)
     return NULL;
   g_autofree gchar *stem = config_file_stem(path);
-  return load_keyfile(kf, stem, path, overrides, model, error);
+  return load_keyfile(kf, stem, path, overrides, model, like, error);
 }
 
 guint kernel_regs_allocated(const Kernel *k) {
@@ -410,7 +437,8 @@ void kernel_free(Kernel *k) {
   if (k == NULL)
     return;
   config_clear(kernel_table, N_KERNEL_KEYS, k);
-  sass_kernel_free(k->sass);
+  if (!k->sass_shared)
+    sass_kernel_free(k->sass);
   g_free(k->name);
   g_free(k->file);
   g_free(k);

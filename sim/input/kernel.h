@@ -68,7 +68,9 @@ typedef struct {
                               one per loop (backward branch) in address order */
   guint footprint_l1;                        /* bytes per warp reused through L1; 0 = estimated */
   guint footprint_l2;                        /* bytes per warp reused through L2; 0 = estimated */
-  struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned; NULL = synthetic */
+  struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned unless sass_shared;
+                              NULL = synthetic */
+  gboolean sass_shared;    /* sass is another Kernel's (kernel_load_like): not freed here */
 } Kernel;
 
 #define KERNEL_ERROR (kernel_error_quark())
@@ -91,6 +93,13 @@ typedef enum {
  * KERNEL_ERROR set; messages name file, group, key and the allowed range. */
 Kernel *kernel_load(const gchar *spec, const gchar *const *overrides, const SmModel *model,
                     GError **error);
+
+/* kernel_load, sharing the listing and exports loaded by `like` (may be
+ * NULL; borrowed: it must outlive the new Kernel) when the file and its
+ * [sass] keys are the same (the [launch] overrides may differ): the same
+ * program, read once.  `like` must have been loaded for `model`. */
+Kernel *kernel_load_like(const gchar *spec, const gchar *const *overrides, const SmModel *model,
+                         const Kernel *like, GError **error);
 
 /* Same, from GKeyFile text, with no model; `origin` names it in messages. */
 Kernel *kernel_load_data(const gchar *data, const gchar *origin, const gchar *const *overrides,

@@ -234,8 +234,62 @@ static gboolean same_launch(const Kernel *k, const Kernel *pk, const SimResult *
          (k->blocks_per_sm == 0 || k->blocks_per_sm == r->blocks_per_sm);
 }
 
+struct ProfileAgreeMemo {
+  GHashTable *runs; /* GBytes key (memo_key) -> SimResult, both owned */
+};
+
+ProfileAgreeMemo *profile_agree_memo_new(void) {
+  ProfileAgreeMemo *memo = g_new0(ProfileAgreeMemo, 1);
+  memo->runs =
+      g_hash_table_new_full(g_bytes_hash, g_bytes_equal, (GDestroyNotify)g_bytes_unref, g_free);
+  return memo;
+}
+
+void profile_agree_memo_free(ProfileAgreeMemo *memo) {
+  if (memo == NULL)
+    return;
+  g_hash_table_destroy(memo->runs);
+  g_free(memo);
+}
+
+/* A string and its NUL (NULL: a lone 0xff) appended to `key`. */
+static void key_string(GByteArray *key, const gchar *s) {
+  static const guint8 none = 0xff;
+  if (s == NULL)
+    g_byte_array_append(key, &none, 1);
+  else
+    g_byte_array_append(key, (const guint8 *)s, (guint)strlen(s) + 1);
+}
+
+/* Everything sim_run reads of `m`, `pk` and `opt` but the loaded program
+ * (see ProfileAgreeMemo): the model's bytes, the kernel's values from
+ * threads_per_block to footprint and its trip counts and footprints (all
+ * guint or gboolean: no padding), its names, and the options but the
+ * deadline (a bound on time, not an input). */
+static GBytes *memo_key(const SmModel *m, const Kernel *pk, const SimOptions *opt) {
+  GByteArray *key = g_byte_array_new();
+  g_byte_array_append(key, (const guint8 *)m, sizeof *m);
+  gsize from = G_STRUCT_OFFSET(Kernel, threads_per_block);
+  gsize to = G_STRUCT_OFFSET(Kernel, footprint) + sizeof pk->footprint;
+  g_byte_array_append(key, (const guint8 *)pk + from, (guint)(to - from));
+  from = G_STRUCT_OFFSET(Kernel, n_trip_counts);
+  to = G_STRUCT_OFFSET(Kernel, footprint_l2) + sizeof pk->footprint_l2;
+  g_byte_array_append(key, (const guint8 *)pk + from, (guint)(to - from));
+  const gchar *names[] = {
+      pk->name,        pk->file,         pk->sass_file,       pk->sass_function,
+      pk->sass_source, pk->sass_details, pk->sass_details_id, opt ? opt->policy : NULL};
+  for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+    key_string(key, names[i]);
+  if (opt != NULL) {
+    g_byte_array_append(key, (const guint8 *)&opt->check_invariants, sizeof opt->check_invariants);
+    g_byte_array_append(key, (const guint8 *)&opt->max_cycles, sizeof opt->max_cycles);
+  }
+  return g_byte_array_free_to_bytes(key);
+}
+
 gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
-                       const SimResult *same, ProfileAgreement *out, GError **error) {
+                       const SimResult *same, ProfileAgreeMemo *memo, ProfileAgreement *out,
+                       GError **error) {
   Kernel pk;
   if (!profile_agree_launch(m, k, &pk)) {
     profile_agree_compare(m, k, same, out); /* not present */
@@ -245,10 +299,18 @@ gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
     profile_agree_compare(m, k, same, out);
     return TRUE;
   }
+  g_autoptr(GBytes) key = memo != NULL ? memo_key(m, &pk, opt) : NULL;
+  const SimResult *known = key != NULL ? g_hash_table_lookup(memo->runs, key) : NULL;
+  if (known != NULL) {
+    profile_agree_compare(m, k, known, out);
+    return TRUE;
+  }
   g_autofree SimResult *r = g_new0(SimResult, 1);
   if (!sim_run(m, &pk, opt, r, error))
     return FALSE;
   profile_agree_compare(m, k, r, out);
+  if (key != NULL)
+    g_hash_table_insert(memo->runs, g_bytes_ref(key), g_steal_pointer(&r));
   return TRUE;
 }
 

@@ -76,12 +76,31 @@ gboolean profile_agree_launch(const SmModel *m, const Kernel *k, Kernel *out);
 void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r,
                            ProfileAgreement *out);
 
+/* The simulations of profiled launches one caller has made, to make each
+ * once: the points of one occupancy curve (`warpsim run --points`) share
+ * their profiled launch, which is 43-60 % of a profiled curve's time when
+ * simulated at every point (doc/speed.md "Curves").  A launch is looked up
+ * by every input sim_run reads: the model's bytes (a shallow copy: its
+ * tables are found by address, so every model used with one memo must stay
+ * alive and unchanged while the memo lives), the kernel's [launch],
+ * [stream] and [sass] values and file names, and the options' policy,
+ * invariant checks and cycle bound.  The loaded listing and exports are
+ * not compared: two kernels with the same [sass] names loaded for the same
+ * model hold the same program.  Results are the same with and without a
+ * memo (sim_run is deterministic).  Free with profile_agree_memo_free. */
+typedef struct ProfileAgreeMemo ProfileAgreeMemo;
+ProfileAgreeMemo *profile_agree_memo_new(void);
+void profile_agree_memo_free(ProfileAgreeMemo *memo);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ProfileAgreeMemo, profile_agree_memo_free)
+
 /* Simulate the profiled launch of `k` on `m` with `opt` (or take `same`, a
- * run of `k` itself, when its launch is that one: may be NULL) and compare.
- * FALSE with the simulation's SIM_ERROR; TRUE with out->present FALSE when
- * `k` has no details export. */
+ * run of `k` itself, when its launch is that one: may be NULL; or the
+ * simulation `memo` holds, when not NULL, which then keeps this one) and
+ * compare.  FALSE with the simulation's SIM_ERROR; TRUE with out->present
+ * FALSE when `k` has no details export. */
 gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
-                       const SimResult *same, ProfileAgreement *out, GError **error);
+                       const SimResult *same, ProfileAgreeMemo *memo, ProfileAgreement *out,
+                       GError **error);
 
 /* The name of agreement item `i` (an AgreeMetric, or AGREE_METRIC_MAX +
  * NcuStall: "state:long_scoreboard"; static) and its column name. */

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# cli_run_points.sh - `warpsim run --points FILE`, one curve in one
+# process: its CSV is byte for byte the rows of one `warpsim run` per
+# point (the point's words as --set after the others), with the header
+# once, anchored and pure (--no-anchor: the profiled point takes its own
+# run), for a SASS kernel with a profile and a synthetic one; bad input
+# (a word outside [launch], a bad value, no point, no such file, text or
+# JSON output) is one line naming the file and line, exit 2.
+# Needs WARPSIM_BIN (CTest sets it).
+set -u
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/tests/common.sh"
+
+# same_as_runs NAME POINTS -- ARGS...: --points POINTS against one run a line
+same_as_runs() {
+  local name=$1 points=$2 line w
+  shift 3
+  "$bin" run --format csv --no-whatif "$@" --points "$points" >"$tmp/batch" 2>/dev/null ||
+    fail "$name: --points failed"
+  : >"$tmp/each"
+  while IFS= read -r line; do
+    local sets=()
+    for w in $line; do sets+=(--set "$w"); done
+    "$bin" run --format csv --no-whatif "$@" "${sets[@]}" 2>/dev/null >>"$tmp/each" ||
+      fail "$name: run of '$line' failed"
+  done <"$points"
+  awk 'NR == 1 || !/^model,/' "$tmp/each" >"$tmp/want"
+  [ "$(wc -l <"$tmp/want")" -eq $(($(wc -l <"$points") + 1)) ] || fail "$name: header and rows"
+  cmp -s "$tmp/want" "$tmp/batch" || fail "$name: --points differs from one run a point"
+  ok
+}
+
+sass=$root/traces/saxpy_sass.ini
+printf '%s\n' 'launch.blocks_per_sm=1 launch.blocks=132' 'launch.blocks_per_sm=8 launch.blocks=1056' \
+  'launch.blocks_per_sm=3 launch.blocks=396' >"$tmp/sass.pts"
+same_as_runs "saxpy anchored" "$tmp/sass.pts" -- --kernel "$sass"
+same_as_runs "saxpy pure" "$tmp/sass.pts" -- --kernel "$sass" --no-anchor
+printf '%s\n' 'launch.blocks_per_sm=1' 'launch.blocks_per_sm=2 launch.blocks=300' >"$tmp/fma.pts"
+same_as_runs "fma" "$tmp/fma.pts" -- --kernel fma --set stream.iterations=64
+
+printf 'launch.blocks_per_sm=1\n\nstream.ilp=4\n' >"$tmp/bad.pts"
+one_line "not [launch]" "bad.pts:3: 'stream.ilp=4'" -- run --kernel fma --format csv --points "$tmp/bad.pts"
+printf 'launch.blocks_per_sm=1\nlaunch.blocks_per_sm=x\n' >"$tmp/value.pts"
+one_line "bad value" "value.pts:2: " -- run --kernel fma --format csv --points "$tmp/value.pts"
+printf '# none\n\n' >"$tmp/empty.pts"
+one_line "no point" "no point" -- run --kernel fma --format csv --points "$tmp/empty.pts"
+one_line "no file" "--points" -- run --kernel fma --format csv --points "$tmp/missing.pts"
+one_line "text" "CSV only" -- run --kernel fma --points "$tmp/fma.pts"
+one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.pts"
+echo "$passed passed"
