@@ -21,8 +21,7 @@ static gboolean has(guint64 cand, gint slot) {
 
 /* The first slot of `cand` after `last` in round-robin order. */
 static guint next_after(guint64 cand, gint last) {
-  guint64 after = (last == SCHED_NO_SLOT || last >= 63) ? 0 : cand & (~0ULL << (last + 1));
-  return lowest(after ? after : cand);
+  return sched_next_after(cand, last);
 }
 
 /* Oldest first: always the oldest candidate. */
@@ -64,11 +63,12 @@ static guint pick_two_level(const SchedView *v) {
 }
 
 static const SchedPolicy policies[] = {
-    {"gto", "greedy then oldest", pick_gto, TRUE},
-    {"lrr", "loose round robin", pick_lrr, FALSE},
-    {"oldest", "oldest eligible warp first", pick_oldest, FALSE},
-    {"grr", "greedy then loose round robin", pick_grr, TRUE},
-    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE},
+    {"gto", "greedy then oldest", pick_gto, TRUE, FALSE},
+    {"lrr", "loose round robin", pick_lrr, FALSE, TRUE},
+    {"oldest", "oldest eligible warp first", pick_oldest, FALSE, FALSE},
+    {"grr", "greedy then loose round robin", pick_grr, TRUE, TRUE},
+    {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE,
+     FALSE},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {

@@ -25,8 +25,18 @@ typedef struct {
   const gchar *name;                 /* "gto", "lrr", "oldest", "grr", "two_level" */
   const gchar *desc;                 /* one line for --help */
   guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
-  gboolean greedy; /* picks v->last whenever it is a candidate (lets the caller skip pick) */
+  gboolean greedy;      /* picks v->last whenever it is a candidate (lets the caller skip pick) */
+  gboolean round_robin; /* otherwise picks sched_next_after(v->cand, v->last) (lets the caller
+                           skip pick: lrr, grr) */
 } SchedPolicy;
+
+/* The first slot of `cand` (non-zero) after `last` (a slot or
+ * SCHED_NO_SLOT) in round-robin order: the lowest one above it, else the
+ * lowest. */
+static inline guint sched_next_after(guint64 cand, gint last) {
+  guint64 after = (last == SCHED_NO_SLOT || last >= 63) ? 0 : cand & (~0ULL << (last + 1));
+  return (guint)__builtin_ctzll(after ? after : cand);
+}
 
 /* The policy called `name`, or NULL. */
 const SchedPolicy *sched_lookup(const gchar *name);

@@ -200,6 +200,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
   *not_selected += smsp_count(cand) - 1;
   if (greedy && (cand & s->last_mask))
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
+  if (policy->round_robin)        /* and a round-robin one's */
+    return s->slot[sched_next_after(cand, s->last_slot)];
   SchedView view = {cand, s->ages, s->last_slot, group_size};
   return s->slot[policy->pick(&view)];
 }
