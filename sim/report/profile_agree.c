@@ -3,6 +3,7 @@
 
 #include "report/json_text.h"
 
+#include "occupancy/occupancy.h"
 #include "report/report.h"
 #include "run/rates.h"
 #include "sass/sassprog.h"
@@ -311,6 +312,38 @@ gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
   profile_agree_compare(m, k, r, out);
   if (key != NULL)
     g_hash_table_insert(memo->runs, g_bytes_ref(key), g_steal_pointer(&r));
+  return TRUE;
+}
+
+gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOptions *opt,
+                                 guint blocks_per_sm, gdouble *cycles, GError **error) {
+  *cycles = NAN;
+  Kernel pk;
+  if (!profile_agree_launch(m, k, &pk) || blocks_per_sm == 0)
+    return TRUE;
+  guint profiled = pk.blocks_per_sm;
+  if (profiled == 0) /* the export does not say: what the occupancy calculator allows */
+    profiled = blocks_per_sm;
+  pk.blocks = MAX(1u, (guint)((guint64)pk.blocks * blocks_per_sm / profiled));
+  pk.blocks_per_sm = blocks_per_sm;
+  pk.l2_warm = k->l2_warm; /* as the curve's launches run, not cold as profiled */
+  OccLaunch launch;
+  kernel_occ_launch(&pk, &launch);
+  guint bytes = 0;
+  const gchar *reason = NULL;
+  if (!occupancy_smem_for_blocks(&m->sm, &launch, blocks_per_sm, &bytes, &reason, NULL) ||
+      reason != NULL)
+    return TRUE; /* that many cannot reside */
+  pk.smem_dynamic = MIN(pk.smem_dynamic, bytes);
+  pk.optin = pk.smem_static + pk.smem_dynamic > m->sm.smem_per_block;
+  g_autofree SimResult *r = g_new0(SimResult, 1);
+  if (!sim_run(m, &pk, opt, r, error))
+    return FALSE;
+  if (r->blocks_per_sm != blocks_per_sm)
+    return TRUE;
+  ProfileAgreement a;
+  profile_agree_compare(m, k, r, &a);
+  *cycles = a.simulated[AGREE_SM_ACTIVE_CYCLES];
   return TRUE;
 }
 
