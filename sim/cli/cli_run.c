@@ -393,7 +393,7 @@ typedef struct {
  * run's launches find it, on the pure and on the anchored model.  A launch
  * that cannot run (a simulation bound) leaves its doublings unchecked. */
 static void anchor_check_shape(const SmModel *m, const Kernel *k, const SimOptions *opt,
-                               RunProfile *rp) {
+                               ProfileAgreeMemo *memo, RunProfile *rp) {
   guint b = rp->pure.blocks_per_sm;
   guint blocks[3] = {b / 2, b, 2 * b};
   gdouble pure[3] = {NAN, NAN, NAN}, anchored[3] = {NAN, NAN, NAN};
@@ -401,8 +401,9 @@ static void anchor_check_shape(const SmModel *m, const Kernel *k, const SimOptio
     GError *err = NULL; /* a launch that cannot run (a bound) is not checked: NaN */
     if (blocks[i] == 0)
       continue;
-    if (!profile_agree_cycles_at(m, k, opt, blocks[i], &pure[i], &err) ||
-        !profile_agree_cycles_at(&rp->anchor.model, k, opt, blocks[i], &anchored[i], &err)) {
+    if (!profile_agree_cycles_at(m, k, opt, &rp->pure, blocks[i], memo, &pure[i], &err) ||
+        !profile_agree_cycles_at(&rp->anchor.model, k, opt, &rp->pure, blocks[i], memo,
+                                 &anchored[i], &err)) {
       pure[i] = anchored[i] = NAN;
       g_clear_error(&err);
     }
@@ -434,7 +435,7 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
         !profile_agree(&rp->anchor.model, k, opt, NULL, memo, &rp->anchored, error))
       return sim_failed(o, "the profiled launch (anchored)", error);
     if (profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored))
-      anchor_check_shape(m, k, opt, rp);
+      anchor_check_shape(m, k, opt, memo, rp);
     rp->anchored.present = FALSE;
   }
   return TRUE;
