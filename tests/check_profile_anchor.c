@@ -2,7 +2,8 @@
  * memory time factor's first step, its secant step and its range, and the
  * checks that drop it (the range; the warp cycles per issued instruction or
  * the DRAM throughput of the anchored profiled launch moving away from the
- * profile), on agreements filled by hand, with every expected value worked
+ * profile; the shape next to the profiled launch changed), on agreements
+ * and cycles filled by hand, with every expected value worked
  * out in the comments.  The CLI on real kernels is tests/cli_profile_agree.sh. */
 #include "report/profile_anchor.h"
 
@@ -45,6 +46,12 @@ static ProfileAgreement agreement(gdouble ratio, gdouble share, gdouble wcpi_p, 
   return a;
 }
 
+/* `an` derived from `a` on `m`, applied. */
+static void derive_applied(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *an) {
+  profile_anchor_derive(m, a, an);
+  ck_assert(an->applied);
+}
+
 /* Pure 1.25 x the profile, share 0.5: profiled/simulated 0.8, f1 = 1 +
  * (0.8 - 1) / 0.5 = 0.6.  Latencies x 0.6: 38 -> 22.8 -> 23, 305 -> 183,
  * 700 -> 420, 0 stays 0; bandwidths / 0.6: 48 -> 80, 20 -> 33.33.  The
@@ -54,8 +61,7 @@ START_TEST(test_first_step_and_secant) {
   SmModel m = tiny_model();
   ProfileAgreement a = agreement(1.25, 0.5, 20, 25, 50, 60);
   ProfileAnchor an;
-  profile_anchor_derive(&m, &a, &an);
-  ck_assert(an.applied);
+  derive_applied(&m, &a, &an);
   ck_assert(!an.clamped);
   ck_assert_double_eq_tol(an.memory_share, 0.5, 1e-12);
   ck_assert_double_eq_tol(an.first_factor, 0.6, 1e-12);
@@ -170,6 +176,61 @@ START_TEST(test_check_dram) {
 }
 END_TEST
 
+/* The shape check on treduce's SM active cycles at B = 4, 8, 16 (warm,
+ * results/validation/real.csv): pure 45764, 90215, 143193; anchored 43794,
+ * 83531, 143179.  Gains 4 -> 8: pure 2 x 45764 / 90215 = 1.014554, anchored
+ * 2 x 43794 / 83531 = 1.048569 (x 1.033527: within 1.05); 8 -> 16: pure 2 x
+ * 90215 / 143193 = 1.260048, anchored 2 x 83531 / 143179 = 1.166805 (x
+ * 0.926001 < 1 / 1.05 = 0.952381): dropped, the pure model back.  saxpy's
+ * (pure 241486, 480250, 921995; anchored 219665, 435916, 843339): 4 -> 8
+ * 1.005668 / 1.007832, 8 -> 16 1.041763 / 1.033786 (x 1.002152, x
+ * 0.992343): kept.  A doubling not possible (NaN at 2B, rowsm) or B = 1
+ * (no B/2) is not checked. */
+START_TEST(test_check_shape) {
+  SmModel m = tiny_model();
+  ProfileAgreement a = agreement(1.094, 0.447, 20.69, 22.31, 32.7, 31.67);
+  ProfileAnchor an;
+  derive_applied(&m, &a, &an);
+  const guint b[3] = {4, 8, 16};
+  ck_assert(!profile_anchor_check_shape(&m, &an, b, (const gdouble[]){45764, 90215, 143193},
+                                        (const gdouble[]){43794, 83531, 143179}));
+  ck_assert(an.refused);
+  ck_assert_ptr_nonnull(strstr(an.why, "would change the curve's shape"));
+  ck_assert_double_eq_tol(an.shape_gain_pure[0], 2.0 * 45764 / 90215, 1e-12);
+  ck_assert_double_eq_tol(an.shape_gain_anchored[0], 1.048569, 1e-6);
+  ck_assert_double_eq_tol(an.shape_gain_pure[1], 1.260048, 1e-6);
+  ck_assert_double_eq_tol(an.shape_gain_anchored[1], 1.166805, 1e-6);
+  ck_assert_uint_eq(an.shape_blocks[1][0], 8);
+  ck_assert_uint_eq(an.shape_blocks[1][1], 16);
+  ck_assert_uint_eq(an.model.l2.latency, 305);
+  ck_assert_double_eq_tol(an.memory_factor, 1.0, 1e-15);
+  /* dropped: the check says so on the warning line too */
+  g_autofree gchar *w = profile_anchor_warning(&an);
+  ck_assert_ptr_nonnull(strstr(w, "doubling the resident CTAs next to the profiled launch"));
+
+  ProfileAgreement sx = agreement(1.0957, 0.785, 131.37, 146.06, 74.59, 68.69);
+  profile_anchor_derive(&m, &sx, &an);
+  ck_assert(profile_anchor_check_shape(&m, &an, b, (const gdouble[]){241486, 480250, 921995},
+                                       (const gdouble[]){219665, 435916, 843339}));
+  ck_assert(an.applied);
+  ck_assert_double_eq_tol(an.shape_gain_pure[1], 1.041763, 1e-6);
+  ck_assert_double_eq_tol(an.shape_gain_anchored[1], 1.033786, 1e-6);
+  ck_assert_uint_ne(an.model.l2.latency, 305);
+
+  /* 2B not possible: only 4 -> 8 checked (treduce's, within); B = 1: no B/2 */
+  profile_anchor_derive(&m, &a, &an);
+  ck_assert(profile_anchor_check_shape(&m, &an, b, (const gdouble[]){45764, 90215, NAN},
+                                       (const gdouble[]){43794, 83531, NAN}));
+  ck_assert(isnan(an.shape_gain_pure[1]));
+  const guint one[3] = {0, 1, 2};
+  profile_anchor_derive(&m, &a, &an);
+  ck_assert(profile_anchor_check_shape(&m, &an, one, (const gdouble[]){NAN, 1000, 1000},
+                                       (const gdouble[]){NAN, 900, 900}));
+  ck_assert(isnan(an.shape_gain_pure[0]));
+  ck_assert_double_eq_tol(an.shape_gain_pure[1], 2.0, 1e-12);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("profile_anchor");
   tcase_add_test(tc, test_first_step_and_secant);
@@ -177,6 +238,7 @@ int main(void) {
   tcase_add_test(tc, test_moves_away);
   tcase_add_test(tc, test_check_warp_cycles);
   tcase_add_test(tc, test_check_dram);
+  tcase_add_test(tc, test_check_shape);
   Suite *s = suite_create("profile_anchor");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

@@ -9,7 +9,8 @@
 # overrides the anchor prints; the anchored profiled launch lands within
 # 2 % of the profile; a launch not bound by memory is not anchored; a factor
 # at its range, or one that moves the warp cycles per issued instruction or
-# the DRAM throughput away from the profile, is dropped with a warning.
+# the DRAM throughput away from the profile, or one that changes a doubling's
+# gain next to the profiled launch by more than 5 %, is dropped.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 : "${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}" "${WARPSIM_ROOT:?set WARPSIM_ROOT}"
@@ -86,6 +87,25 @@ grep -q 'anchor: none (the memory time factor reaches its range 0.5..2' "$tmp/dv
 "$bin" run --kernel "$root/traces/ghist_sass.ini" --no-whatif >"$tmp/gh.txt" 2>/dev/null || fail "ghist"
 grep -q 'anchor: none (the memory time factor reaches its range 0.5..2' "$tmp/gh.txt" &&
   grep -q 'anchor: derived memory_time_factor 2.0000 (clamped' "$tmp/gh.txt" && ok || fail "ghist not dropped"
+# treduce passes the range, time-per-warp and DRAM checks (factor 0.81) but
+# the shape check drops it: the pure model's 8 -> 16 CTAs gain, from its
+# launches run here by hand (grid 132 x B; at 16 CTAs the dynamic shared
+# memory cut to 228 KiB / 16 - 1 KiB reserve - 512 B static = 13,056 B, as
+# `warpsim occupancy --smem-for-blocks 16` gives), is the one printed, and
+# the printed anchored gain is more than 5 % away from it.
+tr=$root/traces/treduce_sass.ini
+"$bin" run --kernel "$tr" --no-whatif >"$tmp/tr.txt" 2>/dev/null || fail "treduce"
+c8=$("$bin" run --kernel "$tr" --format csv --no-anchor --set launch.blocks_per_sm=8 \
+  --set launch.blocks=1056 2>/dev/null | col /dev/stdin cycles)
+c16=$("$bin" run --kernel "$tr" --format csv --no-anchor --set launch.blocks_per_sm=16 \
+  --set launch.blocks=2112 --set launch.smem_dynamic=13056 2>/dev/null | col /dev/stdin cycles)
+gains=$(sed -n 's/.*; 8 -> 16 CTAs\/SM gains \([-+0-9.]*\) % pure, \([-+0-9.]*\) % anchored.*/\1 \2/p' "$tmp/tr.txt")
+grep -q "anchor: none (with it, doubling the resident CTAs next to the profiled launch gains more than 5 %" "$tmp/tr.txt" &&
+  [ -n "$gains" ] && [ -n "$c8" ] && [ -n "$c16" ] &&
+  awk -v g="$gains" -v c8="$c8" -v c16="$c16" 'BEGIN { split(g, x, " "); pure = 100 * (2 * c8 / c16 - 1)
+    q = (1 + x[2] / 100) / (1 + x[1] / 100)
+    exit !((pure - x[1] < 0.06 && x[1] - pure < 0.06) && (q > 1.05 || q < 1 / 1.05)) }' && ok ||
+  fail "treduce not dropped by the shape check (by hand: $c8, $c16 cycles): $(grep anchor: "$tmp/tr.txt")"
 # histo (SM Active Cycles 565,051.71 at 128 threads, grid 1,056, 19
 # registers, 1,024 static + 27,136 dynamic bytes, 8 CTAs per SM) passes the
 # checks: the anchored run is the pure model with the printed overrides.

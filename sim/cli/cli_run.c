@@ -388,6 +388,29 @@ typedef struct {
   ProfileAgreement anchored; /* the anchored model there (present: computed) */
 } RunProfile;
 
+/* The anchor's shape check (profile_anchor_check_shape): the profiled
+ * launch with half, the same and twice its resident CTAs, with L2 as the
+ * run's launches find it, on the pure and on the anchored model.  A launch
+ * that cannot run (a simulation bound) leaves its doublings unchecked. */
+static void anchor_check_shape(const SmModel *m, const Kernel *k, const SimOptions *opt,
+                               ProfileAgreeMemo *memo, RunProfile *rp) {
+  guint b = rp->pure.blocks_per_sm;
+  guint blocks[3] = {b / 2, b, 2 * b};
+  gdouble pure[3] = {NAN, NAN, NAN}, anchored[3] = {NAN, NAN, NAN};
+  for (guint i = 0; i < 3; i++) {
+    GError *err = NULL; /* a launch that cannot run (a bound) is not checked: NaN */
+    if (blocks[i] == 0)
+      continue;
+    if (!profile_agree_cycles_at(m, k, opt, &rp->pure, blocks[i], memo, &pure[i], &err) ||
+        !profile_agree_cycles_at(&rp->anchor.model, k, opt, &rp->pure, blocks[i], memo,
+                                 &anchored[i], &err)) {
+      pure[i] = anchored[i] = NAN;
+      g_clear_error(&err);
+    }
+  }
+  profile_anchor_check_shape(m, &rp->anchor, blocks, pure, anchored);
+}
+
 /* The pure agreement and the anchor, before the run (with --no-anchor the
  * agreement comes after it, from the run itself when its launch is the
  * profiled one). */
@@ -411,7 +434,8 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
     if (!rp->anchor.clamped &&
         !profile_agree(&rp->anchor.model, k, opt, NULL, memo, &rp->anchored, error))
       return sim_failed(o, "the profiled launch (anchored)", error);
-    profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored);
+    if (profile_anchor_check(m, &rp->anchor, &rp->pure, &rp->anchored))
+      anchor_check_shape(m, k, opt, memo, rp);
     rp->anchored.present = FALSE;
   }
   return TRUE;

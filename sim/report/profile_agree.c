@@ -3,6 +3,7 @@
 
 #include "report/json_text.h"
 
+#include "occupancy/occupancy.h"
 #include "report/report.h"
 #include "run/rates.h"
 #include "sass/sassprog.h"
@@ -287,9 +288,29 @@ static GBytes *memo_key(const SmModel *m, const Kernel *pk, const SimOptions *op
   return g_byte_array_free_to_bytes(key);
 }
 
+/* The run of `pk` on `m` with `opt`: the one `memo` holds, or simulated
+ * (and then kept in `memo`, or in *own, which the caller frees, when
+ * `memo` is NULL); NULL with sim_run's error. */
+static const SimResult *memo_run(const SmModel *m, const Kernel *pk, const SimOptions *opt,
+                                 ProfileAgreeMemo *memo, SimResult **own, GError **error) {
+  g_autoptr(GBytes) key = memo != NULL ? memo_key(m, pk, opt) : NULL;
+  const SimResult *known = key != NULL ? g_hash_table_lookup(memo->runs, key) : NULL;
+  if (known != NULL)
+    return known;
+  g_autofree SimResult *r = g_new0(SimResult, 1);
+  if (!sim_run(m, pk, opt, r, error))
+    return NULL;
+  if (key == NULL)
+    return *own = g_steal_pointer(&r);
+  known = r;
+  g_hash_table_insert(memo->runs, g_bytes_ref(key), g_steal_pointer(&r));
+  return known;
+}
+
 gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
                        const SimResult *same, ProfileAgreeMemo *memo, ProfileAgreement *out,
                        GError **error) {
+  g_autofree SimResult *own = NULL;
   Kernel pk;
   if (!profile_agree_launch(m, k, &pk)) {
     profile_agree_compare(m, k, same, out); /* not present */
@@ -299,18 +320,42 @@ gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
     profile_agree_compare(m, k, same, out);
     return TRUE;
   }
-  g_autoptr(GBytes) key = memo != NULL ? memo_key(m, &pk, opt) : NULL;
-  const SimResult *known = key != NULL ? g_hash_table_lookup(memo->runs, key) : NULL;
-  if (known != NULL) {
-    profile_agree_compare(m, k, known, out);
-    return TRUE;
-  }
-  g_autofree SimResult *r = g_new0(SimResult, 1);
-  if (!sim_run(m, &pk, opt, r, error))
+  const SimResult *r = memo_run(m, &pk, opt, memo, &own, error);
+  if (r == NULL)
     return FALSE;
   profile_agree_compare(m, k, r, out);
-  if (key != NULL)
-    g_hash_table_insert(memo->runs, g_bytes_ref(key), g_steal_pointer(&r));
+  return TRUE;
+}
+
+gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOptions *opt,
+                                 const ProfileAgreement *a, guint blocks_per_sm,
+                                 ProfileAgreeMemo *memo, gdouble *cycles, GError **error) {
+  g_autofree SimResult *own = NULL;
+  *cycles = NAN;
+  Kernel pk;
+  if (!a->present || a->blocks_per_sm == 0 || blocks_per_sm == 0 ||
+      !profile_agree_launch(m, k, &pk))
+    return TRUE;
+  pk.blocks = MAX(1u, (guint)((guint64)a->grid_blocks * blocks_per_sm / a->blocks_per_sm));
+  pk.blocks_per_sm = blocks_per_sm;
+  pk.l2_warm = k->l2_warm; /* as the curve's launches run, not cold as profiled */
+  OccLaunch launch;
+  kernel_occ_launch(&pk, &launch);
+  guint bytes = 0;
+  const gchar *reason = NULL;
+  if (!occupancy_smem_for_blocks(&m->sm, &launch, blocks_per_sm, &bytes, &reason, NULL) ||
+      reason != NULL)
+    return TRUE; /* that many cannot reside */
+  pk.smem_dynamic = MIN(pk.smem_dynamic, bytes);
+  pk.optin = pk.smem_static + pk.smem_dynamic > m->sm.smem_per_block;
+  const SimResult *r = memo_run(m, &pk, opt, memo, &own, error);
+  if (r == NULL)
+    return FALSE;
+  if (r->blocks_per_sm != blocks_per_sm)
+    return TRUE;
+  ProfileAgreement at;
+  profile_agree_compare(m, k, r, &at);
+  *cycles = at.simulated[AGREE_SM_ACTIVE_CYCLES];
   return TRUE;
 }
 

@@ -102,6 +102,21 @@ gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
                        const SimResult *same, ProfileAgreeMemo *memo, ProfileAgreement *out,
                        GError **error);
 
+/* The profiled launch of `k` with `blocks_per_sm` resident CTAs per SM in
+ * place of those `a` (its agreement: present) simulated, on `m` with
+ * `opt`: the grid scaled alike (as many waves per SM as profiled, at least
+ * one CTA), the dynamic shared memory cut to the most that lets that many
+ * reside when the export's (the padding that pinned its count) allows
+ * fewer, and L2 as `k`'s own launches find it (`[launch] l2_warm`: the
+ * curve's, not the profile's cold replay).  *cycles = its SM active cycles
+ * averaged over the device's SMs, as the agreement's simulated column; NaN
+ * when `a` is not present or that many CTAs cannot reside (warps,
+ * registers or the static shared memory allow fewer).  `memo` (may be
+ * NULL) as profile_agree's.  FALSE with the simulation's SIM_ERROR. */
+gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOptions *opt,
+                                 const ProfileAgreement *a, guint blocks_per_sm,
+                                 ProfileAgreeMemo *memo, gdouble *cycles, GError **error);
+
 /* The name of agreement item `i` (an AgreeMetric, or AGREE_METRIC_MAX +
  * NcuStall: "state:long_scoreboard"; static) and its column name. */
 const gchar *profile_agree_name(gint i);

@@ -53,7 +53,9 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
                          .occupancy_pure = NAN,
                          .dram_profiled = NAN,
                          .dram_pure = NAN,
-                         .dram_anchored = NAN};
+                         .dram_anchored = NAN,
+                         .shape_gain_pure = {NAN, NAN},
+                         .shape_gain_anchored = {NAN, NAN}};
   if (!a->present) {
     out->why = "no details export";
     return;
@@ -150,6 +152,33 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
   return TRUE;
 }
 
+gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const guint blocks[3],
+                                    const gdouble pure[3], const gdouble anchored[3]) {
+  if (!an->applied)
+    return FALSE;
+  gboolean off = FALSE;
+  for (guint i = 0; i < 2; i++) { /* i = 0: B/2 -> B, 1: B -> 2B */
+    an->shape_blocks[i][0] = blocks[i];
+    an->shape_blocks[i][1] = blocks[i + 1];
+    if (blocks[i] == 0 || blocks[i] == blocks[i + 1])
+      continue;
+    /* work per cycle at the larger launch over the smaller */
+    gdouble per = (gdouble)blocks[i + 1] / blocks[i];
+    an->shape_gain_pure[i] = per * pure[i] / pure[i + 1];
+    an->shape_gain_anchored[i] = per * anchored[i] / anchored[i + 1];
+    gdouble moved = an->shape_gain_anchored[i] / an->shape_gain_pure[i];
+    if (isfinite(moved) && (moved > 1.0 + PROFILE_ANCHOR_SHAPE_BAND ||
+                            moved < 1.0 / (1.0 + PROFILE_ANCHOR_SHAPE_BAND)))
+      off = TRUE;
+  }
+  if (off)
+    refuse(m, an,
+           "with it, doubling the resident CTAs next to the profiled launch gains more than 5 % "
+           "more or less than in the pure model: the anchor would change the curve's shape, "
+           "which one profiled point cannot tell");
+  return an->applied;
+}
+
 gchar *profile_anchor_warning(const ProfileAnchor *an) {
   if (!an->refused)
     return NULL;
@@ -194,6 +223,21 @@ static void append_checks(const ProfileAnchor *an, const gchar *prefix, GString 
                          "Occupancy profiled %.2f %%, pure model %.2f %%\n",
                          prefix, an->wcpi_profiled, an->wcpi_pure, wcpi, an->dram_profiled,
                          an->dram_pure, dram, an->occupancy_profiled, an->occupancy_pure);
+  if (an->shape_blocks[0][1] == 0)
+    return;
+  g_string_append_printf(out, "%sanchor: checked the shape next to the profiled launch:", prefix);
+  for (guint i = 0; i < 2; i++) {
+    g_string_append_printf(out, "%s %u -> %u CTAs/SM ", i ? ";" : "", an->shape_blocks[i][0],
+                           an->shape_blocks[i][1]);
+    if (isfinite(an->shape_gain_pure[i]) && isfinite(an->shape_gain_anchored[i]))
+      g_string_append_printf(out, "gains %+.1f %% pure, %+.1f %% anchored",
+                             100.0 * (an->shape_gain_pure[i] - 1.0),
+                             100.0 * (an->shape_gain_anchored[i] - 1.0));
+    else
+      g_string_append(out, "not simulated (not possible)");
+  }
+  g_string_append_printf(out, " (dropped when a gain moves past %.0f %% either way)\n",
+                         100.0 * PROFILE_ANCHOR_SHAPE_BAND);
 }
 
 void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
@@ -253,6 +297,8 @@ static const AnchorMember anchor_checks[] = {
     {"achieved_occupancy_profiled_pct", A(occupancy_profiled)},
     {"achieved_occupancy_pure_pct", A(occupancy_pure)},
 };
+/* the shape check's doublings: [0] B/2 -> B, [1] B -> 2B */
+static const gchar *const shape_names[2] = {"doubling_to_profiled", "doubling_from_profiled"};
 #undef A
 
 static void json_members(JsonBuilder *b, const AnchorMember *mem, gsize n,
@@ -281,6 +327,17 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_builder_set_member_name(b, "checks");
   json_builder_begin_object(b);
   json_members(b, anchor_checks, G_N_ELEMENTS(anchor_checks), an);
+  for (guint i = 0; i < 2 && an->shape_blocks[i][1] > 0; i++) {
+    json_builder_set_member_name(b, shape_names[i]);
+    json_builder_begin_object(b);
+    json_builder_set_member_name(b, "blocks_per_sm_from");
+    json_builder_add_int_value(b, an->shape_blocks[i][0]);
+    json_builder_set_member_name(b, "blocks_per_sm_to");
+    json_builder_add_int_value(b, an->shape_blocks[i][1]);
+    json_text_member_double(b, "gain_pure", an->shape_gain_pure[i]);
+    json_text_member_double(b, "gain_anchored", an->shape_gain_anchored[i]);
+    json_builder_end_object(b);
+  }
   json_text_member_bool(b, "refused", an->refused);
   json_builder_end_object(b);
   json_builder_end_object(b);

@@ -41,6 +41,16 @@
  *   memory factor would move every occupancy's bandwidth ceiling with it.
  * The 10 % is the band of the cycles warning (twice the measured spread
  * of a profile's cycles against the warm curve's), not a fit.
+ *
+ * A factor that passes is checked once more, on the shape of the curve
+ * next to the profiled launch (profile_anchor_check_shape): the profiled
+ * launch with half, the same and twice its resident CTAs, L2 as the
+ * curve's launches find it, simulated with the pure and the anchored model.  The anchor is a level:
+ * one profiled point says how far the pure model is off there, not how its curve bends.  When it
+ * changes the throughput gain of either doubling (B/2 -> B, B -> 2B) by more than
+ * PROFILE_ANCHOR_SHAPE_BAND against the pure model's, it would answer "does doubling the resident
+ * warps help?" by its own assumption (one factor at every occupancy) rather than by a measurement,
+ * and is dropped.
  */
 #ifndef WARPSIM_PROFILE_ANCHOR_H
 #define WARPSIM_PROFILE_ANCHOR_H
@@ -58,6 +68,11 @@
 #define PROFILE_ANCHOR_MIN_SHARE 0.20
 #define PROFILE_ANCHOR_MIN 0.5
 #define PROFILE_ANCHOR_MAX 2.0
+/* The shape check's band: a doubling's gain, anchored over pure, within
+ * x / (1 + band) .. x (1 + band).  5 %: the band of the doubling question
+ * itself (helps above +5 %, hurts below -5 %: issue 27,
+ * scripts/validate_real.sh), assumed, not fitted. */
+#define PROFILE_ANCHOR_SHAPE_BAND 0.05
 
 typedef struct {
   gboolean applied;       /* the anchored model differs from the pure one */
@@ -75,6 +90,13 @@ typedef struct {
   gdouble wcpi_profiled, wcpi_pure, wcpi_anchored;
   gdouble occupancy_profiled, occupancy_pure;
   gdouble dram_profiled, dram_pure, dram_anchored; /* DRAM throughput, % of the profile's peak */
+  /* the shape check (profile_anchor_check_shape): resident CTAs per SM of
+     the doublings [0] B/2 -> B and [1] B -> 2B, B the profiled launch's
+     (0: not checked), and each doubling's throughput gain (work per cycle
+     at the larger over the smaller, 1.05 = +5 %) in the pure and the
+     anchored model (NaN: not simulated or not possible) */
+  guint shape_blocks[2][2];
+  gdouble shape_gain_pure[2], shape_gain_anchored[2];
   gboolean refused; /* derived, then dropped by profile_anchor_check (why says why) */
   SmModel model;    /* the anchored model: a shallow copy of the pure one (borrowed
                        strings and tables: never model_free it) */
@@ -95,6 +117,19 @@ void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgr
  * (static).  Returns an->applied. */
 gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *pure,
                               const ProfileAgreement *anchored);
+
+/* The shape check (see above) of `an`, kept by profile_anchor_check:
+ * `blocks` the resident CTAs per SM of B/2, B and 2B (B the profiled
+ * launch's), `pure` and `anchored` the SM active cycles of each launch
+ * (profile_agree_cycles_at: L2 as the curve's launches find it) in the pure and the
+ * anchored model (NaN: not possible; that doubling is not checked).  Work
+ * per cycle of a launch is blocks / cycles (the grid scales with the
+ * blocks).  Fills the shape_* fields; when a doubling's anchored gain is
+ * outside its pure gain x / (1 + PROFILE_ANCHOR_SHAPE_BAND) .. x (1 +
+ * band), the anchor is dropped as profile_anchor_check drops it.  Returns
+ * an->applied. */
+gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const guint blocks[3],
+                                    const gdouble pure[3], const gdouble anchored[3]);
 
 /* TRUE when `anchored` is farther from `profiled` than `pure` is and
  * more than `tolerance` (same unit) off it; FALSE when any is NaN.  The
