@@ -90,6 +90,7 @@ static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
   gdouble rate = in->atomic == 2 && sm->m->atomic_return_sectors_per_cycle > 0
                      ? sm->m->atomic_return_sectors_per_cycle
                      : sm->m->atomic_sectors_per_cycle;
+  *(in->atomic == 2 ? &sm->st.atomic_return_bytes : &sm->st.atomic_bytes) += a->bytes;
   gdouble start = MAX((gdouble)now, sm->atomic_free);
   sm->atomic_free = start + (gdouble)a->bytes / (gdouble)sm->m->sector_bytes / rate;
   return sim_cycle_ceil(sm->atomic_free);

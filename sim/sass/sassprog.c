@@ -286,11 +286,11 @@ static void warn_atomics(const SassKernel *sk, const SmModel *m, GString *warnin
   if (m->atomic_sectors_per_cycle > 0)
     g_string_append_printf(warnings,
                            "%s:%u: '%s': global atomics (%.1f %% of the warp instructions) are "
-                           "timed at the uncontended L2 atomic rate ([l2] "
-                           "atomic_sectors_per_cycle %.3g); atomics on few addresses serialize "
-                           "in L2 (a histogram in global memory can run 50x slower): with a "
-                           "profile the anchor derives this kernel's rate\n",
-                           sk->fn->file, in->line, in->text, share, m->atomic_sectors_per_cycle);
+                           "timed at the L2 atomic unit's rate ([l2] atomic_sectors_per_cycle: "
+                           "the measured uncontended one unless a profile's anchor derives this "
+                           "kernel's); atomics on few addresses serialize in L2 (a histogram in "
+                           "global memory can run 50x slower than uncontended)\n",
+                           sk->fn->file, in->line, in->text, share);
   else
     g_string_append_printf(warnings,
                            "%s:%u: '%s': global atomics (%.1f %% of the warp instructions) are "
