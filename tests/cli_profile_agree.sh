@@ -82,11 +82,16 @@ grep -q "anchor: none (with it, the profiled launch's warp cycles per issued ins
 grep -q 'anchor: none (the memory time factor reaches its range 0.5..2' "$tmp/dv.txt" &&
   grep -q 'Warp Cycles Per Issued Instruction profiled 8.47, pure model 8.58, anchored not simulated' "$tmp/dv.txt" && ok ||
   fail "divg not dropped: $(grep anchor: "$tmp/dv.txt")"
-# ghist (contended global atomics, cycles 110x off) reaches the range at
-# its first step already (2): dropped.
+# ghist (contended global atomics, cycles 44x off with the L2 atomic unit at
+# its uncontended 0.447 sectors per cycle per SM, busy 99.2 % of the pure
+# launch): anchored on the atomic rate instead of a memory factor, 16,384
+# REDGs of 653 bytes (20.4 sectors, the source page's) per SM = 334,368
+# sectors over SM Active Cycles 33,462,414.86 = 0.009992 sectors per cycle.
 "$bin" run --kernel "$root/traces/ghist_sass.ini" --no-whatif >"$tmp/gh.txt" 2>/dev/null || fail "ghist"
-grep -q 'anchor: none (the memory time factor reaches its range 0.5..2' "$tmp/gh.txt" &&
-  grep -q 'anchor: derived memory_time_factor 2.0000 (clamped' "$tmp/gh.txt" && ok || fail "ghist not dropped"
+grep -q 'anchor: \[l2\] atomic_sectors_per_cycle = 0.009992 sectors/cycle/SM' "$tmp/gh.txt" &&
+  grep -q 'from SM Active Cycles (profiled 33462415) and the launch.s 334368 global atomic sectors' "$tmp/gh.txt" &&
+  grep -q 'simulated/profiled SM active cycles 1.0000' "$tmp/gh.txt" && ok ||
+  fail "ghist not anchored on the atomic rate: $(grep anchor: "$tmp/gh.txt")"
 # treduce passes the range, time-per-warp and DRAM checks (factor 0.81) but
 # the shape check drops it: the pure model's 8 -> 16 CTAs gain, from its
 # launches run here by hand (grid 132 x B; at 16 CTAs the dynamic shared

@@ -302,7 +302,14 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
   g_string_append_printf(out, "warpsim %s: kernel %s on %s%s%s%s (policy %s)\n", WARPSIM_VERSION,
                          k->name, m->name, *modified ? " (modified: " : "", modified,
                          *modified ? ")" : "", r->policy);
-  if (an != NULL && an->applied)
+  if (an != NULL && an->applied && an->atomic)
+    g_string_append_printf(out,
+                           "  anchored at the profile: [l2] atomic_sectors_per_cycle %.4g (the "
+                           "L2 atomic unit's rate on this kernel, from its SM Active Cycles; "
+                           "the section \"Agreement with the profile\" shows the pure model; "
+                           "--no-anchor runs it)\n",
+                           an->atomic_rate);
+  else if (an != NULL && an->applied)
     g_string_append_printf(out,
                            "  anchored at the profile: memory_time_factor %.4f (L1/L2/DRAM "
                            "latencies x %.4f, L2/DRAM bandwidths / %.4f; the section \"Agreement "

@@ -96,6 +96,9 @@ typedef struct {
   guint8 line_cost;      /* DRAM: lines whose transfer time one access costs (a scattered
                             access pays a whole line per sector); 0 = its bytes */
   guint8 sequential;     /* lines of one access share a server (streaming) */
+  guint8 atomic;         /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
+                            atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
+                            returns a value (ATOM) */
   guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
                             misaligned contiguous access reads or writes in part; 0 = none */

@@ -79,6 +79,23 @@ static MemShape store_shape(Sm *sm, const MemAccess *a) {
   return mem_shape(sm->mem, write_cost(sm, a->dram_cost, share));
 }
 
+/* A global atomic `a` (in->atomic) issued at `now`: the SM's share of the L2
+ * atomic unit serves its sectors in order, first come first served, at [l2]
+ * atomic_sectors_per_cycle (reductions) or atomic_return_sectors_per_cycle
+ * (atomics that return a value); returns the cycle it is done.  Measured
+ * (results/reference/h200/atomics/): with every SM busy the GPU's L2 does
+ * 56-62 uncontended atomic sectors per cycle (RED), whatever the occupancy,
+ * and fewer when many lanes aim at few words: one rate per kernel. */
+static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
+  gdouble rate = in->atomic == 2 && sm->m->atomic_return_sectors_per_cycle > 0
+                     ? sm->m->atomic_return_sectors_per_cycle
+                     : sm->m->atomic_sectors_per_cycle;
+  *(in->atomic == 2 ? &sm->st.atomic_return_bytes : &sm->st.atomic_bytes) += a->bytes;
+  gdouble start = MAX((gdouble)now, sm->atomic_free);
+  sm->atomic_free = start + (gdouble)a->bytes / (gdouble)sm->m->sector_bytes / rate;
+  return sim_cycle_ceil(sm->atomic_free);
+}
+
 /* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
  * the level it is served from; *missed: it left L1; *done: the cycle the
  * level is done with it (a load's data back, a store written).  Returns the
@@ -98,6 +115,10 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line, set with in->l1tex accesses only) */
     ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+  if (in->atomic) {
+    SimCycle served = atomic_access(sm, in, a, now); /* (once: MAX evaluates twice) */
+    ready = MAX(ready, served);
+  }
   *done = ready;
   if (sm->dec[w->pc].capped && level == MEM_DRAM &&
       a->shape[level].lines > 0) /* (an entry holds at least one line) */

@@ -86,6 +86,7 @@ struct Sm {
   Cta *cta;                       /* l.cta_slots of them */
   SmUnits units;                  /* SM-wide: shared-memory unit, loads in flight */
   gdouble local_free;             /* cycle the local-memory (spill) port is free, fractional */
+  gdouble atomic_free;            /* cycle the SM's share of the L2 atomic unit is free */
   EventQueue wake;                /* stalled warps, by the cycle they can issue: exited or far */
   WakeWheel wheel;                /* stalled warps, by the cycle they can issue: the others */
   Warp **soon;                    /* warps due next cycle (the common case, kept off the queue) */

@@ -44,35 +44,38 @@ const gchar *stall_name(StallState s);
 
 /* Counters of one run; every rate is derived from these. */
 typedef struct {
-  SimCycle cycles;            /* cycles from the first CTA launch to the last retire */
-  guint64 issued;             /* warp instructions issued */
-  guint64 ffma;               /* kernel FFMAs issued (warp level) */
-  guint64 loads;              /* global warp-loads issued */
-  guint64 load_bytes;         /* bytes those loads moved */
-  guint64 level_bytes[3];     /* bytes each global-memory level (MemLevel: L1, L2, DRAM)
-                                 served: a load's request at the level it hit (and at
-                                 L1 too when a synthetic L1 footprint's load missed: its
-                                 data comes back through L1), a store's where it is
-                                 written (SASS: DRAM; atomics L2) */
-  guint64 spill_insts;        /* local-memory (spill) warp instructions */
-  guint64 thread_insts;       /* thread instructions (active lanes) */
-  guint64 issue_cycles;       /* sum over SMSPs of cycles with an issue */
-  guint64 smsp_active_cycles; /* sum over SMSPs of cycles with at least one active warp
-                                 (Nsight Compute's smsp__cycles_active) */
-  guint64 active_warp_cycles; /* sum over cycles of resident, not-yet-drained warps */
-  guint64 ready_warp_cycles;  /* sum over cycles of warps whose operands are ready
-                                 (eligible, or throttled by a busy unit) */
-  guint64 state[STALL_MAX];   /* warp-cycles per state; sums to active_warp_cycles */
-  guint64 lg_throttle_sm;     /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
-                                 lines-in-flight cap was full; the rest waited for their
-                                 warp's DRAM lines in flight (ProgramMemory
-                                 warp_max_inflight) */
-  guint64 ctas;               /* CTAs run on this SM */
-  guint64 load_latency_sum;   /* cycles, issue to data, summed over loads */
-  guint64 ops[24];            /* warp instructions issued per InstrOp (program.h) */
-  guint64 pipe_busy[12];      /* cycles x SMSPs each InstrPipe was occupied (interval
-                                 per instruction; PIPE_SMEM counts SM-wide cycles: LDS,
-                                 STS, SHFL, global loads' L1TEX data, BAR slots) */
+  SimCycle cycles;             /* cycles from the first CTA launch to the last retire */
+  guint64 issued;              /* warp instructions issued */
+  guint64 ffma;                /* kernel FFMAs issued (warp level) */
+  guint64 loads;               /* global warp-loads issued */
+  guint64 load_bytes;          /* bytes those loads moved */
+  guint64 level_bytes[3];      /* bytes each global-memory level (MemLevel: L1, L2, DRAM)
+                                  served: a load's request at the level it hit (and at
+                                  L1 too when a synthetic L1 footprint's load missed: its
+                                  data comes back through L1), a store's where it is
+                                  written (SASS: DRAM; atomics L2) */
+  guint64 spill_insts;         /* local-memory (spill) warp instructions */
+  guint64 atomic_bytes;        /* bytes (sectors x sector bytes) of global reductions (RED)
+                                  served by the L2 atomic unit ([l2] atomic_sectors_per_cycle) */
+  guint64 atomic_return_bytes; /* the same for global atomics that return a value (ATOM) */
+  guint64 thread_insts;        /* thread instructions (active lanes) */
+  guint64 issue_cycles;        /* sum over SMSPs of cycles with an issue */
+  guint64 smsp_active_cycles;  /* sum over SMSPs of cycles with at least one active warp
+                                  (Nsight Compute's smsp__cycles_active) */
+  guint64 active_warp_cycles;  /* sum over cycles of resident, not-yet-drained warps */
+  guint64 ready_warp_cycles;   /* sum over cycles of warps whose operands are ready
+                                  (eligible, or throttled by a busy unit) */
+  guint64 state[STALL_MAX];    /* warp-cycles per state; sums to active_warp_cycles */
+  guint64 lg_throttle_sm;      /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
+                                  lines-in-flight cap was full; the rest waited for their
+                                  warp's DRAM lines in flight (ProgramMemory
+                                  warp_max_inflight) */
+  guint64 ctas;                /* CTAs run on this SM */
+  guint64 load_latency_sum;    /* cycles, issue to data, summed over loads */
+  guint64 ops[24];             /* warp instructions issued per InstrOp (program.h) */
+  guint64 pipe_busy[12];       /* cycles x SMSPs each InstrPipe was occupied (interval
+                                  per instruction; PIPE_SMEM counts SM-wide cycles: LDS,
+                                  STS, SHFL, global loads' L1TEX data, BAR slots) */
 } SimStats;
 
 /* Ready warps whose class is throttled, counted by state in the current

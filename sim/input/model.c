@@ -180,6 +180,16 @@ static const ConfigEntry model_table[] = {
      "sector size", NULL},
     {"mem", "line_bytes", CONFIG_UINT, M(line_bytes), 0, NULL, 1, 4096, NULL, 0, T, "bytes",
      "cache-line size", NULL},
+    {"l2", "atomic_sectors_per_cycle", CONFIG_DOUBLE, M(atomic_sectors_per_cycle), 0, "0", 0, 1e6,
+     NULL, 0, 0, "sectors per cycle per SM",
+     "L2 atomic unit's share of one SM for global reductions (RED), every SM busy: each request "
+     "holds it sectors / this cycles and a line of the loads in flight until done (0 = atomics "
+     "are L2 writes)",
+     "assumed: atomics are timed as L2 writes at [l2] bytes_per_cycle"},
+    {"l2", "atomic_return_sectors_per_cycle", CONFIG_DOUBLE, M(atomic_return_sectors_per_cycle), 0,
+     "0", 0, 1e6, NULL, 0, 0, "sectors per cycle per SM",
+     "the same for global atomics that return a value (ATOM; 0 = atomic_sectors_per_cycle)",
+     "assumed: as reductions"},
     {"l2", "lone_sm_ratio", CONFIG_DOUBLE, M(l2_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
      "ratio", "L2 share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
      "assumed: no rise when fewer SMs are busy"},

@@ -105,14 +105,19 @@ typedef struct {
   guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
   guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
-  BusyShare l2_busy, dram_busy;      /* how the L2 and DRAM shares grow as fewer SMs are busy */
-  guint full_load_sms;               /* SMs busy when [l2]/[dram] bytes_per_cycle were measured
-                                        (0 = [sm] sms) */
-  guint l1_bytes;                    /* bytes of unified L1 + shared memory per SM; local memory
-                                        (spills) hits in what shared memory leaves free */
-  guint max_inflight;                /* warp-loads in flight per SM (0 = no cap) */
-  guint sector_bytes;                /* bytes per sector */
-  guint line_bytes;                  /* bytes per cache line */
+  BusyShare l2_busy, dram_busy;     /* how the L2 and DRAM shares grow as fewer SMs are busy */
+  guint full_load_sms;              /* SMs busy when [l2]/[dram] bytes_per_cycle were measured
+                                       (0 = [sm] sms) */
+  guint l1_bytes;                   /* bytes of unified L1 + shared memory per SM; local memory
+                                       (spills) hits in what shared memory leaves free */
+  guint max_inflight;               /* warp-loads in flight per SM (0 = no cap) */
+  gdouble atomic_sectors_per_cycle; /* L2 atomic unit's share of one SM for global reductions
+                                       (RED), sectors per cycle per SM with every SM busy; 0 =
+                                       atomics are timed as L2 writes ([l2] bytes_per_cycle) */
+  gdouble atomic_return_sectors_per_cycle; /* the same for atomics that return a value (ATOM);
+                                              0 = atomic_sectors_per_cycle */
+  guint sector_bytes;                      /* bytes per sector */
+  guint line_bytes;                        /* bytes per cache line */
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */

@@ -203,6 +203,16 @@ void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r
   out->blocks_per_sm = r->blocks_per_sm;
   profiled_metrics(k->sass, out);
   simulated_metrics(m, k->sass->details, r, out);
+  const SimStats *st = &r->st;
+  gdouble red = (gdouble)st->atomic_bytes / m->sector_bytes;
+  gdouble ret = (gdouble)st->atomic_return_bytes / m->sector_bytes;
+  out->atomic_sectors = red + ret;
+  if (m->atomic_sectors_per_cycle > 0)
+    out->atomic_busy_cycles =
+        red / m->atomic_sectors_per_cycle + ret / (m->atomic_return_sectors_per_cycle > 0
+                                                       ? m->atomic_return_sectors_per_cycle
+                                                       : m->atomic_sectors_per_cycle);
+  out->atomic_sm_cycles = (gdouble)st->cycles;
   out->cycles_ratio =
       out->profiled[AGREE_SM_ACTIVE_CYCLES] > 0
           ? out->simulated[AGREE_SM_ACTIVE_CYCLES] / out->profiled[AGREE_SM_ACTIVE_CYCLES]

@@ -60,6 +60,11 @@ typedef struct {
                                  that disagrees most; -1 = none */
   gdouble worst_disagreement; /* its disagreement, 0..1 */
   gboolean warn;              /* cycles differ by more than PROFILE_AGREE_WARN_SHARE */
+  /* the L2 atomic unit on the most loaded simulated SM ([l2] atomic_sectors_per_cycle; 0
+     when the model has none or the kernel no global atomics): */
+  gdouble atomic_sectors;     /* global atomic sectors it served (RED and ATOM) */
+  gdouble atomic_busy_cycles; /* cycles it was held at the model's rates */
+  gdouble atomic_sm_cycles;   /* that SM's simulated cycles */
 } ProfileAgreement;
 
 /* The profiled launch of `k` (a SASS kernel with a details export): `k`

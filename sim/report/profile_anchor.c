@@ -38,6 +38,26 @@ static void set_factor(const SmModel *m, ProfileAnchor *out, gdouble f) {
   }
 }
 
+/* The atomic quantity (see the header): TRUE when derived into `out`. */
+static gboolean derive_atomic(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *out) {
+  if (!(a->atomic_busy_cycles > 0) || !(a->atomic_sm_cycles > 0))
+    return FALSE;
+  out->atomic_sectors = a->atomic_sectors;
+  out->profiled_cycles = a->profiled[AGREE_SM_ACTIVE_CYCLES];
+  out->atomic_busy_share = a->atomic_busy_cycles / a->atomic_sm_cycles;
+  if (out->atomic_busy_share < PROFILE_ANCHOR_ATOMIC_BUSY ||
+      !(a->cycles_ratio < 1.0 - PROFILE_AGREE_WARN_SHARE) || !(out->profiled_cycles > 0))
+    return FALSE;
+  gdouble g = a->atomic_busy_cycles / out->profiled_cycles;
+  out->atomic = TRUE;
+  out->applied = TRUE;
+  out->model.atomic_sectors_per_cycle = m->atomic_sectors_per_cycle * g;
+  out->model.atomic_return_sectors_per_cycle = m->atomic_return_sectors_per_cycle * g;
+  out->atomic_rate = out->model.atomic_sectors_per_cycle;
+  out->atomic_return_rate = out->model.atomic_return_sectors_per_cycle;
+  return TRUE;
+}
+
 void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileAnchor *out) {
   *out = (ProfileAnchor){.memory_factor = 1.0,
                          .first_factor = 1.0,
@@ -55,7 +75,12 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
                          .dram_pure = NAN,
                          .dram_anchored = NAN,
                          .shape_gain_pure = {NAN, NAN},
-                         .shape_gain_anchored = {NAN, NAN}};
+                         .shape_gain_anchored = {NAN, NAN},
+                         .atomic_busy_share = NAN,
+                         .atomic_sectors = NAN,
+                         .profiled_cycles = NAN,
+                         .atomic_rate = NAN,
+                         .atomic_return_rate = NAN};
   if (!a->present) {
     out->why = "no details export";
     return;
@@ -69,6 +94,8 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
     out->why = "the details export has no SM Active Cycles";
     return;
   }
+  if (derive_atomic(m, a, out))
+    return;
   if (out->memory_share < PROFILE_ANCHOR_MIN_SHARE) {
     out->why = "the simulated profiled launch waits for memory less than 20 % of its warp cycles";
     return;
@@ -84,7 +111,7 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
 }
 
 void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *first) {
-  if (!an->applied || !first->present || !isfinite(first->cycles_ratio))
+  if (!an->applied || an->atomic || !first->present || !isfinite(first->cycles_ratio))
     return;
   an->first_ratio = first->cycles_ratio;
   gdouble c0 = an->cycles_ratio, c1 = first->cycles_ratio, f1 = an->first_factor;
@@ -112,6 +139,15 @@ static void refuse(const SmModel *m, ProfileAnchor *an, const gchar *why) {
   an->why = why;
   an->memory_factor = 1.0;
   an->model = *m;
+}
+
+/* The atomic anchor's --set overrides, e.g. "l2.atomic_sectors_per_cycle=0.00999 ..." */
+static void atomic_sets(const ProfileAnchor *an, GString *s) {
+  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  g_ascii_formatd(a, sizeof a, "%.6g", an->atomic_rate);
+  g_ascii_formatd(b, sizeof b, "%.6g", an->atomic_return_rate);
+  g_string_append_printf(s, "l2.atomic_sectors_per_cycle=%s l2.atomic_return_sectors_per_cycle=%s",
+                         a, b);
 }
 
 gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *pure,
@@ -182,6 +218,10 @@ gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const g
 gchar *profile_anchor_warning(const ProfileAnchor *an) {
   if (!an->refused)
     return NULL;
+  if (an->atomic)
+    return g_strdup_printf("not anchored at the profile (derived [l2] atomic_sectors_per_cycle "
+                           "%.4g): %s, so the curve is the pure model's",
+                           an->atomic_rate, an->why);
   return g_strdup_printf(
       "not anchored at the profile (derived memory_time_factor %.4f): %s, so the "
       "curve is the pure model's",
@@ -190,7 +230,9 @@ gchar *profile_anchor_warning(const ProfileAnchor *an) {
 
 gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure) {
   GString *s = g_string_new(NULL);
-  for (guint i = 0; an->applied && i < G_N_ELEMENTS(anchor_keys); i++) {
+  if (an->applied && an->atomic)
+    atomic_sets(an, s);
+  for (guint i = 0; an->applied && !an->atomic && i < G_N_ELEMENTS(anchor_keys); i++) {
     const AnchorKey *k = &anchor_keys[i];
     gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
     if (k->whole) {
@@ -246,7 +288,12 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
   if (!an->applied) {
     g_string_append_printf(out, "%sanchor: none (%s): the curve is the pure model's\n", prefix,
                            an->why);
-    if (an->refused)
+    if (an->refused && an->atomic)
+      g_string_append_printf(out,
+                             "%sanchor: derived [l2] atomic_sectors_per_cycle %.4g (atomic unit "
+                             "busy %.1f %% of the pure launch), dropped\n",
+                             prefix, an->atomic_rate, 100.0 * an->atomic_busy_share);
+    else if (an->refused)
       g_string_append_printf(out,
                              "%sanchor: derived memory_time_factor %.4f%s (first step %.4f), "
                              "dropped\n",
@@ -256,14 +303,26 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
     return;
   }
   g_autofree gchar *sets = profile_anchor_sets(an, pure);
-  g_string_append_printf(
-      out,
-      "%sanchor: memory_time_factor = %.4f%s, from SM Active Cycles (simulated/profiled %.4f, "
-      "pure model) and the simulated memory-wait share %.1f %% (long_scoreboard + lg_throttle + "
-      "drain): first step f1 = 1 + (profiled/simulated - 1) / share = %.4f (simulated/profiled "
-      "%.4f with it), then one secant step to simulated/profiled 1\n",
-      prefix, an->memory_factor, an->clamped ? " (clamped to 0.5..2)" : "", an->cycles_ratio,
-      100.0 * an->memory_share, an->first_factor, an->first_ratio);
+  if (an->atomic)
+    g_string_append_printf(
+        out,
+        "%sanchor: [l2] atomic_sectors_per_cycle = %.4g sectors/cycle/SM (RED; ATOM %.4g), "
+        "from SM Active Cycles (profiled %.0f) and the launch's %.0f global atomic sectors per "
+        "SM (the source page's L2 Theoretical Sectors Global x Instructions Executed of its "
+        "RED/ATOM instructions): the pure model's atomic unit, at the measured uncontended "
+        "%.4g, is busy %.1f %% of its simulated launch (simulated/profiled %.4f): this "
+        "kernel's atomics aim at few addresses, and the profiled time is put on the unit\n",
+        prefix, an->atomic_rate, an->atomic_return_rate, an->profiled_cycles, an->atomic_sectors,
+        pure->atomic_sectors_per_cycle, 100.0 * an->atomic_busy_share, an->cycles_ratio);
+  else
+    g_string_append_printf(
+        out,
+        "%sanchor: memory_time_factor = %.4f%s, from SM Active Cycles (simulated/profiled %.4f, "
+        "pure model) and the simulated memory-wait share %.1f %% (long_scoreboard + lg_throttle + "
+        "drain): first step f1 = 1 + (profiled/simulated - 1) / share = %.4f (simulated/profiled "
+        "%.4f with it), then one secant step to simulated/profiled 1\n",
+        prefix, an->memory_factor, an->clamped ? " (clamped to 0.5..2)" : "", an->cycles_ratio,
+        100.0 * an->memory_share, an->first_factor, an->first_ratio);
   append_checks(an, prefix, out);
   g_string_append_printf(out, "%sanchor: every occupancy simulated with --set %s\n", prefix, sets);
   if (anchored != NULL && anchored->present)
@@ -299,12 +358,38 @@ static const AnchorMember anchor_checks[] = {
 };
 /* the shape check's doublings: [0] B/2 -> B, [1] B -> 2B */
 static const gchar *const shape_names[2] = {"doubling_to_profiled", "doubling_from_profiled"};
+static const AnchorMember atomic_sources[] = {
+    {"sm_active_cycles_profiled", A(profiled_cycles)},
+    {"atomic_sectors_per_sm", A(atomic_sectors)},
+    {"atomic_unit_busy_share_pure", A(atomic_busy_share)},
+    {"sm_active_cycles_ratio", A(cycles_ratio)},
+};
 #undef A
 
 static void json_members(JsonBuilder *b, const AnchorMember *mem, gsize n,
                          const ProfileAnchor *an) {
   for (gsize i = 0; i < n; i++)
     json_text_member_double(b, mem[i].name, G_STRUCT_MEMBER(gdouble, an, mem[i].offset));
+}
+
+/* Member `member`: an object of the table `mem`'s members. */
+static void json_table(JsonBuilder *b, const gchar *member, const AnchorMember *mem, gsize n,
+                       const ProfileAnchor *an) {
+  json_builder_set_member_name(b, member);
+  json_builder_begin_object(b);
+  json_members(b, mem, n, an);
+  json_builder_end_object(b);
+}
+
+/* The atomic quantity as one object of the "quantities" array. */
+static void atomic_json(JsonBuilder *b, const ProfileAnchor *an) {
+  json_builder_begin_object(b);
+  json_text_member_string(b, "name", "atomic_sectors_per_cycle");
+  json_text_member_double(b, "value", an->atomic_rate);
+  json_text_member_double(b, "atomic_return_sectors_per_cycle", an->atomic_return_rate);
+  json_table(b, "sources", atomic_sources, G_N_ELEMENTS(atomic_sources), an);
+  json_text_member_bool(b, "refused", an->refused);
+  json_builder_end_object(b);
 }
 
 JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
@@ -319,10 +404,7 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_text_member_string(b, "name", "memory_time_factor");
   json_text_member_double(b, "value", an->memory_factor);
   json_text_member_bool(b, "clamped", an->clamped);
-  json_builder_set_member_name(b, "sources");
-  json_builder_begin_object(b);
-  json_members(b, anchor_sources, G_N_ELEMENTS(anchor_sources), an);
-  json_builder_end_object(b);
+  json_table(b, "sources", anchor_sources, G_N_ELEMENTS(anchor_sources), an);
   json_text_member_double(b, "derived_value", an->derived_factor);
   json_builder_set_member_name(b, "checks");
   json_builder_begin_object(b);
@@ -341,6 +423,8 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_text_member_bool(b, "refused", an->refused);
   json_builder_end_object(b);
   json_builder_end_object(b);
+  if (an->atomic)
+    atomic_json(b, an);
   json_builder_end_array(b);
   g_autofree gchar *sets = profile_anchor_sets(an, pure);
   json_text_member_string(b, "model_sets", sets);

@@ -51,6 +51,22 @@
  * PROFILE_ANCHOR_SHAPE_BAND against the pure model's, it would answer "does doubling the resident
  * warps help?" by its own assumption (one factor at every occupancy) rather than by a measurement,
  * and is dropped.
+ *
+ * The other quantity, instead of f: the rate of the L2 atomic unit ([l2]
+ * atomic_sectors_per_cycle, doc/atomics.md).  How many lanes of a global
+ * atomic aim at one word, and over how many words the GPU's atomics spread,
+ * set that rate (results/reference/h200/atomics/: 0.728 atomics per cycle
+ * for the whole GPU on one word, 2.07 on 256 words at random lanes, 56 at 1
+ * Mi words), and nothing a user gives (listing, source page, details page)
+ * says either.  When the pure simulation of the profiled launch holds its
+ * atomic unit at the measured uncontended rate for at least
+ * PROFILE_ANCHOR_ATOMIC_BUSY of its cycles and is more than 10 %
+ * (PROFILE_AGREE_WARN_SHARE) faster than the profile's SM Active Cycles, the
+ * unit is the limit and served slower on this kernel: both atomic rates are
+ * scaled by g = (the unit's simulated busy cycles) / (the profile's SM
+ * Active Cycles), so the unit alone takes the profiled time, and every
+ * occupancy is simulated with them (no secant: the time is linear in 1/g
+ * while the unit is the limit).  The same checks apply.
  */
 #ifndef WARPSIM_PROFILE_ANCHOR_H
 #define WARPSIM_PROFILE_ANCHOR_H
@@ -73,6 +89,9 @@
  * itself (helps above +5 %, hurts below -5 %: issue 27,
  * scripts/validate_real.sh), assumed, not fitted. */
 #define PROFILE_ANCHOR_SHAPE_BAND 0.05
+/* The least share of the pure simulation's cycles the L2 atomic unit must be
+ * busy for its rate to be anchored (assumed: half, the unit is the limit). */
+#define PROFILE_ANCHOR_ATOMIC_BUSY 0.5
 
 typedef struct {
   gboolean applied;       /* the anchored model differs from the pure one */
@@ -98,8 +117,16 @@ typedef struct {
   guint shape_blocks[2][2];
   gdouble shape_gain_pure[2], shape_gain_anchored[2];
   gboolean refused; /* derived, then dropped by profile_anchor_check (why says why) */
-  SmModel model;    /* the anchored model: a shallow copy of the pure one (borrowed
-                       strings and tables: never model_free it) */
+  /* the atomic quantity (see above): */
+  gboolean atomic;            /* the anchor is the atomic rate (memory_factor stays 1) */
+  gdouble atomic_busy_share;  /* source: the pure simulation's atomic unit busy share, 0..1
+                                 (NaN: no atomics or no unit) */
+  gdouble atomic_sectors;     /* source: global atomic sectors of the most loaded SM */
+  gdouble profiled_cycles;    /* source: the profile's SM Active Cycles */
+  gdouble atomic_rate;        /* [l2] atomic_sectors_per_cycle derived (sectors/cycle/SM) */
+  gdouble atomic_return_rate; /* [l2] atomic_return_sectors_per_cycle derived */
+  SmModel model;              /* the anchored model: a shallow copy of the pure one (borrowed
+                                 strings and tables: never model_free it) */
 } ProfileAnchor;
 
 /* Derive the anchor of the pure model `m` (borrowed: out->model borrows

@@ -41,6 +41,16 @@ SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p) {
   return SASS_ACC_NONE;
 }
 
+guint sassmem_global_atomic(const SassInstr *in) {
+  if (sass_op_is(in, "ATOMS") || sass_op_is(in, "REDUX"))
+    return 0;
+  if (g_str_has_prefix(in->opcode, "ATOM"))
+    return 2;
+  if (g_str_has_prefix(in->opcode, "RED"))
+    return in->n_dst > 0 ? 2 : 1;
+  return 0;
+}
+
 /* ---- loading ----------------------------------------------------------------- */
 
 gdouble sassmem_executed(const SassKernel *sk, guint i) {

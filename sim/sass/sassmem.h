@@ -29,6 +29,11 @@ guint sassmem_width_bytes(const SassInstr *in);
  * global and local memory only (SASS_ACC_NONE for shared-memory ATOMS). */
 SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p);
 
+/* 1 when `in` is a global reduction (RED, REDG: no result), 2 a global
+ * atomic that returns a value (ATOM, ATOMG), else 0 (shared-memory ATOMS,
+ * surface atomics, the warp reduction REDUX). */
+guint sassmem_global_atomic(const SassInstr *in);
+
 /* Times instruction i executed in the profiled launch (warp-level
  * instructions); 0 without a source profile. */
 gdouble sassmem_executed(const SassKernel *sk, guint i);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# cli_atomics.sh - the L2 atomic unit ([l2] atomic_sectors_per_cycle,
+# doc/atomics.md) against the H200 microbenchmark it comes from
+# (results/reference/h200/atomics/atomics.csv) and against ghist
+# (results/reference/h200/real5/curves.csv):
+#   - k_atom<2> (ATOMG.E.ADD, 32 consecutive words a request, 1 Mi words,
+#     uncontended; listing tests/data/atomics/k_atom.sass, no profile) at
+#     B = 8 and 16 CTAs per SM within 10 % of the measured lane atomics per
+#     cycle per SM; timed as L2 loads (atomic_sectors_per_cycle=0) it is 45 %
+#     fast at B = 16 (at B = 8 the L2 loads happen to land within 5 %);
+#   - ghist, anchored at its profile (B = 8: the profiled launch, whose SM
+#     Active Cycles set the kernel's atomic rate), predicted at B = 2 and 16
+#     within 10 % of the measured bytes per cycle per SM; the pure model
+#     (--no-anchor) is more than 10x fast there, and with the unit off
+#     (atomic_sectors_per_cycle=0) the anchor cannot put the time on it:
+#     more than 2x off.
+# Known miss, not asserted: k_atom<0> (REDG) at the same point is simulated
+# 25 % slow (2.79 against 3.73 lanes per cycle per SM).
+# Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+set -u
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
+# shellcheck source=tests/common.sh
+. "$root/tests/common.sh"
+at=$root/results/reference/h200/atomics/atomics.csv
+r5=$root/results/reference/h200/real5/curves.csv
+
+# cycles ARGS...: the simulated cycles of a run.
+cycles() { timeout 120 "$bin" run --format csv --no-whatif "$@" 2>"$tmp/err" | col cycles; }
+
+# ratio NAME SIM MEAS LO HI: LO <= SIM / MEAS <= HI (1: inside).
+inside() { awk -v s="$2" -v m="$3" -v lo="$4" -v hi="$5" 'BEGIN { r = s / m; exit !(r >= lo && r <= hi) }'; }
+within() {
+  [ -n "$2" ] && [ -n "$3" ] || fail "$1: no rate (simulated '$2', measured '$3'): $(cat "$tmp/err")"
+  inside "$@" || fail "$1: $2 simulated, $3 measured (allowed ratio $4..$5)"
+  ok
+}
+outside() {
+  [ -n "$2" ] && [ -n "$3" ] || fail "$1: no rate (simulated '$2', measured '$3'): $(cat "$tmp/err")"
+  ! inside "$@" || fail "$1: $2 simulated, $3 measured: inside $4..$5, so the check cannot tell"
+  ok
+}
+
+# k_atom<2>: 4 atomics per thread per iteration, trip_count iterations.
+atom_rate() { # B [--set ...]: lane atomics per cycle per SM
+  local b=$1 trips=100
+  shift
+  printf '[sass]\nfile=%s\nfunction=_Z6k_atomILi2EEvPjjiijPfP3Rec\ntrip_count=%s\n[launch]\nthreads_per_block=128\nblocks_per_sm=%s\nblocks=%s\n' \
+    "$root/tests/data/atomics/k_atom.sass" "$trips" "$b" $((b * 132)) >"$tmp/k.ini"
+  local c
+  c=$(cycles --kernel "$tmp/k.ini" "$@")
+  [ -n "$c" ] && awk -v b="$b" -v t="$trips" -v c="$c" 'BEGIN { printf "%.6g", b * 128 * 4 * t / c }'
+}
+atom_measured() { # B
+  awk -F, -v b="$1" '$1 == "atom_u32" && $2 == "distinct" && $3 == 1048576 && $4 == b { print $11 }' "$at"
+}
+for b in 8 16; do
+  within "ATOMG distinct 1 Mi words B=$b" "$(atom_rate $b)" "$(atom_measured $b)" 0.9 1.1
+done
+outside "ATOMG as L2 loads B=16" "$(atom_rate 16 --set l2.atomic_sectors_per_cycle=0)" "$(atom_measured 16)" 0.9 1.1
+
+# ghist at B CTAs per SM as measured (dynamic shared-memory padding of curves.csv).
+ghist_rate() { # B [ARGS...]: bytes per cycle per SM
+  local b=$1
+  shift
+  local smem c
+  smem=$(awk -F, -v b="$b" '$1 == "ghist" && $2 == b { print $4 }' "$r5")
+  c=$(cycles --kernel "$root/traces/ghist_sass.ini" --set launch.blocks_per_sm="$b" \
+    --set launch.blocks=$((b * 132)) --set launch.smem_dynamic="$smem" --set launch.optin=true "$@")
+  [ -n "$c" ] && awk -v b="$b" -v c="$c" 'BEGIN { printf "%.6g", b * 65536 / c }'
+}
+ghist_measured() { awk -F, -v b="$1" '$1 == "ghist" && $2 == b { print $6 }' "$r5"; }
+for b in 2 16; do
+  m=$(ghist_measured $b)
+  within "ghist anchored B=$b" "$(ghist_rate $b)" "$m" 0.9 1.1
+  outside "ghist pure B=$b" "$(ghist_rate $b --no-anchor)" "$m" 0.1 10
+  outside "ghist anchored, unit off B=$b" "$(ghist_rate $b --set l2.atomic_sectors_per_cycle=0)" "$m" 0.5 2
+done
+echo "$passed passed"
