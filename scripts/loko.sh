@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # loko.sh - leave-one-kernel-out validation of the model keys fitted on real
-# kernel curves.  One key of models/h200.ini is still chosen on a curve of
-# results/reference/h200/real/ (its .source says so, with the grid):
-#   class_global.lines_in_flight      of 96, 128, 160, 192  (fitted on gather)
-# The two others the script refitted are now set from microbenchmarks and
-# kept as shipped (a grid of the shipped value alone, columns kept):
+# kernel curves.  No key of models/h200.ini is chosen on a curve of
+# results/reference/h200/real/ any more: the three the script refitted are
+# set from microbenchmarks and kept as shipped (a grid of the shipped value
+# alone, columns kept):
+#   class_global.lines_in_flight      (l2flight/load.csv; was 160, on gather)
 #   class_global.warp_lines_in_flight (matrix/gload.csv DRAM curves)
 #   class_global.dram_turnaround      (real8/ copy streams)
 # For each of the six kernels K, every key whose fit set holds K is refitted
 # without K (one pass, each key over its own grid with the others as shipped:
 # the value with the lowest mean MAPE over the fit set's other kernels), then
-# K is simulated with the refitted values.  A key whose fit set would be empty
-# (lines_in_flight without gather) keeps its value, and the row says so: that
-# kernel is not held out for that key.  Every other real kernel was fitted on
-# nothing: its held-out score is validate_real.sh's own.
+# K is simulated with the refitted values (with one value a key keeps it), so
+# every row is held out.  Every other real kernel was fitted on nothing: its
+# held-out score is validate_real.sh's own.
 # Writes DIR/loko_grid.csv (MAPE of each kernel at each grid point) and
 # DIR/loko.csv (per kernel: MAPE in sample and left out, the values used
 # without it, the keys it could not be held out for).  MAPE: warpsim
@@ -42,7 +41,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 shipped() { awk -F= -v k="$1" '$1 == k { print $2 }' "$root/models/h200.ini"; }
 L=$(shipped lines_in_flight) W=$(shipped warp_lines_in_flight) T=$(shipped dram_turnaround)
-LS="96 128 160 192" WS="$W" TS="$T" # (W and T: microbenchmarks, not refitted)
+LS="$L" WS="$W" TS="$T" # (microbenchmarks, not refitted)
 kernels=$(awk -F, 'FNR > 1 { print $1 }' "$ref/attrs.csv" | paste -sd' ' -)
 # Each key over its grid, the others as shipped (the shipped point once).
 { for l in $LS; do echo "$l,$W,$T"; done
@@ -82,7 +81,7 @@ run_curves() { # stdin: "L,W,T KERNEL" lines; stdout: the mape rows of curve-sta
 [ ! -t 2 ] || echo "loko.sh: $(wc -l <"$tmp/grid") grid points x 6 kernels ..." >&2
 for g in $(cat "$tmp/grid"); do for k in $kernels; do echo "$g $k"; done; done | run_curves >"$tmp/grid_mape.csv"
 # The refit per left-out kernel: for each key, the grid value best on the
-# fit set without K (lines_in_flight's fit set is gather alone).
+# fit set without K.
 awk -F, -v L="$L" -v W="$W" -v T="$T" -v WS="$WS" -v TS="$TS" -v ks="$kernels" '
   NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
   { m[$1 "," $2 "," $3, $4] = $c["mape_all_pct"] }
@@ -101,7 +100,7 @@ awk -F, -v L="$L" -v W="$W" -v T="$T" -v WS="$WS" -v TS="$TS" -v ks="$kernels" '
   END {
     nk = split(ks, k6, " ")
     for (j = 1; j <= nk; j++) {
-      k = k6[j]; kept = k == "gather" ? "lines_in_flight" : "-"
+      k = k6[j]; kept = "-"
       print L "," best("w", WS, k) "," best("t", TS, k), k, kept } }' "$tmp/grid_mape.csv" >"$tmp/refit"
 cut -d' ' -f1,2 "$tmp/refit" | run_curves >"$tmp/left_out.csv"
 awk -F, -v L="$L" -v W="$W" -v T="$T" '

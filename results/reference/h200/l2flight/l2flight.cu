@@ -19,6 +19,7 @@
 // iteration; LVL 0: a 16 MiB footprint (L2), 1: a private slice per CTA (DRAM).
 //
 // Usage: l2flight curves OUTDIR          -> OUTDIR/load.csv, OUTDIR/store.csv
+//        l2flight gather OUTDIR          -> OUTDIR/gather.csv (random gathers, k_rg)
 //        l2flight probe B OUTDIR         -> OUTDIR/probe_bB.csv (one launch per kernel at B,
 //                                           carveout 228, for Nsight Compute)
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -o l2flight l2flight.cu
@@ -125,6 +126,50 @@ __global__ void k_st(char *__restrict__ a, size_t cta_bytes, float *out, Rec *re
   }
   rec_end(rec, t0);
   KEEP(x);
+}
+
+// Random gathers (k_rg): lane l of warp w reads 4 bytes at the start of line h(i, k, lane, w, CTA) mod
+// (FOOT / 128) of a footprint of FOOT bytes (h: a multiplicative hash), E per thread per
+// iteration, all issued before any is used; LVL 0: ld.global.cg over a footprint read into L2
+// before the launch; 1: plain ld.global, the L2 flushed before every launch.  Every warp-load
+// touches 32 lines, as the stride-32 loads, but at random lines (rows, pages).
+template <int E, int LVL>
+__global__ void k_rg(const char *__restrict__ a, unsigned lines_mask, float *out, Rec *rec, int iters) {
+  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  float s[E];
+#pragma unroll
+  for (int k = 0; k < E; k++)
+    s[k] = 0;
+  unsigned long long t0 = rec_begin();
+#pragma unroll 1
+  for (int i = 0; i < iters; i++) {
+    float v[E];
+#pragma unroll
+    for (int k = 0; k < E; k++) {
+      unsigned h = (g * 2654435761u) ^ ((unsigned)(i * E + k) * 2246822519u);
+      h ^= h >> 15;
+      h *= 2654435761u;
+      const char *p = a + (size_t)(h & lines_mask) * 128;
+      if (LVL == 0)
+        asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v[k]) : "l"(p));
+      else
+        asm volatile("ld.global.f32 %0, [%1];" : "=f"(v[k]) : "l"(p));
+    }
+    float pr = v[0];
+#pragma unroll
+    for (int k = 1; k < E; k++)
+      pr *= v[k];
+    const float z = fmaf(pr, 0.0f, 1.0f);
+#pragma unroll
+    for (int k = 0; k < E; k++)
+      s[k] = fmaf(v[k], z, s[k]);
+  }
+  rec_end(rec, t0);
+  float t = 0;
+#pragma unroll
+  for (int k = 0; k < E; k++)
+    t += s[k];
+  KEEP(t);
 }
 
 // Reads the 16 MiB L2 footprint (leaves it in L2 before a probe launch).
@@ -294,6 +339,40 @@ static void curves() {
   g_carve = 228;
 }
 
+// Random-gather curves (gather.csv): footprints of 2, 16 and 32 MiB at L2 (read into L2 by
+// k_touch first) and 1 GiB at DRAM, E = 1 and 4, carveout 228 KB.
+template <int E, int LVL> static void rg_curve(FILE *f, size_t foot) {
+  const int iters = (LVL == 0 ? 128 : 64) / E;
+  const unsigned mask = (unsigned)(foot / 128 - 1);
+  curve(f, fmt("k_rg,32,random,%s,%d,32,32,%zu", kLevel[LVL], E, foot >> 20), k_rg<E, LVL>, 4.0 * iters * E, iters,
+        [&](int g, size_t sm) {
+          if (LVL == 1)
+            flush_l2();
+          else
+            k_touch<<<1056, 256>>>((const float4 *)d_arena, foot / 16, d_out);
+          k_rg<E, LVL><<<g, 128, sm>>>(d_arena, mask, d_out, d_rec, iters);
+        });
+}
+static void gathers() {
+  g_carve = 228;
+  char path[4096], tail[256];
+  snprintf(path, sizeof path, "%s/gather.csv", g_dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    exit(1);
+  }
+  snprintf(tail, sizeof tail, kTail, "warp_loads_per_cycle_per_sm");
+  fprintf(f, "%s,footprint_mib,%s\n", kHead, tail);
+  for (size_t mib : {2, 16, 32}) {
+    rg_curve<1, 0>(f, mib << 20);
+    rg_curve<4, 0>(f, mib << 20);
+  }
+  rg_curve<1, 1>(f, (size_t)1 << 30);
+  rg_curve<4, 1>(f, (size_t)1 << 30);
+  fclose(f);
+}
+
 // probe: one launch per kernel at B (carveout 228), the L2 footprint touched (or the L2
 // flushed, DRAM) before each, for Nsight Compute (--kernel-name regex:k_(ld|st)).
 static void probe(int b) {
@@ -324,8 +403,9 @@ static void probe(int b) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3 || (strcmp(argv[1], "curves") && strcmp(argv[1], "probe")) || (!strcmp(argv[1], "probe") && argc != 4)) {
-    fprintf(stderr, "usage: l2flight curves OUTDIR | l2flight probe B OUTDIR\n");
+  if (argc < 3 || (strcmp(argv[1], "curves") && strcmp(argv[1], "probe") && strcmp(argv[1], "gather")) ||
+      (!strcmp(argv[1], "probe") && argc != 4)) {
+    fprintf(stderr, "usage: l2flight curves OUTDIR | l2flight gather OUTDIR | l2flight probe B OUTDIR\n");
     return 2;
   }
   harness_init("l2flight");
@@ -336,6 +416,8 @@ int main(int argc, char **argv) {
   CK(cudaDeviceSynchronize());
   if (!strcmp(argv[1], "probe"))
     probe(atoi(argv[2]));
+  else if (!strcmp(argv[1], "gather"))
+    gathers();
   else
     curves();
   CK(cudaDeviceSynchronize());
