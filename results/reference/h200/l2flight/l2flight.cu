@@ -24,38 +24,13 @@
 //                                           carveout 228, for Nsight Compute)
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -o l2flight l2flight.cu
 #include "../../../../calibrate/common.cuh"
+#include "../../../../calibrate/gload.cuh"
 
 #include <cstdarg>
 #include <cstring>
 #include <string>
 #include <type_traits>
 
-template <int... Is, typename F> static void each(F fn) { (fn(std::integral_constant<int, Is>()), ...); }
-#define V(x) decltype(x)::value
-#define KEEP(val) out[blockIdx.x * blockDim.x + threadIdx.x] = (val)
-
-template <int W> struct Vec {
-  float c[W / 4];
-};
-template <int W, bool CG> __device__ __forceinline__ Vec<W> ldg(const char *p) {
-  Vec<W> v;
-  if (W == 4) {
-    if (CG)
-      asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v.c[0]) : "l"(p));
-    else
-      asm volatile("ld.global.f32 %0, [%1];" : "=f"(v.c[0]) : "l"(p));
-  } else {
-    if (CG)
-      asm volatile("ld.global.cg.v4.f32 {%0,%1,%2,%3}, [%4];"
-                   : "=f"(v.c[0]), "=f"(v.c[1 % (W / 4)]), "=f"(v.c[2 % (W / 4)]), "=f"(v.c[W / 4 - 1])
-                   : "l"(p));
-    else
-      asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                   : "=f"(v.c[0]), "=f"(v.c[1 % (W / 4)]), "=f"(v.c[2 % (W / 4)]), "=f"(v.c[W / 4 - 1])
-                   : "l"(p));
-  }
-  return v;
-}
 
 static const size_t kL2Foot = (size_t)16 << 20;
 
@@ -192,15 +167,6 @@ static char *d_arena; // 4 GiB: the DRAM slices and the L2 footprint
 static const size_t kArena = (size_t)4 << 30;
 static int g_reps = 3, g_bmin = 1, g_bmax = 16, g_carve = 228;
 
-static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(b, sizeof b, f, ap);
-  va_end(ap);
-  return b;
-}
 
 // Dynamic shared memory per CTA so that B CTAs fill a carveout of g_carve KB (the runtime
 // reserves 1 KB per CTA), with the carveout preference set to that size.
