@@ -85,6 +85,11 @@ MemShape mem_shape(const Mem *mem, guint bytes) {
 
 SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
                         SimCycle now) {
+  return mem_load_lines_scaled(mem, level, shape, sequential, now, 1.0);
+}
+
+SimCycle mem_load_lines_scaled(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
+                               SimCycle now, gdouble scale) {
   Level *l = &mem->level[level];
   /* One latency draw per warp-load: its lines are adjacent (one DRAM row). */
   gdouble latency = draw_latency(mem, l, sequential);
@@ -97,7 +102,8 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
   Pool *o = sequential ? &l->random : &l->sequential; /* the other view */
   for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
-    gdouble bytes = i < shape.lines ? (gdouble)mem->line_bytes : (gdouble)shape.last_bytes;
+    gdouble bytes =
+        scale * (i < shape.lines ? (gdouble)mem->line_bytes : (gdouble)shape.last_bytes);
     p->free_at[c] = start + bytes * p->cycles_per_byte;
     guint oc = o->shadow;
     o->shadow = oc + 1 < o->channels ? oc + 1 : 0;

@@ -43,6 +43,12 @@ MemShape mem_shape(const Mem *mem, guint bytes);
 SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
                         SimCycle now);
 
+/* mem_load_lines with each line occupying its servers for `scale` times its
+ * bytes (1 = as mem_load_lines; an L2 load within the SM's lines in flight,
+ * [l2] peak_bytes_per_cycle, takes less). */
+SimCycle mem_load_lines_scaled(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
+                               SimCycle now, gdouble scale);
+
 /* Issue a warp-load of `bytes` bytes (rounded up to whole sectors) to `level`
  * at cycle `now`; `sequential` selects the level's streaming latency.  Each
  * line's latency is a fixed part plus an exponential part of mean

@@ -493,8 +493,11 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   }
   sm->st.ready_warp_cycles += (guint64)ready * span;
   sm->selected += issued;
-  if (sm->tally.any) /* (the SM-wide cap charges lg_throttle only through the tally) */
+  if (sm->tally.any) { /* (the SM-wide cap charges lg_throttle only through the tally) */
     sm->st.lg_throttle_sm += sm->tally.blocked[STALL_LG_THROTTLE] * span;
+    if (sm->tally.blocked[STALL_LG_THROTTLE] > 0) /* loads wait for lines ([l2] peak) */
+      sm->lg_held_until = now + span;
+  }
   stall_tally_flush(&sm->tally, sm->st.state, span);
   /* After an issue that left no warp ready, none due next cycle: the cycles
    * before the next wake are empty (nothing to charge: no ready warp),
@@ -568,6 +571,9 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
+  sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
+                          ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
+                          : 1.0;
   sm->units.max_inflight = launch->mem.max_inflight ? launch->mem.max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
   sm->units.store_held = launch->mem.stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;

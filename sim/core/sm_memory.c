@@ -22,8 +22,14 @@ static guint global_cost(const Sm *sm, const Instr *in, guint bytes, MemLevel le
   if (level == MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line)
     /* a wavefront per line: each line one cycle of L1, at least */
     cost = MAX(bytes, (guint)(in->line_cost * sm->m->l1.bytes_per_cycle + 0.5));
-  if (level == MEM_DRAM && in->line_cost > 0)
-    cost = MAX(bytes, (guint)in->line_cost * sm->m->line_bytes);
+  if (level == MEM_DRAM && in->line_cost > 0) {
+    /* a scattered access: DRAM moves more than the sectors asked for, a
+     * line per sector, or (loads, scattered_dram_bytes) what was measured */
+    guint per = in->op == OP_LDG && sm->l.mem.scattered_dram_bytes > 0
+                    ? sm->l.mem.scattered_dram_bytes
+                    : sm->m->line_bytes;
+    cost = MAX(bytes, (guint)in->line_cost * per);
+  }
   if (level == MEM_DRAM) /* sectors read or written in part (misaligned) */
     cost += in->partial_bytes;
   return cost;
@@ -110,7 +116,16 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
       shape = store_shape(sm, a);
     *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
   }
-  SimCycle ready = mem_load_lines(sm->mem, level, shape, in->sequential, now);
+  gdouble scale = 1.0;
+  if (level == MEM_L2 && in->op == OP_LDG && in->l1tex && sm->l2_peak_scale < 1.0 &&
+      sm->lg_held_until < now)
+    /* while no load waits for the SM's lines in flight, L2 serves at its
+     * peak ([l2] peak_bytes_per_cycle); once loads ask for more lines than
+     * the SM has (lg_throttle up to this cycle), at bytes_per_cycle
+     * (results/reference/h200/l2flight/: the rate falls once more lines are
+     * asked for than the L1 the carveout leaves holds) */
+    scale = sm->l2_peak_scale;
+  SimCycle ready = mem_load_lines_scaled(sm->mem, level, shape, in->sequential, now, scale);
   if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line))
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line, set with in->l1tex accesses only) */

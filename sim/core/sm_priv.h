@@ -102,6 +102,9 @@ struct Sm {
   guint latency[PIPE_MAX];        /* cycles to the result, per pipe */
   guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
   StallTally tally;               /* this cycle's throttled warps, by state */
+  gdouble l2_peak_scale;          /* [l2] bytes_per_cycle / peak_bytes_per_cycle (1: none) */
+  SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
+                                     for the SM's lines in flight (lg_throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
   guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
   guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets

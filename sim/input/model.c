@@ -193,6 +193,12 @@ static const ConfigEntry model_table[] = {
     {"l2", "lone_sm_ratio", CONFIG_DOUBLE, M(l2_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
      "ratio", "L2 share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
      "assumed: no rise when fewer SMs are busy"},
+    {"l2", "peak_bytes_per_cycle", CONFIG_DOUBLE, M(l2_peak_bytes_per_cycle), 0, "0", 0, 4096, NULL,
+     0, 0, "bytes per cycle",
+     "SASS kernels: L2 share of one SM for a load through L1TEX that keeps the SM's lines in "
+     "flight within [class_global] lines_in_flight; bytes_per_cycle is the rate of one that "
+     "takes them beyond (0 = bytes_per_cycle always)",
+     "assumed: bytes_per_cycle always"},
     {"l2", "busy_exponent", CONFIG_DOUBLE, M(l2_busy.exponent), 0, "2", 0.1, 64, NULL, 0, 0, NULL,
      "p of the smooth minimum between a lone SM's L2 share and the device's share per busy SM",
      "assumed: 2"},
@@ -267,6 +273,11 @@ static const ConfigEntry model_table[] = {
      M(opclass[OPCLASS_GLOBAL].partial_store_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
      "SASS kernels: extra DRAM time per sector a misaligned contiguous store writes in part",
      "assumed: none"},
+    {"class_global", "scattered_dram_bytes", CONFIG_UINT,
+     M(opclass[OPCLASS_GLOBAL].scattered_dram_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
+     "SASS kernels: DRAM bytes a scattered global load moves per sector it touches (0 = a "
+     "whole line, [mem] line_bytes)",
+     "assumed: a line"},
     CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_KEYS(OPCLASS_SHUFFLE, "shuffle", "shuffle"),

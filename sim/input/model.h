@@ -106,6 +106,10 @@ typedef struct {
   guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
   BusyShare l2_busy, dram_busy;     /* how the L2 and DRAM shares grow as fewer SMs are busy */
+  gdouble l2_peak_bytes_per_cycle;  /* L2 share per SM, bytes per cycle, of a SASS load through
+                                       L1TEX that leaves the SM's lines in flight within
+                                       [class_global] lines_in_flight (0 = [l2] bytes_per_cycle,
+                                       which is then the rate once loads exceed it) */
   guint full_load_sms;              /* SMs busy when [l2]/[dram] bytes_per_cycle were measured
                                        (0 = [sm] sms) */
   guint l1_bytes;                   /* bytes of unified L1 + shared memory per SM; local memory

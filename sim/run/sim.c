@@ -187,7 +187,9 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
     /* Its L2 and DRAM shares at the SMs busy while it runs (a copy of the
      * model: only the two bandwidths differ). */
     SmModel busy_model = *model;
-    busy_model.l2.bytes_per_cycle *= busy_share(model, &model->l2_busy, out, i);
+    gdouble l2_share = busy_share(model, &model->l2_busy, out, i);
+    busy_model.l2.bytes_per_cycle *= l2_share;
+    busy_model.l2_peak_bytes_per_cycle *= l2_share;
     busy_model.dram.bytes_per_cycle *= busy_share(model, &model->dram_busy, out, i);
     launch.model = &busy_model;
     g_autoptr(Sm) sm = sm_new(&launch, error);
