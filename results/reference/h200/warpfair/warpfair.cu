@@ -1,6 +1,6 @@
 // warpfair.cu - when does each warp of an SM finish?  Per-warp start and end
 // stamps of identical warps, to measure how the H200's warp schedulers share
-// the issue slots among the warps of one SMSP (NOT YET MEASURED: README.md).
+// the issue slots among the warps of one SMSP (measured 2026-12-02: README.md).
 //
 // Every warp does the same work; under a fair scheduler all warps of an SM end
 // together, under age priority (older warps or groups first) they end in
