@@ -36,7 +36,7 @@ typedef struct {
   guint64 cand;
   AgesKind ages;
   gint last;
-  guint group_size; /* two_level only */
+  guint group_size; /* two_level and oldest_group only */
   guint want;
 } PickCase;
 
@@ -89,6 +89,17 @@ static const PickCase picks[] = {
     {"two_level", BIT(0) | BIT(62) | BIT(63), AGES_UP, 63, 3, 63}, /* 63's group: 63-65 */
     {"two_level", BIT(0) | BIT(62), AGES_UP, 63, 3, 0},
     {"two_level", BIT(3) | BIT(5), AGES_UP, 3, 1, 3}, /* groups of 1: greedy */
+    /* oldest_group, groups of 4: the last slot while it can issue, else round
+     * robin after it inside the group of the oldest candidate. */
+    {"oldest_group", BIT(1) | BIT(2) | BIT(6), AGES_UP, 6, 4, 6},       /* greedy */
+    {"oldest_group", BIT(1) | BIT(3) | BIT(6), AGES_UP, 2, 4, 3},       /* gto: 1 */
+    {"oldest_group", BIT(1) | BIT(6) | BIT(9), AGES_UP, 5, 4, 1},       /* grr: 6 */
+    {"oldest_group", BIT(1) | BIT(3) | BIT(6), AGES_UP, 3, 4, 3},       /* greedy */
+    {"oldest_group", BIT(1) | BIT(3) | BIT(6), AGES_UP, 7, 4, 1},       /* wraps inside 0-3 */
+    {"oldest_group", BIT(1) | BIT(2) | BIT(6), AGES_DOWN, NO, 4, 6},    /* 6 is oldest */
+    {"oldest_group", BIT(1) | BIT(63), AGES_UP, 62, 64, 63},            /* one group: grr */
+    {"oldest_group", BIT(3) | BIT(5), AGES_DOWN, 0, 1, 5},              /* groups of 1: gto */
+    {"oldest_group", BIT(0) | BIT(62) | BIT(63), AGES_DOWN, 10, 3, 63}, /* group 63-65 */
 };
 
 START_TEST(test_pick) {
@@ -112,10 +123,10 @@ static const struct {
   gboolean known;
   gboolean greedy;
 } lookups[] = {
-    {"gto", TRUE, TRUE},  {"lrr", TRUE, FALSE},        {"oldest", TRUE, FALSE},
-    {"grr", TRUE, TRUE},  {"two_level", TRUE, FALSE},  {"GTO", FALSE, FALSE},
-    {"", FALSE, FALSE},   {"two-level", FALSE, FALSE}, {"gto ", FALSE, FALSE},
-    {NULL, FALSE, FALSE},
+    {"gto", TRUE, TRUE},    {"lrr", TRUE, FALSE},       {"oldest", TRUE, FALSE},
+    {"grr", TRUE, TRUE},    {"two_level", TRUE, FALSE}, {"oldest_group", TRUE, TRUE},
+    {"GTO", FALSE, FALSE},  {"", FALSE, FALSE},         {"two-level", FALSE, FALSE},
+    {"gto ", FALSE, FALSE}, {NULL, FALSE, FALSE},
 };
 
 START_TEST(test_lookup) {
@@ -132,10 +143,10 @@ START_TEST(test_lookup) {
 }
 END_TEST
 
-/* sched_names() lists exactly the five known policies, in table order. */
+/* sched_names() lists exactly the six known policies, in table order. */
 START_TEST(test_names) {
   g_auto(GStrv) names = g_strsplit(sched_names(), "|", -1);
-  ck_assert_uint_eq(g_strv_length(names), 5);
+  ck_assert_uint_eq(g_strv_length(names), 6);
   for (guint i = 0; names[i] != NULL; i++) {
     ck_assert_str_eq(names[i], lookups[i].name);
     ck_assert_ptr_nonnull(sched_lookup(names[i]));
@@ -202,8 +213,8 @@ int main(void) {
   tc = tcase_create("pick");
   suite_add_tcase(s, tc);
   tcase_add_loop_test(tc, test_pick, 0, G_N_ELEMENTS(picks));
-  /* The first five rows of `lookups` are the known policies. */
-  tcase_add_loop_test(tc, test_greedy_flag, 0, 5);
+  /* The first six rows of `lookups` are the known policies. */
+  tcase_add_loop_test(tc, test_greedy_flag, 0, 6);
 
   g_autoptr(SRunner) sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

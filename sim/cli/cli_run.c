@@ -78,7 +78,9 @@ static GOptionContext *run_context(RunOptions *o) {
        "override a kernel or model key, e.g. stream.ilp=4 or dram.latency=800 (repeatable)",
        "GROUP.KEY=VALUE"},
       {"policy", 'p', 0, G_OPTION_ARG_STRING, &o->policy,
-       "warp-scheduler policy: gto, lrr, oldest, grr or two_level (default: the model's)", "P"},
+       "warp-scheduler policy: gto, lrr, oldest, grr, two_level or oldest_group (default: the "
+       "model's)",
+       "P"},
       {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "output: text, csv or json", "F"},
       {"no-header", 0, 0, G_OPTION_ARG_NONE, &o->no_header,
        "CSV without the header row (to append rows in a loop)", NULL},

@@ -62,6 +62,22 @@ static guint pick_two_level(const SchedView *v) {
   return next_after(v->cand, v->last);
 }
 
+/* Greedy, then round robin inside the fetch group (group_size slots) of the
+ * oldest candidate: warps of one group share the issue slots evenly, and an
+ * older group goes before a younger one, so groups finish one after another
+ * (on the H200, ncu_fma.csv's achieved occupancy at 16 warps per SMSP;
+ * doc/model.md "Scheduler policies"). */
+static guint pick_oldest_group(const SchedView *v) {
+  if (has(v->cand, v->last))
+    return (guint)v->last;
+  guint g = MAX(v->group_size, 1);
+  if (g >= SCHED_MAX_SLOTS)
+    return next_after(v->cand, v->last);
+  guint first = oldest_of(v->cand, v->ages) / g * g;
+  guint64 group = (~0ULL >> (SCHED_MAX_SLOTS - g)) << first;
+  return next_after(v->cand & group, v->last);
+}
+
 static const SchedPolicy policies[] = {
     {"gto", "greedy then oldest", pick_gto, TRUE, FALSE},
     {"lrr", "loose round robin", pick_lrr, FALSE, TRUE},
@@ -69,6 +85,8 @@ static const SchedPolicy policies[] = {
     {"grr", "greedy then loose round robin", pick_grr, TRUE, TRUE},
     {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE,
      FALSE},
+    {"oldest_group", "greedy, then round robin within the oldest warp's fetch group",
+     pick_oldest_group, TRUE, FALSE},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {
@@ -79,5 +97,5 @@ const SchedPolicy *sched_lookup(const gchar *name) {
 }
 
 const gchar *sched_names(void) {
-  return "gto|lrr|oldest|grr|two_level";
+  return "gto|lrr|oldest|grr|two_level|oldest_group";
 }

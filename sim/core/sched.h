@@ -18,12 +18,12 @@ typedef struct {
   guint64 cand;        /* slots that can issue now (non-zero) */
   const guint64 *ages; /* age of each slot's warp (launch order; lower is older) */
   gint last;           /* slot selected last, or SCHED_NO_SLOT */
-  guint group_size;    /* two_level: warps per fetch group ([sched] group_size) */
+  guint group_size;    /* two_level, oldest_group: warps per fetch group ([sched] group_size) */
 } SchedView;
 
 typedef struct {
-  const gchar *name;                 /* "gto", "lrr", "oldest", "grr", "two_level" */
-  const gchar *desc;                 /* one line for --help */
+  const gchar *name; /* "gto", "lrr", "oldest", "grr", "two_level", "oldest_group" */
+  const gchar *desc; /* one line for --help */
   guint (*pick)(const SchedView *v); /* the slot to select, one of v->cand */
   gboolean greedy;      /* picks v->last whenever it is a candidate (lets the caller skip pick) */
   gboolean round_robin; /* otherwise picks sched_next_after(v->cand, v->last) (lets the caller
@@ -41,7 +41,7 @@ static inline guint sched_next_after(guint64 cand, gint last) {
 /* The policy called `name`, or NULL. */
 const SchedPolicy *sched_lookup(const gchar *name);
 
-/* "gto|lrr|oldest|grr|two_level", static. */
+/* "gto|lrr|oldest|grr|two_level|oldest_group", static. */
 const gchar *sched_names(void);
 
 #endif

@@ -83,7 +83,7 @@ typedef struct {
   gboolean has_timing;           /* TRUE when every timing group is present */
   gchar *missing_timing;         /* "[group] key" of the first absent timing key, owned; or NULL */
   gchar *policy;                 /* default scheduler policy name, owned */
-  guint sched_group;             /* two_level: warps per fetch group, per SMSP */
+  guint sched_group;             /* two_level, oldest_group: warps per fetch group, per SMSP */
   PipeModel fma;                 /* FP32 pipe, per SMSP */
   PipeModel alu;                 /* INT32 pipe, per SMSP */
   PipeModel sfu;                 /* MUFU pipe, per SMSP */
