@@ -50,6 +50,7 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
   for (MemLevel level = 0; level < MEM_LEVELS; level++)
     a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
   a->dram_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
+  a->port_cycles = a->bytes / sm->m->spill_bytes_per_cycle;
   if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
     a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->dram_cost, 0.0));
   a->valid = TRUE;
@@ -166,7 +167,7 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
    * access holds it for bytes / [spill] bytes_per_cycle cycles
    * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
   gdouble start = MAX((gdouble)now, sm->local_free);
-  sm->local_free = start + a->bytes / sm->m->spill_bytes_per_cycle;
+  sm->local_free = start + a->port_cycles;
   SimCycle begin = sim_cycle_ceil(start);
   SimCycle ready = begin + sm->m->l1.latency;
   /* A spill access also goes to L2 when it misses, which happens when the
@@ -183,6 +184,12 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
                                         : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
   sm->st.spill_insts++;
   return ready;
+}
+
+/* `lines` more in flight until `at`: the units' throttles follow. */
+static inline void sm_inflight_add(Sm *sm, SimCycle at, guint lines) {
+  count_queue_add(&sm->units.inflight, at, lines);
+  smsp_units_update(&sm->units);
 }
 
 /* Memory effects of issuing the load or store `in`; returns the cycle its
@@ -203,20 +210,21 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   SimCycle ready = in->op == OP_LDG || in->op == OP_STG
                        ? global_access(sm, w, in, a, now, &missed, &done)
                        : spill_access(sm, in, a, now);
+  /* (sm_smem_take updated the units; a count added here updates them again,
+   * none added leaves them as they are: a spill store's issue) */
   if (in->l1tex && in->op == OP_LDG) {
     /* Through L1TEX, every line that misses L1 holds one of the SM's miss slots
      * (ProgramMemory max_inflight) until its data is back. */
     if (missed)
-      count_queue_add(&sm->units.inflight, ready, in->lines);
+      sm_inflight_add(sm, ready, in->lines);
   } else if (in->l1tex && in->op == OP_STG) {
     /* and, with stores_hold_lines, every line a store writes until it is
      * written (results/reference/h200/real8/) */
     if (missed && sm->l.mem.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
-      count_queue_add(&sm->units.inflight, done, in->lines);
+      sm_inflight_add(sm, done, in->lines);
   } else if (in->op != OP_STL && in->op != OP_STG) {
-    count_queue_add(&sm->units.inflight, ready, 1);
+    sm_inflight_add(sm, ready, 1);
   }
-  smsp_units_update(&sm->units);
   w->last_mem = MAX(w->last_mem, ready);
   return ready;
 }

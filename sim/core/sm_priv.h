@@ -38,6 +38,9 @@ typedef struct {
   guint32 dram_cost;          /* global: bytes of DRAM time the access takes (its bytes,
                                  a scattered access's lines, misaligned sectors), a store's
                                  before its write cost (write_cost) */
+  gdouble port_cycles;        /* local (LDL/STL): cycles the SM's local-memory port is held,
+                                 bytes / [spill] bytes_per_cycle (the same double as at
+                                 every issue: no division on the hot path) */
   gboolean valid;             /* worked out (else bytes means nothing) */
   MemShape shape[MEM_LEVELS]; /* lines each level's servers are occupied for */
 } MemAccess;
