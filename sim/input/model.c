@@ -434,6 +434,19 @@ static gboolean reuse_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar 
 
 /* Checks across keys; a message names "FILE, --set" when the key's value came
  * from an override. */
+/* A rate whose 0 means "off": 0, or at least `floor` (the floor of the
+ * bandwidth keys, 0.001 per cycle: a smaller rate makes one access take more
+ * than 2^63 cycles). */
+static gboolean off_or_at_least(GKeyFile *kf, const gchar *file, const gchar *group,
+                                const gchar *key, gdouble v, gdouble floor, GError **error) {
+  if (v == 0 || v >= floor)
+    return TRUE;
+  g_autofree gchar *at = config_origin(kf, file, group, key);
+  g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+              "%s: [%s] %s: %g (allowed 0 = off, or %g..1e+06)", at, group, key, v, floor);
+  return FALSE;
+}
+
 static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
   guint major = 0, minor = 0;
   if (!model_find_parse_cc(m->cc, &major, &minor)) {
@@ -445,6 +458,11 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   m->sm.cc_major = major;
   m->sm.cc_minor = minor;
   if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error))
+    return FALSE;
+  if (!off_or_at_least(kf, file, "l2", "atomic_sectors_per_cycle", m->atomic_sectors_per_cycle,
+                       0.001, error) ||
+      !off_or_at_least(kf, file, "l2", "atomic_return_sectors_per_cycle",
+                       m->atomic_return_sectors_per_cycle, 0.001, error))
     return FALSE;
   if (m->sm.max_warps / m->sm.smsps > 64) {
     g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");

@@ -141,11 +141,12 @@ static void refuse(const SmModel *m, ProfileAnchor *an, const gchar *why) {
   an->model = *m;
 }
 
-/* The atomic anchor's --set overrides, e.g. "l2.atomic_sectors_per_cycle=0.00999 ..." */
+/* The atomic anchor's --set overrides, e.g. "l2.atomic_sectors_per_cycle=0.00999... ...", each
+ * value in its shortest round-trip form (as the memory anchor's). */
 static void atomic_sets(const ProfileAnchor *an, GString *s) {
   gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd(a, sizeof a, "%.6g", an->atomic_rate);
-  g_ascii_formatd(b, sizeof b, "%.6g", an->atomic_return_rate);
+  g_ascii_dtostr(a, sizeof a, an->atomic_rate); /* round-trip: the --set reproduces the run */
+  g_ascii_dtostr(b, sizeof b, an->atomic_return_rate);
   g_string_append_printf(s, "l2.atomic_sectors_per_cycle=%s l2.atomic_return_sectors_per_cycle=%s",
                          a, b);
 }
