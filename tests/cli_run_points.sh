@@ -48,4 +48,8 @@ one_line "no point" "no point" -- run --kernel fma --format csv --points "$tmp/e
 one_line "no file" "--points" -- run --kernel fma --format csv --points "$tmp/missing.pts"
 one_line "text" "CSV only" -- run --kernel fma --points "$tmp/fma.pts"
 one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.pts"
+# A NUL would end the text there: the second point and the bad key after it
+# would vanish unread (line 1 holds the NUL).
+printf 'launch.blocks_per_sm=2\0launch.foo=1\nlaunch.blocks_per_sm=4\n' >"$tmp/nul.pts"
+one_line "NUL byte" "nul.pts:1: a NUL byte" -- run --kernel fma --format csv --points "$tmp/nul.pts"
 echo "$passed passed"

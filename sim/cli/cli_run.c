@@ -589,9 +589,20 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
 static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *lines, GError **error) {
   g_autofree gchar *text = NULL;
   GError *err = NULL;
-  if (!g_file_get_contents(o->points, &text, NULL, &err)) {
+  gsize len = 0;
+  if (!g_file_get_contents(o->points, &text, &len, &err)) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--points: %s", err->message);
     g_error_free(err);
+    return FALSE;
+  }
+  const gchar *nul = memchr(text, '\0', len);
+  if (nul != NULL) { /* the lines would end there, unread */
+    guint line = 1;
+    for (const gchar *c = text; c < nul; c++)
+      line += *c == '\n';
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "--points %s:%u: a NUL byte (allowed: text lines of launch.KEY=VALUE words)",
+                o->points, line);
     return FALSE;
   }
   g_auto(GStrv) split = g_strsplit(text, "\n", -1);
