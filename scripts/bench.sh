@@ -144,19 +144,26 @@ fixed_cases() {
 # scripts/lib.sh warpsim_curve_points; ARGS the options before them), MODE
 # anchored (the default with a profile) or pure (--no-anchor); prints
 # "MODE<TAB>points<TAB>warp_insts summed<TAB>CPU seconds (user + sys, bash's
-# time)<TAB>host instructions (callgrind's total, with --count; else 0)".
+# time)<TAB>host instructions (callgrind's total, with --count; else 0)<TAB>
+# ok, or why not (warpsim's exit status, rows against the points file's
+# points, no callgrind count)".
 curve_run() {
-  local mode=$1 k=$2 t host=0 TIMEFORMAT='%3U %3S'
+  local mode=$1 k=$2 t host=0 rc want TIMEFORMAT='%3U %3S'
   shift 2
   [ "$mode" = anchored ] || set -- --no-anchor "$@"
   set -- run --model h200 --format csv --no-whatif "$@" --points "$tmp_pts/$k"
-  t=$( { time "$warpsim" "$@" >"$tmp_pts/rows" 2>/dev/null </dev/null; } 2>&1)
+  t=$( { time { "$warpsim" "$@" >"$tmp_pts/rows" 2>/dev/null </dev/null; echo $? >"$tmp_pts/rc"; }; } 2>&1)
+  rc=$(cat "$tmp_pts/rc")
+  want=$(grep -cv '^[[:space:]]*\(#.*\)\{0,1\}$' "$tmp_pts/$k")
   [ $count -eq 0 ] || host=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$warpsim" "$@" \
     2>&1 >/dev/null </dev/null | awk '/Collected/ { print $4 }')
-  awk -F, -v mode="$mode" -v t="$t" -v host="$host" '
-    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warp_insts") c = i; next }
-    { n++; insts += $c }
-    END { split(t, u, " "); printf "%s\t%d\t%d\t%s\t%s\n", mode, n, insts, u[1] + u[2], host }' "$tmp_pts/rows"
+  awk -F, -v mode="$mode" -v t="$t" -v host="${host:-0}" -v rc="$rc" -v want="$want" -v c=$count '
+    NR == 1 { for (i = 1; i <= NF; i++) if ($i == "warp_insts") col = i; next }
+    { n++; insts += $col }
+    END { split(t, u, " ")
+      why = rc != 0 ? "warpsim exit " rc : n != want ? n " of " want " points" : \
+            c && host + 0 == 0 ? "no callgrind count" : "ok"
+      printf "%s\t%d\t%d\t%s\t%s\t%s\n", mode, n, insts, u[1] + u[2], host, why }' "$tmp_pts/rows"
 }
 # The curves: per kernel, its curve's CPU seconds (and host instructions)
 # in each mode; the target holds for both modes.
@@ -173,8 +180,10 @@ if [ -n "$curve_jobs" ]; then
   while IFS=$'\t' read -r k args; do
     # shellcheck disable=SC2086 # word splitting of the option list is intended
     if { curve_run anchored "$k" $args; curve_run pure "$k" $args; } | awk -F'\t' -v k="$k" -v c="$count" -v ips="$ips" -v t="$curve_target" '
-      { n[$1] = $2; insts[$1] = $3; cpu[$1] = $4; host[$1] = $5 }
+      { n[$1] = $2; insts[$1] = $3; cpu[$1] = $4; host[$1] = $5
+        if ($6 != "ok") bad = bad " " $1 ": " $6 }
       END {
+        if (bad != "") { printf "%-16s failed:%s\n", k, bad; exit 1 }
         rate = cpu["anchored"] > 0 ? insts["anchored"] / cpu["anchored"] : 0
         printf "%-16s %6d %12d %8.3f %10.3f %16.0f", k, n["anchored"], insts["anchored"],
           cpu["anchored"], cpu["pure"], rate
@@ -190,7 +199,7 @@ if [ -n "$curve_jobs" ]; then
     fi
   done <"$tmp_pts/curves"
   echo "curves within $curve_target s:${passed:- none}"
-  echo "curves over $curve_target s:${failed:- none}"
+  echo "curves over $curve_target s or failed:${failed:- none}"
 fi
 if [ $status -ne 0 ]; then
   echo "bench.sh: below target: < $target warp-instructions per second on fma ILP4 64 warps, < $sass_target on a SASS kernel, or a curve over $curve_target s" >&2
