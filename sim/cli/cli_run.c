@@ -106,8 +106,8 @@ static GOptionContext *run_context(RunOptions *o) {
        "(default " RUN_TIMEOUT_DEFAULT ")",
        "S"},
       {"points", 0, 0, G_OPTION_ARG_FILENAME, &o->points,
-       "CSV: one row per line of FILE, each line launch.KEY=VALUE words set after the --set "
-       "ones (the points of one curve; the profiled launch is simulated once)",
+       "CSV: one row per line of FILE, each line launch.KEY=VALUE words beside the --set ones "
+       "(a key set once in all; the points of one curve; the profiled launch simulated once)",
        "FILE"},
       {"help-keys", 0, 0, G_OPTION_ARG_NONE, &o->help_keys,
        "list every kernel and model key with its range, unit and meaning", NULL},

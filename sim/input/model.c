@@ -197,7 +197,7 @@ static const ConfigEntry model_table[] = {
      0, 0, "bytes per cycle",
      "SASS kernels: L2 share of one SM for a load through L1TEX that keeps the SM's lines in "
      "flight within [class_global] lines_in_flight; bytes_per_cycle is the rate of one that "
-     "takes them beyond (0 = bytes_per_cycle always)",
+     "takes them beyond (0, or any value at most bytes_per_cycle = bytes_per_cycle always)",
      "assumed: bytes_per_cycle always"},
     {"l2", "busy_exponent", CONFIG_DOUBLE, M(l2_busy.exponent), 0, "2", 0.1, 64, NULL, 0, 0, NULL,
      "p of the smooth minimum between a lone SM's L2 share and the device's share per busy SM",
