@@ -48,6 +48,10 @@ one_line "no point" "no point" -- run --kernel fma --format csv --points "$tmp/e
 one_line "no file" "--points" -- run --kernel fma --format csv --points "$tmp/missing.pts"
 one_line "text" "CSV only" -- run --kernel fma --points "$tmp/fma.pts"
 one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.pts"
+# An error of the run itself (no such kernel) is no point's: no file:line.
+"$bin" run --kernel no_such_kernel --format csv --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
+grep -q "^warpsim: --kernel no_such_kernel: no such kernel" "$tmp/err" && ok ||
+  fail "no kernel: $(head -c 300 "$tmp/err")"
 # A NUL would end the text there: the second point and the bad key after it
 # would vanish unread (line 1 holds the NUL).
 printf 'launch.blocks_per_sm=2\0launch.foo=1\nlaunch.blocks_per_sm=4\n' >"$tmp/nul.pts"

@@ -647,19 +647,17 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   if (!read_points(o, points, lines, error))
     return FALSE;
   g_autoptr(SmModel) m = NULL;
-  g_autoptr(Kernel) first = NULL; /* the first point's: its listing serves the others */
+  g_autoptr(Kernel) base = NULL; /* the kernel with the --set words alone: its listing serves
+                                    every point, and its errors are no point's */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
+  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
+      !check_units(o, m, error))
+    return FALSE;
   RunOptions each = *o;
   for (guint i = 0; i < points->len; i++) {
     gchar **sets = points->pdata[i];
-    g_autoptr(Kernel) k = NULL;
-    gboolean ok =
-        first == NULL
-            ? cli_load(o->model ? o->model : "h200", o->kernel, sets, &m, &first, error) &&
-                  check_units(o, m, error)
-            : (k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, first, error)) !=
-                  NULL;
-    if (!ok || !run_one(&each, CLI_FORMAT_CSV, m, k ? k : first, memo, sets, out, error)) {
+    g_autoptr(Kernel) k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, base, error);
+    if (k == NULL || !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, out, error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }
