@@ -14,6 +14,7 @@
 //   gload gstore shared hmma dfma mufu int conv cpasync barrier regblock
 // Build: nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -o matrix matrix.cu
 #include "../../../../calibrate/common.cuh"
+#include "../../../../calibrate/gload.cuh"
 
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
@@ -24,12 +25,6 @@
 #include <string>
 #include <type_traits>
 
-// Calls fn(std::integral_constant<int, I>()) for each I of Is, in order: one curve per
-// template argument without a line per instantiation.
-template <int... Is, typename F> static void each(F fn) { (fn(std::integral_constant<int, Is>()), ...); }
-#define V(x) decltype(x)::value
-
-#define KEEP(val) out[blockIdx.x * blockDim.x + threadIdx.x] = (val)
 
 // ================================================================== global loads
 // Lane l of warp w reads element l * S (elements of E = W * F bytes, F fields of W bytes read
@@ -45,34 +40,6 @@ template <int... Is, typename F> static void each(F fn) { (fn(std::integral_cons
 //   LVL 2 l2_cg: the same addresses with ld.global.cg (LDG.E.STRONG.GPU: L1 not allocated).
 //   LVL 3 dram:  plain ld.global over a private slice per CTA, no reuse; the L2 is flushed
 //                (a 256 MiB write) before every launch, so every line comes from DRAM.
-template <int W> struct Vec {
-  float c[W / 4];
-};
-template <int W, bool CG> __device__ __forceinline__ Vec<W> ldg(const char *p) {
-  Vec<W> v;
-  if (W == 4) {
-    if (CG)
-      asm volatile("ld.global.cg.f32 %0, [%1];" : "=f"(v.c[0]) : "l"(p));
-    else
-      asm volatile("ld.global.f32 %0, [%1];" : "=f"(v.c[0]) : "l"(p));
-  } else if (W == 8) {
-    if (CG)
-      asm volatile("ld.global.cg.v2.f32 {%0,%1}, [%2];" : "=f"(v.c[0]), "=f"(v.c[W / 4 - 1]) : "l"(p));
-    else
-      asm volatile("ld.global.v2.f32 {%0,%1}, [%2];" : "=f"(v.c[0]), "=f"(v.c[W / 4 - 1]) : "l"(p));
-  } else {
-    if (CG)
-      asm volatile("ld.global.cg.v4.f32 {%0,%1,%2,%3}, [%4];"
-                   : "=f"(v.c[0]), "=f"(v.c[1 % (W / 4)]), "=f"(v.c[2 % (W / 4)]), "=f"(v.c[W / 4 - 1])
-                   : "l"(p));
-    else
-      asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%4];"
-                   : "=f"(v.c[0]), "=f"(v.c[1 % (W / 4)]), "=f"(v.c[2 % (W / 4)]), "=f"(v.c[W / 4 - 1])
-                   : "l"(p));
-  }
-  return v;
-}
-
 static const size_t kL2Foot = (size_t)16 << 20, kL1Foot = (size_t)16 << 10;
 
 template <int W, int F, int S, int ILP, int LVL>
@@ -703,15 +670,6 @@ static FILE *family_csv(const char *name, const char *params, const char *rate) 
   snprintf(tail, sizeof tail, kTail, rate);
   snprintf(hdr, sizeof hdr, "%s,%s", params, tail);
   return open_csv(g_dir, name, hdr);
-}
-static std::string fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-static std::string fmt(const char *f, ...) {
-  char b[512];
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(b, sizeof b, f, ap);
-  va_end(ap);
-  return b;
 }
 
 // Distinct 32 B sectors and the most distinct 4 B words in one bank that one warp-access
