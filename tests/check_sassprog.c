@@ -390,6 +390,28 @@ START_TEST(test_partial_sectors) {
 }
 END_TEST
 
+/* One opcode's memory kind: the global atomics by name (sassmem_global_atomic)
+ * and the access kind built on it; the shared-memory ATOMS and the warp
+ * reduction REDUX are not global memory. */
+static void expect_access(const gchar *opcode, guint n_dst, guint atomic, SassAccess access) {
+  SassInstr in = {.opcode = (gchar *)opcode, .mods = (gchar *)"", .n_dst = (guint8)n_dst};
+  ck_assert_msg(sassmem_global_atomic(&in) == atomic, "%s: global atomic", opcode);
+  ck_assert_msg(sassmem_access(&in, NULL) == access, "%s: access", opcode);
+}
+
+START_TEST(test_atomic_kinds) {
+  expect_access("RED", 0, 1, SASS_ACC_ATOMIC);
+  expect_access("REDG", 0, 1, SASS_ACC_ATOMIC);
+  expect_access("ATOMG", 1, 2, SASS_ACC_LOAD);
+  expect_access("ATOM", 1, 2, SASS_ACC_LOAD);
+  expect_access("ATOMS", 1, 0, SASS_ACC_NONE);
+  expect_access("REDUX", 1, 0, SASS_ACC_NONE);
+  expect_access("SURED", 0, 0, SASS_ACC_ATOMIC);
+  expect_access("SUATOM", 1, 0, SASS_ACC_LOAD);
+  expect_access("LDG", 1, 0, SASS_ACC_LOAD);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -403,6 +425,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_partial_sectors);
   tcase_add_test(tc, test_l2_split);
   tcase_add_test(tc, test_l2_reuse);
+  tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);
   suite_add_tcase(s, tc);
   return s;

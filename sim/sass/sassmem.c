@@ -33,15 +33,15 @@ SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p) {
     return SASS_ACC_LOAD;
   if (sass_op_is(in, "STG") || sass_op_is(in, "ST") || sass_op_is(in, "SUST"))
     return SASS_ACC_STORE;
-  if (sass_op_is(in, "ATOMS")) /* shared-memory atomics: [class_shared] */
-    return SASS_ACC_NONE;
-  if (g_str_has_prefix(in->opcode, "ATOM") || g_str_has_prefix(in->opcode, "RED") ||
-      g_str_has_prefix(in->opcode, "SUATOM") || g_str_has_prefix(in->opcode, "SURED"))
+  if (sassmem_global_atomic(in) || g_str_has_prefix(in->opcode, "SUATOM") ||
+      g_str_has_prefix(in->opcode, "SURED"))
     return in->n_dst > 0 ? SASS_ACC_LOAD : SASS_ACC_ATOMIC;
   return SASS_ACC_NONE;
 }
 
 guint sassmem_global_atomic(const SassInstr *in) {
+  /* shared-memory atomics ([class_shared]) and the warp reduction are no
+     global memory */
   if (sass_op_is(in, "ATOMS") || sass_op_is(in, "REDUX"))
     return 0;
   if (g_str_has_prefix(in->opcode, "ATOM"))

@@ -26,7 +26,9 @@ typedef enum {
 guint sassmem_width_bytes(const SassInstr *in);
 
 /* The access kind of `in`, from its opcode and (when non-NULL) profile row p:
- * global and local memory only (SASS_ACC_NONE for shared-memory ATOMS). */
+ * global and local memory only (SASS_ACC_NONE for shared-memory ATOMS and
+ * the warp reduction REDUX; a global atomic as sassmem_global_atomic says,
+ * or a surface atomic: SASS_ACC_LOAD with a result, else SASS_ACC_ATOMIC). */
 SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p);
 
 /* 1 when `in` is a global reduction (RED, REDG: no result), 2 a global
