@@ -594,10 +594,9 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
  * `points`, and its line number in `lines`.  FALSE with CLI_ERROR_USAGE
  * naming the file and line. */
 static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *lines, GError **error) {
-  g_autofree gchar *text = NULL;
   GError *err = NULL;
   gsize len = 0;
-  text = readfile_capped(o->points, RUN_POINTS_MAX_BYTES, &len, &err);
+  g_autofree gchar *text = readfile_capped(o->points, RUN_POINTS_MAX_BYTES, &len, &err);
   if (text == NULL) {
     g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--points: %s", err->message);
     g_error_free(err);
@@ -613,11 +612,11 @@ static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *line
                 o->points, line);
     return FALSE;
   }
-  g_auto(GStrv) split = g_strsplit(text, "\n", -1);
+  g_auto(GStrv) split = readfile_lines(text, len);
   for (guint i = 0; split[i] != NULL; i++) {
-    g_auto(GStrv) words = g_strsplit_set(g_strstrip(split[i]), " \t", -1);
-    if (*split[i] == '\0' || *split[i] == '#')
+    if (*g_strstrip(split[i]) == '\0' || *split[i] == '#')
       continue;
+    g_auto(GStrv) words = g_strsplit_set(split[i], " \t", -1);
     GStrvBuilder *b = g_strv_builder_new();
     g_strv_builder_addv(b, (const gchar **)(o->sets ? o->sets : (gchar *[]){NULL}));
     for (guint j = 0; words[j] != NULL; j++) {
