@@ -301,6 +301,20 @@ START_TEST(test_l2_split) {
 }
 END_TEST
 
+/* sassmem_l2_far, hand-worked: 5 % of the scattered sectors that miss L1
+ * came from the far partition; at a scattered L2 hit rate of 0.5 a tenth of
+ * the hits are far (0.05 / 0.5), at 0.04 all of them (0.05 / 0.04 > 1: 1);
+ * no hits or no far share: 0. */
+START_TEST(test_l2_far) {
+  SassKernel sk = {.l2_far = 0.05};
+  ck_assert_double_eq_tol(sassmem_l2_far(&sk, 0.5), 0.1, 1e-12);
+  ck_assert_double_eq_tol(sassmem_l2_far(&sk, 0.04), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_l2_far(&sk, 0.0), 0.0, 1e-12);
+  sk.l2_far = 0.0;
+  ck_assert_double_eq_tol(sassmem_l2_far(&sk, 0.5), 0.0, 1e-12);
+}
+END_TEST
+
 /* sassmem_l2_reuse, hand-worked: 1 MB per CTA, reuse in whole up to 40
  * MB, none from 60 MB: 40 CTAs 1, 50 CTAs 0.5, 55 CTAs 0.25, 60 and 70 CTAs
  * 0.  With neither key, a step at [l2] bytes (50 MB): 50 CTAs 1, 51 CTAs 0.
@@ -424,6 +438,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_hit_rates_no_room);
   tcase_add_test(tc, test_partial_sectors);
   tcase_add_test(tc, test_l2_split);
+  tcase_add_test(tc, test_l2_far);
   tcase_add_test(tc, test_l2_reuse);
   tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);

@@ -95,6 +95,23 @@ static const gchar profiled_source[] =
     "\"0x10\",\"FADD R5, R4, R4\",\"2\",\"0\",\"\",\"\"\n"
     "\"0x20\",\"EXIT\",\"2\",\"0\",\"\",\"\"\n";
 
+/* A scattered load ([l2] far_extra_cycles): an LDG.E (4 sectors ideal)
+ * profiled at 32 sectors in 1 execution, 32 per request (a gather: 2 x the
+ * ideal or more), 1024 B in 8 lines on L2's one channel at 36.5 B/cycle:
+ * they start at 0, 3.51 .. 24.55 (7 x 128 / 36.5), data at 24.55 + 305 =
+ * 329.55 -> 330; FADD 330, EXIT 331, retire 332; long_scoreboard 1..329.
+ * Served by the far partition (probability 1) with far_extra_cycles 500:
+ * data at 830, FADD 830, EXIT 831, retire 832; long_scoreboard 1..829. */
+/* clang-format off */
+static const gchar far_source[] =
+    "\"Kernel Name\",\"test()\"\n"
+    "\"Address\",\"Source\",\"Instructions Executed\",\"L2 Theoretical Sectors Global\","
+    "\"Address Space\",\"Access Operation\"\n"
+    "\"0x0\",\"LDG.E R4, [R2.64]\",\"1\",\"32\",\"Global\",\"Load\"\n"
+    "\"0x10\",\"FADD R5, R4, R4\",\"1\",\"0\",\"\",\"\"\n"
+    "\"0x20\",\"EXIT\",\"1\",\"0\",\"\",\"\"\n";
+/* clang-format on */
+
 /* ---- the cases ---------------------------------------------------------- */
 
 static void chain_extra(const SassRun *r) {
@@ -119,6 +136,17 @@ static void profiled_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].scattered, 0);
   ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 224);
   ck_assert_uint_eq(r->st.load_bytes, 224);
+}
+
+static void far_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].scattered, 1);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_L2], 1024);
+  ck_assert_uint_eq(r->st.load_latency_sum, 830);
+}
+
+static void near_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].scattered, 1);
+  ck_assert_uint_eq(r->st.load_latency_sum, 330);
 }
 
 static void slot_extra(const SassRun *r) {
@@ -177,6 +205,25 @@ static const SassCase cases[] = {
      1396,
      {[STALL_SELECTED] = 4, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 696},
      store_extra},
+    {"scattered L2 hit, near",
+     profiled_listing,
+     {.l2_hit = 1.0, .source = far_source, .sets = "l2.far_extra_cycles=500"},
+     332,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 329},
+     near_extra},
+    {"scattered L2 hit, far partition",
+     profiled_listing,
+     {.l2_hit = 1.0, .l2_far = 1.0, .source = far_source, .sets = "l2.far_extra_cycles=500"},
+     832,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 829},
+     far_extra},
+    /* far_extra_cycles 0 (the default): a far hit costs an L2 hit */
+    {"scattered L2 hit, far, no extra",
+     profiled_listing,
+     {.l2_hit = 1.0, .l2_far = 1.0, .source = far_source},
+     332,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 329},
+     near_extra},
     /* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
      * but the store's line keeps DRAM's one random-line channel until 7.44
      * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;

@@ -109,6 +109,8 @@ bad "L2 reuse_none below the file's reuse_full" "h200.ini, --set" "[l2] reuse_no
 bad "L2 reuse_full 0 is [l2] bytes, past reuse_none" "--set" "[l2] reuse_full_bytes: 0 ([l2] bytes 52428800)" \
   "allowed 1..30000000 bytes" \
   -- "${k[@]}" --set l2.reuse_none_bytes=30000000 --set l2.reuse_full_bytes=0
+bad "L2 far-partition cycles out of range" "h200.ini, --set" "[l2] far_extra_cycles" "'100001'" \
+  "allowed 0..100000 cycles" -- "${k[@]}" --set l2.far_extra_cycles=100001
 bad "l2_warm not a boolean" "[launch] l2_warm" -- "${k[@]}" --set launch.l2_warm=maybe
 bad "ILP 0" "fma.ini" "[stream] ilp" "1..64" -- "${k[@]}" --set stream.ilp=0
 bad "threads 0" "fma.ini" "[launch] threads_per_block" "1..1024" \

@@ -72,6 +72,7 @@ typedef struct {
   guint early_exit;    /* warps per CTA that start at EXIT */
   gdouble l1_hit;      /* global loads: L1 hit probability */
   gdouble l2_hit;      /* of those missing L1: L2 hit probability */
+  gdouble l2_far;      /* of a scattered load's L2 hits: the far partition's share */
   guint trips;         /* [sass] trip_count (one for every loop); 0 = none */
   const gchar *sets;   /* more model overrides, ';'-separated; NULL = none */
   const gchar *model;  /* another model file (path); NULL = SASS_TEST_MODEL */
@@ -139,6 +140,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .load_l2_hit = s->l2_hit,
                         .load_l2_hit_coalesced = s->l2_hit,
                         .load_l2_hit_scattered = s->l2_hit,
+                        .load_l2_far_scattered = s->l2_far,
                         .max_inflight = g->lines_in_flight,
                         .warp_max_inflight = g->warp_lines_in_flight,
                         .dram_write_cost = g->write_cost,

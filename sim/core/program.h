@@ -146,6 +146,9 @@ typedef struct {
   gdouble load_l2_hit_coalesced; /* the same for a coalesced load (the misses fall on these
                                     first, sassmem_l2_split) */
   gdouble load_l2_hit_scattered; /* the same for a scattered one */
+  gdouble load_l2_far_scattered; /* probability that a scattered load that hits L2 is served by
+                                    the far L2 partition and waits [l2] far_extra_cycles more
+                                    (sassmem_l2_far; 0 = never) */
   guint max_inflight;            /* L1 lines missing at once per SM; 0 = the model's [mem]
                                     max_inflight warp-loads */
   guint warp_max_inflight;       /* lines of DRAM-bound loads one warp has missing before its

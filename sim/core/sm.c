@@ -613,6 +613,9 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_coalesced;
   sm->l2_hit_below_scattered =
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_scattered;
+  sm->l2_near_scattered = launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) *
+                                                        launch->mem.load_l2_hit_scattered *
+                                                        (1.0 - launch->mem.load_l2_far_scattered);
   for (guint pc = 0; pc < sm->p->n; pc++)
     sm_decode(sm, &sm->p->code[pc], &sm->dec[pc]);
   return sm;

@@ -5,13 +5,18 @@
 
 /* The level a drawn global access `in` (level MEM_LEVELS) is served from, drawn
  * from the launch's hit rates (L1, then L2 for what misses L1; a scattered
- * access has its own L2 rate). */
-static MemLevel draw_level(Sm *sm, const Instr *in) {
+ * access has its own L2 rate); *far: a scattered L2 hit the far L2 partition
+ * serves (the top load_l2_far_scattered of its L2 band: the same draw, so a
+ * launch with none draws as before). */
+static MemLevel draw_level(Sm *sm, const Instr *in, gboolean *far) {
   gdouble u = sim_rng_double(&sm->rng);
+  *far = FALSE;
   if (u < sm->l.mem.load_l1_hit)
     return MEM_L1;
-  if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below))
+  if (u < (in->scattered ? sm->l2_hit_below_scattered : sm->l2_hit_below)) {
+    *far = in->scattered && u >= sm->l2_near_scattered;
     return MEM_L2;
+  }
   return MEM_DRAM;
 }
 
@@ -109,7 +114,8 @@ static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
  * cycle its data is back (a store: the cycle its registers are read). */
 static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess *a, SimCycle now,
                               gboolean *missed, SimCycle *done) {
-  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in);
+  gboolean far = FALSE;
+  MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in, &far);
   *missed = level != MEM_L1;
   MemShape shape = a->shape[level];
   if (level == MEM_DRAM && in->l1tex) { /* the SM's DRAM mix (dram_turnaround) */
@@ -131,6 +137,11 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line, set with in->l1tex accesses only) */
     ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+  if (far && in->op == OP_LDG)
+    /* a scattered load the far L2 partition serves: [l2] far_extra_cycles
+     * more (results/reference/h200/gatherstep/: random lines past the near
+     * partition's reach, through the LTC fabric) */
+    ready += sm->m->l2_far_extra_cycles;
   if (in->atomic) {
     SimCycle served = atomic_access(sm, in, a, now); /* (once: MAX evaluates twice) */
     ready = MAX(ready, served);

@@ -119,6 +119,9 @@ struct Sm {
   guint64 dram_write_bytes;       /* bytes L1TEX global stores wrote to DRAM so far */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
+  gdouble l2_near_scattered;      /* below it a scattered L2 hit is a near-partition one, from
+                                     it to l2_hit_below_scattered a far one (mem's
+                                     load_l2_far_scattered) */
   guint64 selected;               /* warps selected, summed per cycle (the selected state) */
   SimStats st;                    /* counters */
   SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */

@@ -225,6 +225,11 @@ static const ConfigEntry model_table[] = {
      0, 0, "bytes",
      "data re-read from DRAM in whole from this footprint on, linear in between (0 = [l2] bytes)",
      "assumed: the whole L2"},
+    {"l2", "far_extra_cycles", CONFIG_UINT, M(l2_far_extra_cycles), 0, "0", 0, 100000, NULL, 0, 0,
+     "cycles",
+     "SASS kernels: latency beyond an L2 hit of a scattered load the far L2 partition serves (the "
+     "profile's L2 misses that DRAM did not serve; 0 = off)",
+     "assumed: off (a far-partition hit costs an L2 hit)"},
     CLASS_KEYS(OPCLASS_FP32, "fp32", "FP32"),
     CLASS_KEYS(OPCLASS_INT, "int", "integer/logic"),
     CLASS_KEYS(OPCLASS_FP64, "fp64", "FP64"),

@@ -125,6 +125,11 @@ typedef struct {
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
+  guint l2_far_extra_cycles;         /* cycles a scattered load served by the far L2 partition
+                                        waits beyond an L2 hit ([l2] far_extra_cycles; 0 = off):
+                                        the share of such loads comes from the profile (sassmem.h
+                                        sassmem_l2_far); fitted on
+                                        results/reference/h200/gatherstep/ */
   OpClassModel opclass[OPCLASS_MAX]; /* SASS opcode classes ([class_<name>]) */
 } SmModel;
 

@@ -246,8 +246,12 @@ static void derive_hit_rates(SassKernel *sk) {
   gdouble miss = (1.0 - sk->load_l2_hit) * l2_loads;
   if (sk->l2_scattered > 0 && !isnan(dram) && miss > l2_c) {
     gdouble scattered_dram = MAX(0.0, dram / 32.0 - l2_c - stores);
-    if (miss - l2_c > scattered_dram)
+    if (miss - l2_c > scattered_dram) {
       sk->load_l2_hit = 1.0 - (l2_c + scattered_dram) / l2_loads;
+      /* those hits are the far partition's ([l2] far_extra_cycles) */
+      sk->l2_far = CLAMP(
+          (miss - l2_c - scattered_dram) / (sk->l2_scattered * (1.0 - sk->load_l1_hit)), 0.0, 1.0);
+    }
   }
   /* Nsight Compute empties the caches before the profiled launch, so what
    * its loads missed in L2 is the data they read (each line once) and its
@@ -339,6 +343,12 @@ void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdoub
   }
 }
 
+gdouble sassmem_l2_far(const SassKernel *sk, gdouble scattered_hit) {
+  if (sk->l2_far <= 0 || scattered_hit <= 0)
+    return 0.0;
+  return MIN(1.0, sk->l2_far / scattered_hit);
+}
+
 void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
                            guint grid_blocks, gboolean l2_warm, ProgramMemory *mem) {
   gdouble l1 = 0, l2 = 0;
@@ -357,4 +367,7 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
                          .stores_hold_lines = g->stores_hold_lines};
   /* the misses fall on the coalesced loads first */
   sassmem_l2_split(sk, l2, &mem->load_l2_hit_coalesced, &mem->load_l2_hit_scattered);
+  /* far-partition hits cost more only with [l2] far_extra_cycles */
+  if (m->l2_far_extra_cycles > 0)
+    mem->load_l2_far_scattered = sassmem_l2_far(sk, mem->load_l2_hit_scattered);
 }

@@ -104,12 +104,29 @@ gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_bloc
  * With no scattered (or no coalesced) loads both are `h`. */
 void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered);
 
+/* The probability (0..1) that a scattered load of `sk` that hits L2, at a
+ * scattered L2 hit rate `scattered_hit` (0..1), is served by the far L2
+ * partition: sk->l2_far / scattered_hit, at most 1 (0 when either is 0).
+ * GH100's L2 is two partitions joined by the LTC fabric; a load that misses
+ * its SM's near partition is looked up in the far one
+ * (results/reference/h200/gatherstep/: random lines over more than 29 MiB
+ * miss the near partition, Nsight Compute counts the fabric's lookups).  In
+ * the profile those are L2 misses DRAM did not serve (sassmem_derive): the
+ * misses the details' DRAM bytes leave unserved, as a fraction of the
+ * scattered sectors that miss L1 (spmv 0.095, gather_l2 0.0535).  The share
+ * of scattered loads the far partition serves stays as profiled at every
+ * occupancy.  Such a load waits [l2] far_extra_cycles beyond an L2 hit
+ * (sm_memory.c). */
+gdouble sassmem_l2_far(const SassKernel *sk, gdouble scattered_hit);
+
 /* The ProgramMemory (program.h) a launch of `sk` runs with: the load hit
  * rates at `warps` resident warps per SM with `smem_per_sm` bytes of shared
  * memory (sassmem_hit_rates); when `l2_warm` (the launch before left its
  * data in L2, as far as it fits), the L2 rate raised by the reuse of a
  * launch of `grid_blocks` CTAs (sassmem_l2_reuse); that rate split between
- * coalesced and scattered loads (sassmem_l2_split); and [class_global]'s
+ * coalesced and scattered loads (sassmem_l2_split), and the far-partition
+ * share of the scattered ones' L2 hits when [l2] far_extra_cycles is set
+ * (sassmem_l2_far); and [class_global]'s
  * lines in flight per SM and per warp, DRAM write cost and turnaround and
  * its two mechanism switches (model.h).  Every SASS-only launch term is set
  * here. */

@@ -59,6 +59,9 @@ typedef struct SassKernel {
   gdouble l2_coalesced;   /* load sectors of coalesced (not scattered) requests, profiled */
   gdouble l2_scattered;   /* load sectors of scattered requests (sassmem_scattered: 2x the ideal
                              sectors or more: a gather), profiled */
+  gdouble l2_far;         /* fraction (0..1) of the scattered load sectors that miss L1 which the
+                             profile counts as L2 misses but DRAM did not serve: the far L2
+                             partition's hits (sassmem_derive; 0 = none) */
   gdouble prof_warps;     /* resident warps per SM at the profiled launch; 0 = unknown */
   gdouble prof_smem;      /* shared memory per SM at the profiled launch, bytes */
   gdouble est_l1, est_l2; /* estimated footprints per warp, bytes */
