@@ -234,6 +234,26 @@ static const SassCase cases[] = {
      707,
      {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 703},
      NULL},
+    /* [class_global] dram_store_line_b1 = 0.5 (streams of writes, one CTA
+     * resident: its one-line store takes half a line's DRAM time): the store
+     * keeps DRAM's channel until 3.72 (64 / 17.2), the LDG's data at 700.72
+     * -> 701; FADD 701, EXIT 702, retire 703; long_scoreboard 2..700. */
+    {"store streams, one CTA",
+     store_load,
+     {.sets = ONE_SLOT ";class_global.stores_hold_lines=false;class_global.dram_store_line_b1=0.5"},
+     703,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 699},
+     NULL},
+    /* dram_store_line_b1 = 0 is off: the other three keys change nothing
+     * ("store holds none": 707). */
+    {"store streams off",
+     store_load,
+     {.sets =
+          ONE_SLOT ";class_global.stores_hold_lines=false;class_global.dram_store_line_b8=0.5"
+                   ";class_global.dram_store_lines_b1=0.5;class_global.dram_store_lines_b8=0.5"},
+     707,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 703},
+     NULL},
 };
 
 START_TEST(test_case) {

@@ -146,7 +146,9 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .dram_write_cost = g->write_cost,
                         .dram_turnaround = g->dram_turnaround,
                         .l1_cycle_per_line = g->l1_cycle_per_line,
-                        .stores_hold_lines = g->stores_hold_lines},
+                        .stores_hold_lines = g->stores_hold_lines,
+                        .store_streams = {g->store_streams[0], g->store_streams[1],
+                                          g->store_streams[2], g->store_streams[3]}},
                 .seed = 1};
   GError *err = NULL;
   g_autoptr(Sm) sm = sm_new(&l, &err);

@@ -162,6 +162,10 @@ typedef struct {
                                     touches; 0 = a line ([mem] line_bytes) */
   gboolean stores_hold_lines;    /* a store that leaves L1 holds its lines of max_inflight until
                                     written; stores wait while none is free */
+  gdouble store_streams[4];      /* DRAM time of a stored byte (SASS, through L1TEX) relative to
+                                    dram_write_cost's: a one-line warp-store at 1 and at >= 8
+                                    resident CTAs per SM, a warp-store of more lines at 1 and
+                                    >= 8, linear in between; [0] = 0: off (all 1) */
   gboolean miss_refills_l1;      /* a drawn load that misses L1 and does not pass the L1TEX data
                                     stage (Instr l1tex 0) still brings its data through L1, at
                                     L1's bandwidth (a synthetic L1 footprint) */

@@ -574,6 +574,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
                           ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
                           : 1.0;
+  sm_store_scales(launch->mem.store_streams, launch->cta_slots, sm->store_scale);
   sm->units.max_inflight = launch->mem.max_inflight ? launch->mem.max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
   sm->units.store_held = launch->mem.stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;

@@ -46,6 +46,19 @@ static guint write_cost(const Sm *sm, guint cost, gdouble share) {
   return (guint)(cost * (sm->l.mem.dram_write_cost + sm->l.mem.dram_turnaround * share) + 0.5);
 }
 
+void sm_store_scales(const gdouble s[4], guint ctas, gdouble out[2]) {
+  out[0] = out[1] = 1.0;
+  if (s[0] <= 0.0 || ctas == 0)
+    return;
+  /* results/reference/h200/matrix/gstore.csv: a coalesced DRAM store stream
+   * writes less per cycle the more CTAs (each its own stream of lines) an SM
+   * holds, down to B = 8; 32-bit stores (one line per warp-store) 20.3 ->
+   * 16.4 B/cycle/SM, 128-bit 19.1 -> 17.8 */
+  gdouble x = (gdouble)MIN(ctas - 1, 7u) / 7.0;
+  out[0] = s[0] + (s[1] - s[0]) * x;
+  out[1] = s[2] + (s[3] - s[2]) * x;
+}
+
 /* Work out what the memory instruction `in` costs at `bytes` per access. */
 static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
   gboolean global = in->op == OP_LDG || in->op == OP_STG;
@@ -124,6 +137,8 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     *(in->op == OP_STG ? &sm->dram_write_bytes : &sm->dram_read_bytes) += a->request_bytes;
   }
   gdouble scale = 1.0;
+  if (level == MEM_DRAM && in->op == OP_STG && in->l1tex) /* streams of writes (store_scale) */
+    scale = sm->store_scale[in->lines > 1];
   if (level == MEM_L2 && in->op == OP_LDG && in->l1tex && sm->l2_peak_scale < 1.0 &&
       sm->lg_held_until < now)
     /* while no load waits for the SM's lines in flight, L2 serves at its

@@ -106,6 +106,9 @@ struct Sm {
   guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
   StallTally tally;               /* this cycle's throttled warps, by state */
   gdouble l2_peak_scale;          /* [l2] bytes_per_cycle / peak_bytes_per_cycle (1: none) */
+  gdouble store_scale[2];         /* DRAM time of a one-line / a longer SASS warp-store at this
+                                     launch's resident CTAs, x its write cost (1: none;
+                                     ProgramMemory store_streams) */
   SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
                                      for the SM's lines in flight (lg_throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
@@ -172,6 +175,14 @@ static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *
   *reason = STALL_LG_THROTTLE;
   return TRUE;
 }
+
+/* The DRAM time factors of SASS stores at `ctas` resident CTAs per SM, from
+ * ProgramMemory store_streams `s` (what they model and the source of their
+ * values: models/h200.ini [class_global] dram_store_line_b1):
+ * out[0] = s[0] + (s[1] - s[0]) x min(ctas - 1, 7) / 7 for a one-line
+ * warp-store, out[1] the same from s[2], s[3] for a longer one; both 1 when
+ * s[0] is 0 (off) or ctas is 0.  Multiplies a store's DRAM service time. */
+void sm_store_scales(const gdouble s[4], guint ctas, gdouble out[2]);
 
 /* Memory effects of issuing the global or local load or store `in`; returns
  * the cycle its data is back (sm_memory.c). */

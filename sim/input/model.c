@@ -265,6 +265,26 @@ static const ConfigEntry model_table[] = {
      "SASS kernels: a global store that leaves L1 holds its lines of lines_in_flight until "
      "written, and waits (lg_throttle) while the SM has none free",
      "assumed: stores never wait"},
+    {"class_global", "dram_store_line_b1", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].store_streams[0]), 0, "0", 0, 10, NULL, 0, 0, "x dram_write_cost",
+     "SASS kernels: DRAM time of a byte stored by a one-line warp-store (a coalesced 32-bit "
+     "store) at 1 resident CTA per SM, relative to dram_write_cost's (0 = off: the four "
+     "dram_store_line* keys are not used)",
+     "assumed: off"},
+    {"class_global", "dram_store_line_b8", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].store_streams[1]), 0, "1", 0, 10, NULL, 0, 0, "x dram_write_cost",
+     "SASS kernels: the same at 8 or more resident CTAs per SM (linear in the CTAs between 1 "
+     "and 8: each CTA one more stream of writes)",
+     "assumed: as dram_write_cost"},
+    {"class_global", "dram_store_lines_b1", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].store_streams[2]), 0, "1", 0, 10, NULL, 0, 0, "x dram_write_cost",
+     "SASS kernels: the same as dram_store_line_b1 for a warp-store of two or more lines (a "
+     "coalesced 64- or 128-bit store)",
+     "assumed: as dram_write_cost"},
+    {"class_global", "dram_store_lines_b8", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_GLOBAL].store_streams[3]), 0, "1", 0, 10, NULL, 0, 0, "x dram_write_cost",
+     "SASS kernels: the same as dram_store_line_b8 for a warp-store of two or more lines",
+     "assumed: as dram_write_cost"},
     {"class_global", "l1_cycle_per_line", CONFIG_BOOL, M(opclass[OPCLASS_GLOBAL].l1_cycle_per_line),
      0, "false", 0, 0, NULL, 0, 0, NULL,
      "SASS kernels: a scattered global access keeps L1 busy at least one cycle ([l1] "

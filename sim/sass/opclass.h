@@ -50,6 +50,10 @@ typedef struct {
                                   part, in stored bytes (times write_cost) */
   guint scattered_dram_bytes;  /* global: DRAM bytes a scattered load moves per sector it
                                   touches (0 = a whole line, [mem] line_bytes) */
+  gdouble store_streams[4];    /* global: DRAM time of a stored byte relative to write_cost's,
+                                  of a one-line warp-store at 1 and at >= 8 resident CTAs per
+                                  SM, then of a warp-store of more lines at 1 and >= 8 (linear
+                                  in between); [0] = 0: off (dram_store_line_b1 ...) */
 } OpClassModel;
 
 /* The class's name as in its model group ("fp32" for [class_fp32]). */

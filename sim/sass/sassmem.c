@@ -364,7 +364,9 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
                          .dram_turnaround = g->dram_turnaround,
                          .l1_cycle_per_line = g->l1_cycle_per_line,
                          .scattered_dram_bytes = g->scattered_dram_bytes,
-                         .stores_hold_lines = g->stores_hold_lines};
+                         .stores_hold_lines = g->stores_hold_lines,
+                         .store_streams = {g->store_streams[0], g->store_streams[1],
+                                           g->store_streams[2], g->store_streams[3]}};
   /* the misses fall on the coalesced loads first */
   sassmem_l2_split(sk, l2, &mem->load_l2_hit_coalesced, &mem->load_l2_hit_scattered);
   /* far-partition hits cost more only with [l2] far_extra_cycles */
