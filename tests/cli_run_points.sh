@@ -5,7 +5,8 @@
 # once, anchored and pure (--no-anchor: the profiled point takes its own
 # run), for a SASS kernel with a profile and a synthetic one; bad input
 # (a word outside [launch], a bad value, no point, no such file, text or
-# JSON output) is one line naming the file and line, exit 2.
+# JSON output) is one line naming the file and line, exit 2; --timeout is
+# one deadline for all the points together (exit 3).
 # Needs WARPSIM_BIN (CTest sets it).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -64,4 +65,19 @@ one_line "NUL byte" "nul.pts:1: a NUL byte" -- run --kernel fma --format csv --p
   fail "a 16 MiB points file is refused"
 echo x >>"$tmp/cap.pts"
 one_line "over 16 MiB" "cap.pts: more than 16777216 bytes" -- run --kernel fma --format csv --points "$tmp/cap.pts"
+# --timeout is one deadline for the whole file, not one per point: each
+# point of fma at 4000 iterations takes about 0.1 s (well under the
+# 1 s --timeout alone), 40 of them about 4 s; the file is stopped at 1 s
+# (exit 3, one line naming --timeout, nothing on stdout).
+pt='launch.blocks_per_sm=4'
+"$bin" run --kernel fma --format csv --set stream.iterations=4000 --set "$pt" --timeout 1 \
+  >/dev/null 2>&1 && ok || fail "one point is over --timeout 1 alone"
+for _ in $(seq 40); do echo "$pt"; done >"$tmp/slow.pts"
+rc=0
+"$bin" run --kernel fma --format csv --set stream.iterations=4000 --timeout 1 \
+  --points "$tmp/slow.pts" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 3 ] || fail "40 points over --timeout 1 together: exit $rc (want 3): $(head -c 300 "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "40 points over --timeout 1: wrote to stdout"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "over --timeout 1 s, all the points together" "$tmp/err" &&
+  ok || fail "40 points over --timeout 1: $(head -c 300 "$tmp/err")"
 echo "$passed passed"

@@ -63,7 +63,9 @@ static const gchar run_description[] =
     "bytes_per_cycle = global-load bytes (stores not counted). stall_<state> columns are "
     "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
     "Bounds: --max-cycles and --timeout stop a run a typo made hours long (their defaults are\n"
-    "far above any sweep's runs); a run over one exits 3 with one line naming it.\n"
+    "far above any sweep's runs); a run over one exits 3 with one line naming it, and\n"
+    "nothing on stdout. --timeout is one deadline for the whole invocation: with --points,\n"
+    "for all its points together, not for each.\n"
     "Exit status: 0 ok, 1 internal error, 2 bad input, 3 over a bound.\n\n"
     "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
     "launch.blocks_per_sm=2 --format csv\n";
@@ -103,8 +105,8 @@ static GOptionContext *run_context(RunOptions *o) {
        ", 5 s of H200 time)",
        "N"},
       {"timeout", 0, 0, G_OPTION_ARG_STRING, &o->timeout,
-       "stop (exit 3) after S seconds of wall time, what-ifs included; 0 = none "
-       "(default " RUN_TIMEOUT_DEFAULT ")",
+       "stop (exit 3) after S seconds of wall time, what-ifs included, one deadline for all "
+       "the points of --points together; 0 = none (default " RUN_TIMEOUT_DEFAULT ")",
        "S"},
       {"points", 0, 0, G_OPTION_ARG_FILENAME, &o->points,
        "CSV: one row per line of FILE, each line launch.KEY=VALUE words beside the --set ones "
@@ -134,7 +136,8 @@ static void print_help_keys(const gchar *model_spec) {
   fputs(out->str, stdout);
 }
 
-/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now);
+/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now:
+ * one for the whole invocation, every point of --points together);
  * FALSE with CLI_ERROR_USAGE naming the option. */
 static gboolean parse_bounds(const RunOptions *o, SimOptions *opt, gdouble *timeout_s,
                              GError **error) {
@@ -167,7 +170,10 @@ static void name_bound(const RunOptions *o, GError *error) {
                                cycles ? "max-cycles" : "timeout",
                                cycles ? (o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT)
                                       : (o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT),
-                               cycles ? " cycles" : " s", strchr(error->message, ' ') + 1);
+                               cycles      ? " cycles"
+                               : o->points ? " s, all the points together"
+                                           : " s",
+                               strchr(error->message, ' ') + 1);
   g_free(error->message);
   error->message = msg;
 }
@@ -525,15 +531,17 @@ void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
   warn_exports(k, lines);
 }
 
-/* Simulate `k` on `m` and append the result in `format` to `out`; `memo`
+/* Simulate `k` on `m` and append the result in `format` to `out`, within
+ * the bounds of `bounds` (parse_bounds; `timeout_s` its --timeout); `memo`
  * (may be NULL) keeps the profiled launches simulated. */
 static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m, const Kernel *k,
-                        ProfileAgreeMemo *memo, gchar **sets, GString *out, GError **error) {
-  SimOptions opt = {.policy = o->policy};
-  gdouble timeout_s = 0.0;
+                        ProfileAgreeMemo *memo, gchar **sets, const SimOptions *bounds,
+                        gdouble timeout_s, GString *out, GError **error) {
+  SimOptions opt = *bounds;
+  opt.policy = o->policy;
   /* Bad input is its one error line: everything the run would refuse before
    * it simulates is refused before any warning. */
-  if (!parse_bounds(o, &opt, &timeout_s, error) || !sim_check(m, k, &opt, error))
+  if (!sim_check(m, k, &opt, error))
     return FALSE;
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
   cli_run_warnings(m, k, warnings);
@@ -578,9 +586,12 @@ static gboolean check_units(const RunOptions *o, const SmModel *m, GError **erro
 static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
+  SimOptions bounds = {0};
+  gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  return check_units(o, m, error) && run_one(o, format, m, k, NULL, o->sets, out, error);
+  return check_units(o, m, error) && parse_bounds(o, &bounds, &timeout_s, error) &&
+         run_one(o, format, m, k, NULL, o->sets, &bounds, timeout_s, out, error);
 }
 
 /* The largest --points file read (bytes): a curve of 100,000 points of a
@@ -657,14 +668,25 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(Kernel) base = NULL; /* the kernel with the --set words alone: its listing serves
                                     every point, and its errors are no point's */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
+  SimOptions bounds = {0};
+  gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
-      !check_units(o, m, error))
+      !check_units(o, m, error) || !parse_bounds(o, &bounds, &timeout_s, error))
     return FALSE;
   RunOptions each = *o;
   for (guint i = 0; i < points->len; i++) {
     gchar **sets = points->pdata[i];
+    /* one deadline for every point: a point shorter than the timeout each
+     * must not make the whole file run points x --timeout */
+    if (bounds.deadline_us != 0 && g_get_monotonic_time() > bounds.deadline_us) {
+      g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed before this point ran");
+      sim_failed(o, NULL, error);
+      g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
+      return FALSE;
+    }
     g_autoptr(Kernel) k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, base, error);
-    if (k == NULL || !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, out, error)) {
+    if (k == NULL ||
+        !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, &bounds, timeout_s, out, error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }
