@@ -136,6 +136,19 @@ static void print_help_keys(const gchar *model_spec) {
   fputs(out->str, stdout);
 }
 
+/* The "is ..." of a bound's refusal: `why` (config_parse_*_why, or "out of
+ * range") with the allowed `range` inside its parentheses ("is out of range
+ * (overflow; allowed ...)"), or `not_what` with the range after it. */
+static gchar *bound_why(const gchar *why, const gchar *not_what, const gchar *range) {
+  if (!g_str_has_prefix(why, "out of range"))
+    return g_strdup_printf("is %s (allowed %s)", not_what, range);
+  const gchar *paren = strchr(why, '(');
+  if (paren == NULL)
+    return g_strdup_printf("is out of range (allowed %s)", range);
+  return g_strdup_printf("is out of range (%.*s; allowed %s)", (int)strcspn(paren + 1, ")"),
+                         paren + 1, range);
+}
+
 /* --max-cycles and --timeout into `opt` (the timeout as a deadline from now:
  * one for the whole invocation, every point of --points together);
  * FALSE with CLI_ERROR_USAGE naming the option. */
@@ -144,17 +157,19 @@ static gboolean parse_bounds(const RunOptions *o, SimOptions *opt, gdouble *time
   const gchar *max_cycles = o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT;
   const gchar *timeout = o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT;
   guint64 cycles = 0;
-  if (!config_parse_uint(max_cycles, &cycles)) {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "--max-cycles: '%s' is not a whole number of cycles (allowed 0..2^64-1)",
-                max_cycles);
+  const gchar *why = config_parse_uint_why(max_cycles, &cycles);
+  if (why != NULL) {
+    g_autofree gchar *is = bound_why(why, "not a whole number of cycles", "0..2^64-1 cycles");
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--max-cycles: '%s' %s", max_cycles, is);
     return FALSE;
   }
-  gchar *end = NULL;
-  gdouble s = g_ascii_strtod(timeout, &end);
-  if (end == timeout || *end != '\0' || !(s >= 0.0 && s <= 1e7)) {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "--timeout: '%s' is not a number of seconds (allowed 0..1e7; 0 = none)", timeout);
+  gdouble s = 0.0;
+  why = config_parse_double_why(timeout, &s);
+  if (why == NULL && !(s >= 0.0 && s <= 1e7))
+    why = "out of range";
+  if (why != NULL) {
+    g_autofree gchar *is = bound_why(why, "not a number of seconds", "0..1e7 seconds, 0 = none");
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--timeout: '%s' %s", timeout, is);
     return FALSE;
   }
   opt->max_cycles = cycles;
