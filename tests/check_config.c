@@ -298,6 +298,10 @@ static const BadInput bad_inputs[] = {
     {"m.ini", "", "dram.bytes_per_cycle=0", "[dram] bytes_per_cycle", "0.001..1e+06"},
     {"m.ini", "", "dram.bytes_per_cycle=nan", "[dram] bytes_per_cycle", "0.001..1e+06"},
     {"m.ini", "", "dram.bytes_per_cycle=inf", "[dram] bytes_per_cycle", "0.001..1e+06"},
+    /* DRAM moves every sector a load touches: 1..31 acted as 32, silently */
+    {"m.ini", "", "class_global.scattered_dram_bytes=16",
+     "[class_global] scattered_dram_bytes: 16 is below a sector, [mem] sector_bytes 32",
+     "allowed 0 = a line, or 32..4096 bytes"},
     /* numbers past a double's range: out of range, not "not a number" */
     {"m.ini", "", "dram.bytes_per_cycle=1e309",
      "[dram] bytes_per_cycle: out of range (overflow) '1e309'", "0.001..1e+06"},

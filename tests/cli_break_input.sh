@@ -8,7 +8,8 @@
 # naming its --y column twice (the first was read, the second ignored); a
 # details export of 0 cycles; an axis range with a 10-digit bound; a
 # relative error that overflows; numbers past a double's range (1e309,
-# 5e-324) and integers past 2^64-1, out of range, not "not a number".
+# 5e-324) and integers past 2^64-1, out of range, not "not a number"; a
+# scattered_dram_bytes below a sector.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -66,4 +67,16 @@ one_line "--max-cycles 2^64" "--max-cycles: '18446744073709551616' is out of ran
 printf 'warps_per_sm,y\n4,1e309\n8,2\n' >"$tmp/big.csv"
 one_line "curve-stats 1e309" "big.csv:2:2: column y: '1e309' is out of range (overflow)" -- \
   curve-stats --y y "$tmp/big.csv"
+# [class_global] scattered_dram_bytes below a sector (1..31 on h200) acted
+# as 32 (DRAM moves every sector a load touches); 0 and 32 still load.
+one_line "scattered_dram_bytes 1" \
+  "[class_global] scattered_dram_bytes: 1 is below a sector, [mem] sector_bytes 32" -- \
+  run --kernel fma --format csv --set class_global.scattered_dram_bytes=1
+grep -qF "(allowed 0 = a line, or 32..4096 bytes)" "$tmp/err" || fail "scattered 1: $(cat "$tmp/err")"
+one_line "scattered_dram_bytes 63, sector 64" "scattered_dram_bytes: 63 is below a sector, [mem] sector_bytes 64" -- \
+  run --kernel fma --format csv --set class_global.scattered_dram_bytes=63 --set mem.sector_bytes=64
+for v in 0 32; do
+  "$bin" run --kernel fma --format csv --set class_global.scattered_dram_bytes=$v >/dev/null 2>&1 &&
+    ok || fail "scattered_dram_bytes $v refused"
+done
 echo "$passed passed, 0 failed"

@@ -276,7 +276,7 @@ static const ConfigEntry model_table[] = {
     {"class_global", "scattered_dram_bytes", CONFIG_UINT,
      M(opclass[OPCLASS_GLOBAL].scattered_dram_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
      "SASS kernels: DRAM bytes a scattered global load moves per sector it touches (0 = a "
-     "whole line, [mem] line_bytes)",
+     "whole line, [mem] line_bytes; else at least [mem] sector_bytes)",
      "assumed: a line"},
     CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
@@ -464,6 +464,18 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
       !off_or_at_least(kf, file, "l2", "atomic_return_sectors_per_cycle",
                        m->atomic_return_sectors_per_cycle, 0.001, error))
     return FALSE;
+  /* DRAM moves every sector a load touches: fewer bytes per sector than a
+   * sector (global_cost in sm_memory.c takes the larger) is no model */
+  guint scattered = m->opclass[OPCLASS_GLOBAL].scattered_dram_bytes;
+  if (scattered > 0 && scattered < m->sector_bytes) {
+    g_autofree gchar *at = config_origin(kf, file, "class_global", "scattered_dram_bytes");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [class_global] scattered_dram_bytes: %u is below a sector, [mem] "
+                "sector_bytes %u: DRAM moves every sector a load touches (allowed 0 = a line, "
+                "or %u..4096 bytes)",
+                at, scattered, m->sector_bytes, m->sector_bytes);
+    return FALSE;
+  }
   if (m->sm.max_warps / m->sm.smsps > 64) {
     g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,

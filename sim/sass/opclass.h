@@ -49,7 +49,8 @@ typedef struct {
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in
                                   part, in stored bytes (times write_cost) */
   guint scattered_dram_bytes;  /* global: DRAM bytes a scattered load moves per sector it
-                                  touches (0 = a whole line, [mem] line_bytes) */
+                                  touches (0 = a whole line, [mem] line_bytes; else at least
+                                  [mem] sector_bytes, model_load refuses less) */
 } OpClassModel;
 
 /* The class's name as in its model group ("fp32" for [class_fp32]). */
