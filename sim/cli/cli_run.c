@@ -473,10 +473,20 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
   return TRUE;
 }
 
+/* One warning line on stderr, unless `said` (NULL: every line is said)
+ * holds it already: under --points a warning of the kernel (its listing,
+ * its exports, the profiled launch, its [stream] keys) is the same at
+ * every point and said once, at the first point that gives it. */
+static void say_warning(GHashTable *said, const gchar *line) {
+  if (said != NULL && !g_hash_table_add(said, g_strdup(line)))
+    return;
+  fprintf(stderr, "warpsim: warning: %s\n", line);
+}
+
 static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
                              const SmModel *used, const Kernel *k, const SimOptions *opt,
                              const SimResult *r, ProfileAgreeMemo *memo, RunProfile *rp,
-                             GError **error) {
+                             GHashTable *said, GError **error) {
   if (o->no_anchor && !profile_agree(m, k, opt, r, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
@@ -484,9 +494,11 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
     return sim_failed(o, "the profiled launch (anchored)", error);
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
   g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
-  if (warning != NULL)
-    fprintf(stderr, "warpsim: warning: %s%s%s\n", warning, dropped != NULL ? "; " : "",
-            dropped != NULL ? dropped : "");
+  if (warning != NULL) {
+    g_autofree gchar *line =
+        g_strconcat(warning, dropped != NULL ? "; " : "", dropped != NULL ? dropped : "", NULL);
+    say_warning(said, line);
+  }
   return TRUE;
 }
 
@@ -548,10 +560,11 @@ void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
 
 /* Simulate `k` on `m` and append the result in `format` to `out`, within
  * the bounds of `bounds` (parse_bounds; `timeout_s` its --timeout); `memo`
- * (may be NULL) keeps the profiled launches simulated. */
+ * (may be NULL) keeps the profiled launches simulated, `said` (may be
+ * NULL) the warning lines said (say_warning). */
 static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m, const Kernel *k,
-                        ProfileAgreeMemo *memo, gchar **sets, const SimOptions *bounds,
-                        gdouble timeout_s, GString *out, GError **error) {
+                        ProfileAgreeMemo *memo, GHashTable *said, gchar **sets,
+                        const SimOptions *bounds, gdouble timeout_s, GString *out, GError **error) {
   SimOptions opt = *bounds;
   opt.policy = o->policy;
   /* Bad input is its one error line: everything the run would refuse before
@@ -561,7 +574,7 @@ static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m,
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
   cli_run_warnings(m, k, warnings);
   for (guint i = 0; i < warnings->len; i++)
-    fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
+    say_warning(said, warnings->pdata[i]);
   warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
   if (!anchor_before(o, m, k, &opt, memo, rp, error))
@@ -573,9 +586,9 @@ static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m,
   if (r->warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)
-      fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
+      say_warning(said, lines[i]);
   }
-  if (!anchor_after(o, format, m, used, k, &opt, r, memo, rp, error))
+  if (!anchor_after(o, format, m, used, k, &opt, r, memo, rp, said, error))
     return FALSE;
   g_autoptr(ReportRow) row = cli_result_row(used, k, r, (const gchar *const *)sets);
   if (o->units != NULL)
@@ -606,7 +619,7 @@ static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError 
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
   return check_units(o, m, error) && parse_bounds(o, &bounds, &timeout_s, error) &&
-         run_one(o, format, m, k, NULL, o->sets, &bounds, timeout_s, out, error);
+         run_one(o, format, m, k, NULL, NULL, o->sets, &bounds, timeout_s, out, error);
 }
 
 /* The largest --points file read (bytes): a curve of 100,000 points of a
@@ -673,7 +686,8 @@ static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *line
 
 /* --points: every point on the one model (its [launch] sets change no
  * model key), the CSV header once, the profiled launch simulated once per
- * model it runs on (ProfileAgreeMemo); nothing in `out` on an error. */
+ * model it runs on (ProfileAgreeMemo), each warning line once; nothing in
+ * `out` on an error. */
 static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -683,6 +697,7 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(Kernel) base = NULL; /* the kernel with the --set words alone: its listing serves
                                     every point, and its errors are no point's */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
+  g_autoptr(GHashTable) said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   SimOptions bounds = {0};
   gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
@@ -701,7 +716,7 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
     }
     g_autoptr(Kernel) k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, base, error);
     if (k == NULL ||
-        !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, &bounds, timeout_s, out, error)) {
+        !run_one(&each, CLI_FORMAT_CSV, m, k, memo, said, sets, &bounds, timeout_s, out, error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }
