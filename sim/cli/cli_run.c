@@ -390,7 +390,9 @@ static void append_csv(const RunOptions *o, const SmModel *used, const SmModel *
                        GString *out) {
   if (o->comments) {
     g_string_append_printf(out, "# warpsim %s\n", WARPSIM_VERSION);
-    model_dump(used, out, "# ");
+    /* the anchored keys' provenance is the anchor's, not the pure value's */
+    g_auto(GStrv) sources = profile_anchor_sources(an, pure);
+    model_dump_sources(used, (const gchar *const *)sources, out, "# ");
     kernel_dump(k, out, "# ");
     if (k->sass != NULL && k->sass_details != NULL && *k->sass_details != '\0')
       profile_anchor_append_text(an, pure, NULL, "# ", out);

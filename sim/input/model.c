@@ -700,6 +700,26 @@ void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
   config_dump_sources(model_table, N_MODEL_KEYS, model, &model->sources, out, prefix);
 }
 
+void model_dump_sources(const SmModel *model, const gchar *const *sources, GString *out,
+                        const gchar *prefix) {
+  /* the model's provenance, borrowed, with the listed keys' replaced */
+  g_autofree gchar **source = g_new0(gchar *, model->sources.n + 1);
+  for (guint i = 0; i < model->sources.n; i++)
+    source[i] = model->sources.source[i];
+  for (guint j = 0; sources != NULL && sources[j] != NULL; j++) {
+    const gchar *eq = strchr(sources[j], '=');
+    for (guint i = 0; eq != NULL && i < N_MODEL_KEYS && i < model->sources.n; i++) {
+      gsize g = strlen(model_table[i].group);
+      if (strncmp(sources[j], model_table[i].group, g) == 0 && sources[j][g] == '.' &&
+          strlen(model_table[i].key) == (gsize)(eq - sources[j] - g - 1) &&
+          strncmp(sources[j] + g + 1, model_table[i].key, eq - sources[j] - g - 1) == 0)
+        source[i] = (gchar *)eq + 1;
+    }
+  }
+  const ConfigSources shown = {.source = source, .n = model->sources.n};
+  config_dump_sources(model_table, N_MODEL_KEYS, model, &shown, out, prefix);
+}
+
 gpointer model_sources_json(const SmModel *model) {
   JsonObject *o = json_object_new();
   for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++) {
