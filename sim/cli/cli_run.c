@@ -199,9 +199,9 @@ static void name_bound(const RunOptions *o, GError *error) {
  * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
  * simulations of at most twice the work each (twice the CTAs or twice the
  * chains): counted as 4x. */
-static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs,
+static void warn_long_run(const SmModel *m, const Kernel *k, const SimPlan *plan, gboolean what_ifs,
                           const SimOptions *opt, gdouble timeout_s) {
-  gdouble main_insts = m->has_timing ? sim_estimate_insts(m, k) : 0.0;
+  gdouble main_insts = sim_plan_estimate_insts(plan);
   gdouble insts = main_insts * (what_ifs ? 5.0 : 1.0);
   gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
   if (insts <= 60.0 * rate)
@@ -571,19 +571,21 @@ static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m,
   opt.policy = o->policy;
   /* Bad input is its one error line: everything the run would refuse before
    * it simulates is refused before any warning. */
-  if (!sim_check(m, k, &opt, error))
+  g_autoptr(SimPlan) plan = sim_plan_new(m, k, &opt, error); /* sim_check, its program kept */
+  if (plan == NULL)
     return FALSE;
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
   cli_run_warnings(m, k, warnings);
   for (guint i = 0; i < warnings->len; i++)
     say_warning(said, warnings->pdata[i]);
-  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
+  warn_long_run(m, k, plan, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
   if (!anchor_before(o, m, k, &opt, memo, rp, error))
     return FALSE;
   const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
   g_autofree SimResult *r = g_new0(SimResult, 1);
-  if (!sim_run(used, k, &opt, r, error))
+  /* the pure model's run is the plan's; an anchored one builds its own */
+  if (!(used == m ? sim_plan_run(plan, r, error) : sim_run(used, k, &opt, r, error)))
     return sim_failed(o, NULL, error);
   if (r->warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);
