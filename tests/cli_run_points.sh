@@ -5,7 +5,8 @@
 # once, anchored and pure (--no-anchor: the profiled point takes its own
 # run), for a SASS kernel with a profile and a synthetic one; bad input
 # (a word outside [launch], a bad value, no point, no such file, text or
-# JSON output) is one line naming the file and line, exit 2; a warning
+# JSON output, a bad point after good ones) is one line naming the file
+# and line, exit 2, before any point runs; a warning
 # line is said once per file; --timeout is one deadline for all the points
 # together (exit 3).
 # Needs WARPSIM_BIN (CTest sets it).
@@ -82,6 +83,15 @@ printf '%s\n' launch.blocks_per_sm=40 launch.blocks_per_sm=50 launch.blocks_per_
 [ "$(grep -c 'launch.blocks_per_sm=40 is above' "$tmp/err")" = 1 ] &&
   [ "$(grep -c 'launch.blocks_per_sm=50 is above' "$tmp/err")" = 1 ] &&
   [ "$(wc -l <"$tmp/err")" = 2 ] && ok || fail "the points' own warnings: $(cat "$tmp/err")"
+# Every point is checked before the first runs: a bad later point is its
+# one error line, not one after the earlier points' warnings (store4f4's
+# export warning came first) and simulations.
+for bad in 'launch.blocks_per_sm=x' 'launch.threads_per_block=2000' \
+  'launch.threads_per_block=1024 launch.regs_per_thread=255'; do
+  printf '%s\n' 'launch.blocks_per_sm=1 launch.blocks=132' "$bad" >"$tmp/late.pts"
+  one_line "a bad second point: $bad" "late.pts:2: " -- \
+    run --kernel store4f4_sass --format csv --points "$tmp/late.pts"
+done
 # --timeout is one deadline for the whole file, not one per point: each
 # point of fma at 4000 iterations takes about 0.1 s (well under the
 # 1 s --timeout alone), 40 of them about 4 s; the file is stopped at 1 s

@@ -688,8 +688,19 @@ static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *line
   return FALSE;
 }
 
+/* FALSE with --timeout's bound error (name_bound), "passed `when`", once
+ * its deadline in `bounds` has passed. */
+static gboolean within_deadline(const RunOptions *o, const SimOptions *bounds, const gchar *when,
+                                GError **error) {
+  if (bounds->deadline_us == 0 || g_get_monotonic_time() <= bounds->deadline_us)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed %s", when);
+  return sim_failed(o, NULL, error);
+}
+
 /* --points: every point on the one model (its [launch] sets change no
- * model key), the CSV header once, the profiled launch simulated once per
+ * model key) and checked (sim_check) before the first runs, the CSV header
+ * once, the profiled launch simulated once per
  * model it runs on (ProfileAgreeMemo), each warning line once; nothing in
  * `out` on an error. */
 static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
@@ -707,14 +718,25 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
       !check_units(o, m, error) || !parse_bounds(o, &bounds, &timeout_s, error))
     return FALSE;
+  /* Every point checked before any runs: bad input at a later point is its
+   * one error line, not one after the earlier points' warnings and runs. */
+  for (guint i = 0; i < points->len; i++) {
+    SimOptions opt = bounds;
+    opt.policy = o->policy;
+    g_autoptr(Kernel) k =
+        kernel_load_like(o->kernel, (const gchar *const *)points->pdata[i], m, base, error);
+    if (k == NULL || !sim_check(m, k, &opt, error) ||
+        !within_deadline(o, &bounds, "while the points were checked", error)) {
+      g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
+      return FALSE;
+    }
+  }
   RunOptions each = *o;
   for (guint i = 0; i < points->len; i++) {
     gchar **sets = points->pdata[i];
     /* one deadline for every point: a point shorter than the timeout each
      * must not make the whole file run points x --timeout */
-    if (bounds.deadline_us != 0 && g_get_monotonic_time() > bounds.deadline_us) {
-      g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed before this point ran");
-      sim_failed(o, NULL, error);
+    if (!within_deadline(o, &bounds, "before this point ran", error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }
