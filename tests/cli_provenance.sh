@@ -63,6 +63,13 @@ for kernel in ghist_sass saxpy_sass; do
   n_src=$(grep -c "\.source=fitted: anchored at this kernel's profile" "$tmp/am" || true)
   [ "$n_src" = "$(wc -w <<<"$sets")" ] && ok || bad "$kernel: $n_src anchored sources for '$sets'"
 done
+# The JSON report's model_provenance says the same of the anchored keys.
+"$ws" run --kernel ghist_sass --format json --no-whatif >"$tmp/aj" 2>/dev/null
+"$ws" run --kernel ghist_sass --format json --no-whatif --no-anchor >"$tmp/pj" 2>/dev/null
+grep -q "\"l2.atomic_sectors_per_cycle\" : \"fitted: anchored at this kernel's profile: the pure model's 0.447 x " "$tmp/aj" &&
+  grep -q '"l2.atomic_sectors_per_cycle" : "measured: results/reference/h200/atomics/' "$tmp/pj" &&
+  grep -q '"fma.latency" : "measured: results/reference/h200/latency.csv' "$tmp/aj" && ok ||
+  bad "JSON model_provenance of the anchored atomic rate"
 # Every shipped model with timing groups simulates the fma kernel (one with
 # occupancy limits only, "simulate" no, is refused saying so); a model not
 # validated here says so in its report, and each of its timing values has a

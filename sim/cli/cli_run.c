@@ -524,7 +524,9 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
     for (guint i = 0; used->modified != NULL && used->modified[i] != NULL; i++)
       json_array_add_string_element(modified, used->modified[i]);
     json_object_set_array_member(json, "model_modified", modified);
-    json_object_set_member(json, "model_provenance", model_sources_json(used));
+    g_auto(GStrv) sources = profile_anchor_sources(&rp->anchor, m);
+    json_object_set_member(json, "model_provenance",
+                           model_sources_json(used, (const gchar *const *)sources));
     json_object_set_member(json, "agreement", profile_agree_to_json(&rp->pure));
     json_object_set_member(json, "anchor", profile_anchor_to_json(&rp->anchor, m, anchored));
     report_json(row, "profile", profile, out);

@@ -700,10 +700,11 @@ void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
   config_dump_sources(model_table, N_MODEL_KEYS, model, &model->sources, out, prefix);
 }
 
-void model_dump_sources(const SmModel *model, const gchar *const *sources, GString *out,
-                        const gchar *prefix) {
-  /* the model's provenance, borrowed, with the listed keys' replaced */
-  g_autofree gchar **source = g_new0(gchar *, model->sources.n + 1);
+/* The model's provenance, borrowed, with the keys `sources` lists
+ * ("group.key=KIND: detail") replaced: model->sources.n entries (g_free the
+ * array only). */
+static gchar **shown_sources(const SmModel *model, const gchar *const *sources) {
+  gchar **source = g_new0(gchar *, model->sources.n + 1);
   for (guint i = 0; i < model->sources.n; i++)
     source[i] = model->sources.source[i];
   for (guint j = 0; sources != NULL && sources[j] != NULL; j++) {
@@ -716,17 +717,24 @@ void model_dump_sources(const SmModel *model, const gchar *const *sources, GStri
         source[i] = (gchar *)eq + 1;
     }
   }
+  return source;
+}
+
+void model_dump_sources(const SmModel *model, const gchar *const *sources, GString *out,
+                        const gchar *prefix) {
+  g_autofree gchar **source = shown_sources(model, sources);
   const ConfigSources shown = {.source = source, .n = model->sources.n};
   config_dump_sources(model_table, N_MODEL_KEYS, model, &shown, out, prefix);
 }
 
-gpointer model_sources_json(const SmModel *model) {
+gpointer model_sources_json(const SmModel *model, const gchar *const *sources) {
   JsonObject *o = json_object_new();
+  g_autofree gchar **source = shown_sources(model, sources);
   for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++) {
-    if (model->sources.source[i] == NULL)
+    if (source[i] == NULL)
       continue;
     g_autofree gchar *name = g_strdup_printf("%s.%s", model_table[i].group, model_table[i].key);
-    json_object_set_string_member(o, name, model->sources.source[i]);
+    json_object_set_string_member(o, name, source[i]);
   }
   JsonNode *node = json_node_new(JSON_NODE_OBJECT);
   json_node_take_object(node, o);

@@ -206,9 +206,10 @@ void model_dump_sources(const SmModel *model, const gchar *const *sources, GStri
                         const gchar *prefix);
 
 /* Append the provenance of every key as a JSON-ready list: one
- * "group.key" -> "KIND: detail" pair per key with a known source
- * (a new JsonNode object; the caller owns it). */
-gpointer model_sources_json(const SmModel *model);
+ * "group.key" -> "KIND: detail" pair per key with a known source, those
+ * `sources` lists replaced as model_dump_sources does (NULL: none) (a new
+ * JsonNode object; the caller owns it). */
+gpointer model_sources_json(const SmModel *model, const gchar *const *sources);
 
 /* The provenance of [group] key ("KIND: detail": the file's KEY.source, a
  * --set, or the key's default), borrowed from `model`; NULL when the model
