@@ -300,6 +300,8 @@ static const BadCase bad_cases[] = {
      "c.csv:2: 'Grid Size': not a number 'lots' (allowed 1..4294967295 CTAs, or n/a)"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"inf\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'Grid Size': not a number 'inf'"},
+    {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"1e309\"\n", NCU_ERROR_PARSE,
+     "c.csv:2: 'Grid Size': out of range (overflow) '1e309' (allowed 1..4294967295 CTAs, or n/a)"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Grid Size\",\"\",\"0\"\n", NCU_ERROR_PARSE,
      "c.csv:2: 'Grid Size': out of range '0' (allowed 1..4294967295 CTAs, whole)"},
     {TRUE, DHDR "\"1\",\"k(int)\",\"Launch\",\"Block Size\",\"\",\"(128, 1, 1)\"\n",

@@ -1,12 +1,14 @@
 /* check_readfile.c - tests of sim/input/readfile.[ch]: readfile_lines, the
  * line splitter of the SASS listing reader (what g_strsplit at "\n" gives,
  * written out by hand for the edge cases and compared with it on texts of
- * random lines), and readfile_lone_cr_to_lf. */
+ * random lines), readfile_lone_cr_to_lf and readfile_sha256. */
 #include "input/readfile.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
@@ -69,11 +71,59 @@ START_TEST(test_lone_cr) {
 }
 END_TEST
 
+/* readfile_sha256: "abc" is FIPS 180-2's example (its digest written out);
+ * a file of two chunks and a bit, and one of exactly the cap, as
+ * g_compute_checksum_for_data gives for their bytes held whole; one byte
+ * over the cap, a device and a file that claims no size and never ends are
+ * refused with readfile_capped's errors, within the cap's bytes. */
+static gchar *write_temp(const guint8 *data, gsize len) {
+  GError *err = NULL;
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp("check_readfile_XXXXXX", &path, &err);
+  ck_assert_msg(fd >= 0, "%s", err ? err->message : "");
+  close(fd);
+  ck_assert(g_file_set_contents(path, (const gchar *)data, (gssize)len, NULL));
+  return path;
+}
+
+START_TEST(test_sha256) {
+  GError *err = NULL;
+  g_autofree gchar *abc = write_temp((const guint8 *)"abc", 3);
+  g_autofree gchar *h = readfile_sha256(abc, 3, &err);
+  ck_assert_str_eq(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  gsize n = 2 * 65536 + 7;
+  g_autofree guint8 *data = g_malloc(n);
+  for (gsize i = 0; i < n; i++)
+    data[i] = (guint8)(i * 7 + i / 251);
+  g_autofree gchar *big = write_temp(data, n);
+  g_autofree gchar *want = g_compute_checksum_for_data(G_CHECKSUM_SHA256, data, n);
+  g_autofree gchar *got = readfile_sha256(big, n, &err); /* exactly the cap */
+  ck_assert_str_eq(got, want);
+  ck_assert_ptr_null(readfile_sha256(big, n - 1, &err));
+  ck_assert_int_eq(err->code, G_FILE_ERROR_FAILED);
+  g_autofree gchar *over =
+      g_strdup_printf("%s: more than %zu bytes (allowed 0..%zu)", big, n - 1, n - 1);
+  ck_assert_str_eq(err->message, over);
+  g_clear_error(&err);
+  ck_assert_ptr_null(readfile_sha256("/dev/zero", 1 << 20, &err));
+  ck_assert_str_eq(err->message, "/dev/zero: not a regular file");
+  g_clear_error(&err);
+  if (g_file_test("/proc/self/pagemap", G_FILE_TEST_IS_REGULAR)) { /* size 0, never ends */
+    ck_assert_ptr_null(readfile_sha256("/proc/self/pagemap", 1 << 20, &err));
+    ck_assert_int_eq(err->code, G_FILE_ERROR_FAILED);
+    g_clear_error(&err);
+  }
+  g_unlink(abc);
+  g_unlink(big);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("lines");
   tcase_add_loop_test(tc, test_lines, 0, G_N_ELEMENTS(lines_cases));
   tcase_add_test(tc, test_like_strsplit);
   tcase_add_test(tc, test_lone_cr);
+  tcase_add_test(tc, test_sha256);
   tcase_set_timeout(tc, 60); /* seconds: the sanitizer build is 5-10x slower */
   Suite *s = suite_create("readfile");
   suite_add_tcase(s, tc);

@@ -383,6 +383,36 @@ START_TEST(test_same_seed_same_stats) {
 }
 END_TEST
 
+/* A plan (sim_plan_new: the check, its program built once) runs to exactly
+ * sim_run's result, byte for byte, twice over (the program is only read),
+ * and estimates what sim_estimate_insts does; a launch sim_check refuses
+ * gives no plan, with the same error. */
+START_TEST(test_plan_same_as_run) {
+  simulate_chase("stream.seed=7"); /* random DRAM latencies: every draw counts */
+  SimOptions opt = {.check_invariants = TRUE};
+  GError *err = NULL;
+  g_autoptr(SimPlan) plan = sim_plan_new(run.m, run.k, &opt, &err);
+  ck_assert_msg(plan != NULL, "%s", err ? err->message : "?");
+  for (guint i = 0; i < 2; i++) {
+    g_autofree SimResult *r = g_new(SimResult, 1);
+    memset(r, 0xa5, sizeof *r); /* what the plan does not write shows */
+    ck_assert(sim_plan_run(plan, r, &err));
+    ck_assert_msg(memcmp(r, &run.r, sizeof *r) == 0, "run %u differs from sim_run", i);
+  }
+  ck_assert(sim_plan_estimate_insts(plan) == sim_estimate_insts(run.m, run.k));
+  ck_assert(sim_plan_estimate_insts(plan) > 0);
+  const gchar *sets[] = {"launch.regs_per_thread=255", "launch.threads_per_block=1024", NULL};
+  g_autoptr(Kernel) big = kernel_load_data(base_kernel, "base.ini", sets, &err);
+  ck_assert_msg(big != NULL, "%s", err ? err->message : "?");
+  GError *check = NULL;
+  ck_assert(!sim_check(run.m, big, NULL, &check));
+  ck_assert_ptr_null(sim_plan_new(run.m, big, NULL, &err));
+  ck_assert_str_eq(err->message, check->message);
+  g_error_free(err);
+  g_error_free(check);
+}
+END_TEST
+
 /* Another seed draws other latencies: the DRAM chase takes other cycles. */
 START_TEST(test_other_seed_other_cycles) {
   simulate_chase("stream.seed=1");
@@ -660,6 +690,7 @@ int main(void) {
   tc = tcase_new("determinism");
   tcase_add_test(tc, test_same_seed_same_stats);
   tcase_add_test(tc, test_other_seed_other_cycles);
+  tcase_add_test(tc, test_plan_same_as_run);
   suite_add_tcase(s, tc);
 
   tc = tcase_new("behaviour");

@@ -7,7 +7,9 @@
 # "no gate" sentinel, taken silently while -2 was refused); a CSV header
 # naming its --y column twice (the first was read, the second ignored); a
 # details export of 0 cycles; an axis range with a 10-digit bound; a
-# relative error that overflows.
+# relative error that overflows; numbers past a double's range (1e309,
+# 5e-324) and integers past 2^64-1, out of range, not "not a number"; a
+# scattered_dram_bytes below a sector.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -46,4 +48,35 @@ printf 'warps_per_sm,y,m\n4,1e308,1e-308\n8,1,1\n' >"$tmp/inf.csv"
 one_line "curve-stats, an error past any number" \
   "inf.csv:2: column y: '1e308' against m '1e-308': a relative error above 1e+15 %" -- \
   curve-stats --y y --measured m "$tmp/inf.csv"
+# Numbers past a double's range (or 2^64-1) are out of range, said so with
+# the allowed range: they were "not a number" / "not an unsigned integer".
+one_line "--set 1e309" "[sm] clock_mhz: out of range (overflow) '1e309' (allowed 1..10000 MHz)" -- \
+  run --kernel fma --format csv --set sm.clock_mhz=1e309
+one_line "--set 5e-324" "[sm] clock_mhz: out of range (underflow) '5e-324' (allowed 1..10000 MHz)" -- \
+  run --kernel fma --format csv --set sm.clock_mhz=5e-324
+one_line "--set a uint past 2^64" "[dram] latency: out of range (overflow) '99999999999999999999'" -- \
+  run --kernel fma --format csv --set dram.latency=99999999999999999999
+one_line "--timeout 1e309" "--timeout: '1e309' is out of range (overflow; allowed 0..1e7 seconds" -- \
+  run --kernel fma --format csv --timeout 1e309
+one_line "--timeout 5e-324" "--timeout: '5e-324' is out of range (underflow; allowed 0..1e7 seconds" -- \
+  run --kernel fma --format csv --timeout 5e-324
+one_line "--timeout 2e7" "--timeout: '2e7' is out of range (allowed 0..1e7 seconds" -- \
+  run --kernel fma --format csv --timeout 2e7
+one_line "--max-cycles 2^64" "--max-cycles: '18446744073709551616' is out of range (overflow; allowed 0..2^64-1" -- \
+  run --kernel fma --format csv --max-cycles 18446744073709551616
+printf 'warps_per_sm,y\n4,1e309\n8,2\n' >"$tmp/big.csv"
+one_line "curve-stats 1e309" "big.csv:2:2: column y: '1e309' is out of range (overflow)" -- \
+  curve-stats --y y "$tmp/big.csv"
+# [class_global] scattered_dram_bytes below a sector (1..31 on h200) acted
+# as 32 (DRAM moves every sector a load touches); 0 and 32 still load.
+one_line "scattered_dram_bytes 1" \
+  "[class_global] scattered_dram_bytes: 1 is below a sector, [mem] sector_bytes 32" -- \
+  run --kernel fma --format csv --set class_global.scattered_dram_bytes=1
+grep -qF "(allowed 0 = a line, or 32..4096 bytes)" "$tmp/err" || fail "scattered 1: $(cat "$tmp/err")"
+one_line "scattered_dram_bytes 63, sector 64" "scattered_dram_bytes: 63 is below a sector, [mem] sector_bytes 64" -- \
+  run --kernel fma --format csv --set class_global.scattered_dram_bytes=63 --set mem.sector_bytes=64
+for v in 0 32; do
+  "$bin" run --kernel fma --format csv --set class_global.scattered_dram_bytes=$v >/dev/null 2>&1 &&
+    ok || fail "scattered_dram_bytes $v refused"
+done
 echo "$passed passed, 0 failed"

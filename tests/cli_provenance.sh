@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cli_provenance.sh - every value of models/h200.ini carries its provenance
 # (KEY.source, doc/model.md "Provenance") in the --config-comments dump, the JSON
-# report and --help-keys; a --set value is marked as such; a provenance of an
-# unknown kind or for an unknown key is an error (exit 2, one line).
+# report and --help-keys; a --set value is marked as such; an anchored
+# value carries the anchor's provenance; a provenance of an unknown kind or
+# for an unknown key is an error (exit 2, one line).
 set -euo pipefail
 root=${WARPSIM_ROOT:?}
 ws=${WARPSIM_BIN:?}
@@ -31,6 +32,44 @@ rc=0; "$ws" run --kernel fma --model "$tmp/m1.ini" >"$tmp/out" 2>"$tmp/err" || r
 sed 's/^latency.source=/latencyx.source=/' "$root/models/h200.ini" >"$tmp/m2.ini"
 rc=0; "$ws" run --kernel fma --model "$tmp/m2.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ $rc -eq 2 ] && grep -q "unknown key" "$tmp/err" && ok || bad "source of an unknown key accepted (rc $rc)"
+# An anchored SASS kernel's dump: the keys the anchor moved (its --set list)
+# carry the anchor's provenance, naming the pure value, its source and the
+# profile's SM Active Cycles; every other line is the --no-anchor dump's.
+# Before, the anchored atomic rate 0.00999 came with the measured 0.447's
+# source, and the memory anchor's latencies and bandwidths with theirs.
+model_part() { awk '/^# \[launch\]/ { exit } /^# \[model\]/ { m = 1 } m' "$1"; }
+for kernel in ghist_sass saxpy_sass; do
+  "$ws" run --kernel "$kernel" --format csv --no-whatif --config-comments >"$tmp/a" 2>/dev/null
+  "$ws" run --kernel "$kernel" --format csv --no-whatif --config-comments --no-anchor >"$tmp/p" 2>/dev/null
+  model_part "$tmp/a" >"$tmp/am"
+  model_part "$tmp/p" >"$tmp/pm"
+  sets=$(sed -n 's/^# anchor: every occupancy simulated with --set //p' "$tmp/a")
+  [ -n "$sets" ] && [ "$(wc -l <"$tmp/am")" = "$(wc -l <"$tmp/pm")" ] || { bad "$kernel: not anchored"; continue; }
+  # each moved key: "group.key value" from the --set list, checked in the dump
+  got=$(paste -d '\n' "$tmp/am" "$tmp/pm" | awk '
+    /^# \[/ { if (NR % 2) g = substr($2, 2, length($2) - 2) }
+    NR % 2 { a = $0; next }
+    a != $0 {
+      k = a; sub(/^# /, "", k); sub(/=.*/, "", k)
+      if (k ~ /\.source$/) {
+        src = $0; sub(/^[^=]*=/, "", src)
+        if (index(a, "=fitted: anchored at this kernel'"'"'s profile: the pure model'"'"'s ") == 0 ||
+            index(a, "SM Active Cycles") == 0 || index(a, "; the pure value'"'"'s source: " src) == 0)
+          print "bad-source:" g "." k
+      } else { v = a; sub(/^[^=]*=/, "", v); printf "%s.%s=%s\n", g, k, v }
+    }' | sort)
+  want=$(tr ' ' '\n' <<<"$sets" | sort)
+  [ "$got" = "$want" ] && ok || bad "$kernel: moved keys and their sources: got '$got', want '$want'"
+  n_src=$(grep -c "\.source=fitted: anchored at this kernel's profile" "$tmp/am" || true)
+  [ "$n_src" = "$(wc -w <<<"$sets")" ] && ok || bad "$kernel: $n_src anchored sources for '$sets'"
+done
+# The JSON report's model_provenance says the same of the anchored keys.
+"$ws" run --kernel ghist_sass --format json --no-whatif >"$tmp/aj" 2>/dev/null
+"$ws" run --kernel ghist_sass --format json --no-whatif --no-anchor >"$tmp/pj" 2>/dev/null
+grep -q "\"l2.atomic_sectors_per_cycle\" : \"fitted: anchored at this kernel's profile: the pure model's 0.447 x " "$tmp/aj" &&
+  grep -q '"l2.atomic_sectors_per_cycle" : "measured: results/reference/h200/atomics/' "$tmp/pj" &&
+  grep -q '"fma.latency" : "measured: results/reference/h200/latency.csv' "$tmp/aj" && ok ||
+  bad "JSON model_provenance of the anchored atomic rate"
 # Every shipped model with timing groups simulates the fma kernel (one with
 # occupancy limits only, "simulate" no, is refused saying so); a model not
 # validated here says so in its report, and each of its timing values has a

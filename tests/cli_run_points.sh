@@ -5,7 +5,10 @@
 # once, anchored and pure (--no-anchor: the profiled point takes its own
 # run), for a SASS kernel with a profile and a synthetic one; bad input
 # (a word outside [launch], a bad value, no point, no such file, text or
-# JSON output) is one line naming the file and line, exit 2.
+# JSON output, a bad point after good ones) is one line naming the file
+# and line, exit 2, before any point runs; a warning
+# line is said once per file; --timeout is one deadline for all the points
+# together (exit 3).
 # Needs WARPSIM_BIN (CTest sets it).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -64,4 +67,44 @@ one_line "NUL byte" "nul.pts:1: a NUL byte" -- run --kernel fma --format csv --p
   fail "a 16 MiB points file is refused"
 echo x >>"$tmp/cap.pts"
 one_line "over 16 MiB" "cap.pts: more than 16777216 bytes" -- run --kernel fma --format csv --points "$tmp/cap.pts"
+# A warning of the kernel is said once per file, not once per point: the
+# details export's 'L2 Hit Rate' above 100 % (store4f4, 3 points; it was
+# said 3 times); a point's own warning still comes at each point that
+# gives it (blocks_per_sm 40 and 50 above what fits), a line once.
+printf '%s\n' 'launch.blocks_per_sm=1 launch.blocks=132' 'launch.blocks_per_sm=2 launch.blocks=264' \
+  'launch.blocks_per_sm=1 launch.blocks=264' >"$tmp/warn.pts"
+"$bin" run --kernel store4f4_sass --format csv --points "$tmp/warn.pts" >/dev/null 2>"$tmp/err" ||
+  fail "store4f4 points: $(head -c 300 "$tmp/err")"
+[ "$(grep -c "^warpsim: warning: .*'L2 Hit Rate' is 100.18 %" "$tmp/err")" = 1 ] && ok ||
+  fail "the export's warning not once: $(cat "$tmp/err")"
+printf '%s\n' launch.blocks_per_sm=40 launch.blocks_per_sm=50 launch.blocks_per_sm=40 >"$tmp/blocks.pts"
+"$bin" run --kernel fma --format csv --set stream.iterations=8 --points "$tmp/blocks.pts" >/dev/null 2>"$tmp/err" ||
+  fail "fma cap points: $(head -c 300 "$tmp/err")"
+[ "$(grep -c 'launch.blocks_per_sm=40 is above' "$tmp/err")" = 1 ] &&
+  [ "$(grep -c 'launch.blocks_per_sm=50 is above' "$tmp/err")" = 1 ] &&
+  [ "$(wc -l <"$tmp/err")" = 2 ] && ok || fail "the points' own warnings: $(cat "$tmp/err")"
+# Every point is checked before the first runs: a bad later point is its
+# one error line, not one after the earlier points' warnings (store4f4's
+# export warning came first) and simulations.
+for bad in 'launch.blocks_per_sm=x' 'launch.threads_per_block=2000' \
+  'launch.threads_per_block=1024 launch.regs_per_thread=255'; do
+  printf '%s\n' 'launch.blocks_per_sm=1 launch.blocks=132' "$bad" >"$tmp/late.pts"
+  one_line "a bad second point: $bad" "late.pts:2: " -- \
+    run --kernel store4f4_sass --format csv --points "$tmp/late.pts"
+done
+# --timeout is one deadline for the whole file, not one per point: each
+# point of fma at 4000 iterations takes about 0.1 s (well under the
+# 1 s --timeout alone), 40 of them about 4 s; the file is stopped at 1 s
+# (exit 3, one line naming --timeout, nothing on stdout).
+pt='launch.blocks_per_sm=4'
+"$bin" run --kernel fma --format csv --set stream.iterations=4000 --set "$pt" --timeout 1 \
+  >/dev/null 2>&1 && ok || fail "one point is over --timeout 1 alone"
+for _ in $(seq 40); do echo "$pt"; done >"$tmp/slow.pts"
+rc=0
+"$bin" run --kernel fma --format csv --set stream.iterations=4000 --timeout 1 \
+  --points "$tmp/slow.pts" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 3 ] || fail "40 points over --timeout 1 together: exit $rc (want 3): $(head -c 300 "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "40 points over --timeout 1: wrote to stdout"
+[ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "over --timeout 1 s, all the points together" "$tmp/err" &&
+  ok || fail "40 points over --timeout 1: $(head -c 300 "$tmp/err")"
 echo "$passed passed"

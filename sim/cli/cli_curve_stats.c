@@ -129,9 +129,11 @@ static gboolean number(const NcuRow *r, gint col, const gchar *name, const gchar
   if (isfinite(*v))
     return TRUE;
   g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-              "%s:%u:%d: column %s: '%s' is not a number (allowed: a decimal number such as 12, "
-              "-0.5 or 1.5e3, no spaces)",
-              file, r->line, col + 1, name, s);
+              "%s:%u:%d: column %s: '%s' is %s (allowed: a decimal number such as 12, "
+              "-0.5 or 1.5e3, no spaces%s)",
+              file, r->line, col + 1, name, s,
+              isinf(*v) ? "out of range (overflow)" : "not a number",
+              isinf(*v) ? ", of magnitude at most 1.8e308" : "");
   return FALSE;
 }
 

@@ -63,7 +63,9 @@ static const gchar run_description[] =
     "bytes_per_cycle = global-load bytes (stores not counted). stall_<state> columns are "
     "warp cycles per issued\ninstruction in each Nsight Compute warp state.\n\n"
     "Bounds: --max-cycles and --timeout stop a run a typo made hours long (their defaults are\n"
-    "far above any sweep's runs); a run over one exits 3 with one line naming it.\n"
+    "far above any sweep's runs); a run over one exits 3 with one line naming it, and\n"
+    "nothing on stdout. --timeout is one deadline for the whole invocation: with --points,\n"
+    "for all its points together, not for each.\n"
     "Exit status: 0 ok, 1 internal error, 2 bad input, 3 over a bound.\n\n"
     "Example:\n  warpsim run --kernel fma --set stream.ilp=4 --set "
     "launch.blocks_per_sm=2 --format csv\n";
@@ -103,8 +105,8 @@ static GOptionContext *run_context(RunOptions *o) {
        ", 5 s of H200 time)",
        "N"},
       {"timeout", 0, 0, G_OPTION_ARG_STRING, &o->timeout,
-       "stop (exit 3) after S seconds of wall time, what-ifs included; 0 = none "
-       "(default " RUN_TIMEOUT_DEFAULT ")",
+       "stop (exit 3) after S seconds of wall time, what-ifs included, one deadline for all "
+       "the points of --points together; 0 = none (default " RUN_TIMEOUT_DEFAULT ")",
        "S"},
       {"points", 0, 0, G_OPTION_ARG_FILENAME, &o->points,
        "CSV: one row per line of FILE, each line launch.KEY=VALUE words beside the --set ones "
@@ -134,24 +136,40 @@ static void print_help_keys(const gchar *model_spec) {
   fputs(out->str, stdout);
 }
 
-/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now);
+/* The "is ..." of a bound's refusal: `why` (config_parse_*_why, or "out of
+ * range") with the allowed `range` inside its parentheses ("is out of range
+ * (overflow; allowed ...)"), or `not_what` with the range after it. */
+static gchar *bound_why(const gchar *why, const gchar *not_what, const gchar *range) {
+  if (!g_str_has_prefix(why, "out of range"))
+    return g_strdup_printf("is %s (allowed %s)", not_what, range);
+  const gchar *paren = strchr(why, '(');
+  if (paren == NULL)
+    return g_strdup_printf("is out of range (allowed %s)", range);
+  return g_strdup_printf("is out of range (%.*s; allowed %s)", (int)strcspn(paren + 1, ")"),
+                         paren + 1, range);
+}
+
+/* --max-cycles and --timeout into `opt` (the timeout as a deadline from now:
+ * one for the whole invocation, every point of --points together);
  * FALSE with CLI_ERROR_USAGE naming the option. */
 static gboolean parse_bounds(const RunOptions *o, SimOptions *opt, gdouble *timeout_s,
                              GError **error) {
   const gchar *max_cycles = o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT;
   const gchar *timeout = o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT;
   guint64 cycles = 0;
-  if (!config_parse_uint(max_cycles, &cycles)) {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "--max-cycles: '%s' is not a whole number of cycles (allowed 0..2^64-1)",
-                max_cycles);
+  const gchar *why = config_parse_uint_why(max_cycles, &cycles);
+  if (why != NULL) {
+    g_autofree gchar *is = bound_why(why, "not a whole number of cycles", "0..2^64-1 cycles");
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--max-cycles: '%s' %s", max_cycles, is);
     return FALSE;
   }
-  gchar *end = NULL;
-  gdouble s = g_ascii_strtod(timeout, &end);
-  if (end == timeout || *end != '\0' || !(s >= 0.0 && s <= 1e7)) {
-    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
-                "--timeout: '%s' is not a number of seconds (allowed 0..1e7; 0 = none)", timeout);
+  gdouble s = 0.0;
+  why = config_parse_double_why(timeout, &s);
+  if (why == NULL && !(s >= 0.0 && s <= 1e7))
+    why = "out of range";
+  if (why != NULL) {
+    g_autofree gchar *is = bound_why(why, "not a number of seconds", "0..1e7 seconds, 0 = none");
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--timeout: '%s' %s", timeout, is);
     return FALSE;
   }
   opt->max_cycles = cycles;
@@ -167,7 +185,10 @@ static void name_bound(const RunOptions *o, GError *error) {
                                cycles ? "max-cycles" : "timeout",
                                cycles ? (o->max_cycles ? o->max_cycles : RUN_MAX_CYCLES_DEFAULT)
                                       : (o->timeout ? o->timeout : RUN_TIMEOUT_DEFAULT),
-                               cycles ? " cycles" : " s", strchr(error->message, ' ') + 1);
+                               cycles      ? " cycles"
+                               : o->points ? " s, all the points together"
+                                           : " s",
+                               strchr(error->message, ' ') + 1);
   g_free(error->message);
   error->message = msg;
 }
@@ -178,9 +199,9 @@ static void name_bound(const RunOptions *o, GError *error) {
  * not mistaken for a hang.  The what-ifs (text and JSON) run up to two more
  * simulations of at most twice the work each (twice the CTAs or twice the
  * chains): counted as 4x. */
-static void warn_long_run(const SmModel *m, const Kernel *k, gboolean what_ifs,
+static void warn_long_run(const SmModel *m, const Kernel *k, const SimPlan *plan, gboolean what_ifs,
                           const SimOptions *opt, gdouble timeout_s) {
-  gdouble main_insts = m->has_timing ? sim_estimate_insts(m, k) : 0.0;
+  gdouble main_insts = sim_plan_estimate_insts(plan);
   gdouble insts = main_insts * (what_ifs ? 5.0 : 1.0);
   gdouble rate = k->sass ? 1e7 : 1e8; /* warp instructions per second */
   if (insts <= 60.0 * rate)
@@ -369,7 +390,9 @@ static void append_csv(const RunOptions *o, const SmModel *used, const SmModel *
                        GString *out) {
   if (o->comments) {
     g_string_append_printf(out, "# warpsim %s\n", WARPSIM_VERSION);
-    model_dump(used, out, "# ");
+    /* the anchored keys' provenance is the anchor's, not the pure value's */
+    g_auto(GStrv) sources = profile_anchor_sources(an, pure);
+    model_dump_sources(used, (const gchar *const *)sources, out, "# ");
     kernel_dump(k, out, "# ");
     if (k->sass != NULL && k->sass_details != NULL && *k->sass_details != '\0')
       profile_anchor_append_text(an, pure, NULL, "# ", out);
@@ -452,10 +475,20 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
   return TRUE;
 }
 
+/* One warning line on stderr, unless `said` (NULL: every line is said)
+ * holds it already: under --points a warning of the kernel (its listing,
+ * its exports, the profiled launch, its [stream] keys) is the same at
+ * every point and said once, at the first point that gives it. */
+static void say_warning(GHashTable *said, const gchar *line) {
+  if (said != NULL && !g_hash_table_add(said, g_strdup(line)))
+    return;
+  fprintf(stderr, "warpsim: warning: %s\n", line);
+}
+
 static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
                              const SmModel *used, const Kernel *k, const SimOptions *opt,
                              const SimResult *r, ProfileAgreeMemo *memo, RunProfile *rp,
-                             GError **error) {
+                             GHashTable *said, GError **error) {
   if (o->no_anchor && !profile_agree(m, k, opt, r, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
@@ -463,9 +496,11 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
     return sim_failed(o, "the profiled launch (anchored)", error);
   g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
   g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
-  if (warning != NULL)
-    fprintf(stderr, "warpsim: warning: %s%s%s\n", warning, dropped != NULL ? "; " : "",
-            dropped != NULL ? dropped : "");
+  if (warning != NULL) {
+    g_autofree gchar *line =
+        g_strconcat(warning, dropped != NULL ? "; " : "", dropped != NULL ? dropped : "", NULL);
+    say_warning(said, line);
+  }
   return TRUE;
 }
 
@@ -489,7 +524,9 @@ static void append_report(const RunOptions *o, CliFormat format, const SmModel *
     for (guint i = 0; used->modified != NULL && used->modified[i] != NULL; i++)
       json_array_add_string_element(modified, used->modified[i]);
     json_object_set_array_member(json, "model_modified", modified);
-    json_object_set_member(json, "model_provenance", model_sources_json(used));
+    g_auto(GStrv) sources = profile_anchor_sources(&rp->anchor, m);
+    json_object_set_member(json, "model_provenance",
+                           model_sources_json(used, (const gchar *const *)sources));
     json_object_set_member(json, "agreement", profile_agree_to_json(&rp->pure));
     json_object_set_member(json, "anchor", profile_anchor_to_json(&rp->anchor, m, anchored));
     report_json(row, "profile", profile, out);
@@ -525,34 +562,39 @@ void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
   warn_exports(k, lines);
 }
 
-/* Simulate `k` on `m` and append the result in `format` to `out`; `memo`
- * (may be NULL) keeps the profiled launches simulated. */
+/* Simulate `k` on `m` and append the result in `format` to `out`, within
+ * the bounds of `bounds` (parse_bounds; `timeout_s` its --timeout); `memo`
+ * (may be NULL) keeps the profiled launches simulated, `said` (may be
+ * NULL) the warning lines said (say_warning). */
 static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m, const Kernel *k,
-                        ProfileAgreeMemo *memo, gchar **sets, GString *out, GError **error) {
-  SimOptions opt = {.policy = o->policy};
-  gdouble timeout_s = 0.0;
+                        ProfileAgreeMemo *memo, GHashTable *said, gchar **sets,
+                        const SimOptions *bounds, gdouble timeout_s, GString *out, GError **error) {
+  SimOptions opt = *bounds;
+  opt.policy = o->policy;
   /* Bad input is its one error line: everything the run would refuse before
    * it simulates is refused before any warning. */
-  if (!parse_bounds(o, &opt, &timeout_s, error) || !sim_check(m, k, &opt, error))
+  g_autoptr(SimPlan) plan = sim_plan_new(m, k, &opt, error); /* sim_check, its program kept */
+  if (plan == NULL)
     return FALSE;
   g_autoptr(GPtrArray) warnings = g_ptr_array_new_with_free_func(g_free);
   cli_run_warnings(m, k, warnings);
   for (guint i = 0; i < warnings->len; i++)
-    fprintf(stderr, "warpsim: warning: %s\n", (const gchar *)warnings->pdata[i]);
-  warn_long_run(m, k, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
+    say_warning(said, warnings->pdata[i]);
+  warn_long_run(m, k, plan, format != CLI_FORMAT_CSV && !o->no_whatif, &opt, timeout_s);
   g_autofree RunProfile *rp = g_new0(RunProfile, 1);
   if (!anchor_before(o, m, k, &opt, memo, rp, error))
     return FALSE;
   const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
   g_autofree SimResult *r = g_new0(SimResult, 1);
-  if (!sim_run(used, k, &opt, r, error))
+  /* the pure model's run is the plan's; an anchored one builds its own */
+  if (!(used == m ? sim_plan_run(plan, r, error) : sim_run(used, k, &opt, r, error)))
     return sim_failed(o, NULL, error);
   if (r->warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);
     for (guint i = 0; lines[i] && *lines[i]; i++)
-      fprintf(stderr, "warpsim: warning: %s\n", lines[i]);
+      say_warning(said, lines[i]);
   }
-  if (!anchor_after(o, format, m, used, k, &opt, r, memo, rp, error))
+  if (!anchor_after(o, format, m, used, k, &opt, r, memo, rp, said, error))
     return FALSE;
   g_autoptr(ReportRow) row = cli_result_row(used, k, r, (const gchar *const *)sets);
   if (o->units != NULL)
@@ -578,9 +620,12 @@ static gboolean check_units(const RunOptions *o, const SmModel *m, GError **erro
 static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
+  SimOptions bounds = {0};
+  gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  return check_units(o, m, error) && run_one(o, format, m, k, NULL, o->sets, out, error);
+  return check_units(o, m, error) && parse_bounds(o, &bounds, &timeout_s, error) &&
+         run_one(o, format, m, k, NULL, NULL, o->sets, &bounds, timeout_s, out, error);
 }
 
 /* The largest --points file read (bytes): a curve of 100,000 points of a
@@ -645,9 +690,21 @@ static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *line
   return FALSE;
 }
 
+/* FALSE with --timeout's bound error (name_bound), "passed `when`", once
+ * its deadline in `bounds` has passed. */
+static gboolean within_deadline(const RunOptions *o, const SimOptions *bounds, const gchar *when,
+                                GError **error) {
+  if (bounds->deadline_us == 0 || g_get_monotonic_time() <= bounds->deadline_us)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed %s", when);
+  return sim_failed(o, NULL, error);
+}
+
 /* --points: every point on the one model (its [launch] sets change no
- * model key), the CSV header once, the profiled launch simulated once per
- * model it runs on (ProfileAgreeMemo); nothing in `out` on an error. */
+ * model key) and checked (sim_check) before the first runs, the CSV header
+ * once, the profiled launch simulated once per
+ * model it runs on (ProfileAgreeMemo), each warning line once; nothing in
+ * `out` on an error. */
 static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(guint));
@@ -657,14 +714,37 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(Kernel) base = NULL; /* the kernel with the --set words alone: its listing serves
                                     every point, and its errors are no point's */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
+  g_autoptr(GHashTable) said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  SimOptions bounds = {0};
+  gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
-      !check_units(o, m, error))
+      !check_units(o, m, error) || !parse_bounds(o, &bounds, &timeout_s, error))
     return FALSE;
+  /* Every point checked before any runs: bad input at a later point is its
+   * one error line, not one after the earlier points' warnings and runs. */
+  for (guint i = 0; i < points->len; i++) {
+    SimOptions opt = bounds;
+    opt.policy = o->policy;
+    g_autoptr(Kernel) k =
+        kernel_load_like(o->kernel, (const gchar *const *)points->pdata[i], m, base, error);
+    if (k == NULL || !sim_check(m, k, &opt, error) ||
+        !within_deadline(o, &bounds, "while the points were checked", error)) {
+      g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
+      return FALSE;
+    }
+  }
   RunOptions each = *o;
   for (guint i = 0; i < points->len; i++) {
     gchar **sets = points->pdata[i];
+    /* one deadline for every point: a point shorter than the timeout each
+     * must not make the whole file run points x --timeout */
+    if (!within_deadline(o, &bounds, "before this point ran", error)) {
+      g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
+      return FALSE;
+    }
     g_autoptr(Kernel) k = kernel_load_like(o->kernel, (const gchar *const *)sets, m, base, error);
-    if (k == NULL || !run_one(&each, CLI_FORMAT_CSV, m, k, memo, sets, out, error)) {
+    if (k == NULL ||
+        !run_one(&each, CLI_FORMAT_CSV, m, k, memo, said, sets, &bounds, timeout_s, out, error)) {
       g_prefix_error(error, "--points %s:%u: ", o->points, g_array_index(lines, guint, i));
       return FALSE;
     }

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 
 #include "cli/cli_run.h"
+#include "input/readfile.h"
 #include "run/sim.h"
 #include "sass/sassprog.h"
 
@@ -650,40 +651,47 @@ static gboolean check_values(const Sweep *s, GError **error) {
   return check_axes(s, said, error) && check_derived(s, error);
 }
 
-/* The sha256 of `len` bytes, "(unreadable)" for a file that could not be
- * read. */
+/* The sha256 of `len` bytes. */
 static gchar *sha256(const gchar *data, gsize len) {
-  return data ? g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len)
-              : g_strdup("(unreadable)");
+  return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)data, len);
 }
-static gchar *file_sha256(const gchar *path) {
-  g_autofree gchar *text = NULL;
-  gsize len = 0;
-  if (path == NULL || !g_file_get_contents(path, &text, &len, NULL))
+
+/* The sha256 of the file at `path`, "(unreadable)" without one (NULL), read
+ * in chunks and at most READFILE_MAX_BYTES of it (the listing and export
+ * readers' cap): NULL with CLI_ERROR_USAGE naming the file and the cap for
+ * one the signature cannot hash (over the cap, not a regular file, gone
+ * since it was loaded), never read forever. */
+static gchar *file_sha256(const gchar *path, GError **error) {
+  if (path == NULL)
     return g_strdup("(unreadable)");
-  return sha256(text, len);
+  GError *err = NULL;
+  gchar *h = readfile_sha256(path, READFILE_MAX_BYTES, &err);
+  if (h == NULL) {
+    fail(error, "--signature: cannot hash %s (allowed: a regular file of at most %u bytes)",
+         err->message, READFILE_MAX_BYTES);
+    g_error_free(err);
+  }
+  return h;
 }
 
 /* A [sass] kernel's listing and exports: the sha256 of one "HASH  -" line
- * each (sha256sum's), in that order, paths relative to the kernel file. */
-static gchar *sass_sha256(const Kernel *k) {
+ * each (sha256sum's), in that order, paths relative to the kernel file;
+ * NULL with file_sha256's error. */
+static gchar *sass_sha256(const Kernel *k, GError **error) {
   const gchar *files[] = {k->sass_file, k->sass_source, k->sass_details};
   g_autofree gchar *dir = g_path_get_dirname(k->file);
-  GString *lines = g_string_new(NULL);
+  g_autoptr(GString) lines = g_string_new(NULL);
   for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
     if (files[i] == NULL || *files[i] == '\0')
       continue;
     g_autofree gchar *path =
         g_path_is_absolute(files[i]) ? g_strdup(files[i]) : g_build_filename(dir, files[i], NULL);
-    g_autofree gchar *h = file_sha256(path);
-    if (strcmp(h, "(unreadable)") == 0)
-      g_string_append_printf(lines, "unreadable %s\n", path);
-    else
-      g_string_append_printf(lines, "%s  -\n", h);
+    g_autofree gchar *h = file_sha256(path, error);
+    if (h == NULL)
+      return NULL;
+    g_string_append_printf(lines, "%s  -\n", h);
   }
-  gchar *h = sha256(lines->str, lines->len);
-  g_string_free(lines, TRUE);
-  return h;
+  return sha256(lines->str, lines->len);
 }
 
 /* What decides the results, one "what: value" line each. */
@@ -693,6 +701,13 @@ static gboolean write_signature(const Sweep *s, GError **error) {
   g_auto(GStrv) sets = g_strsplit(g_ptr_array_index(s->points, 0), "\t", -1);
   if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
     return FALSE;
+  /* the binary as before when it cannot be read (it is no input) */
+  g_autofree gchar *bin = readfile_sha256("/proc/self/exe", READFILE_MAX_BYTES, NULL);
+  g_autofree gchar *mh = file_sha256(m->file, error);
+  g_autofree gchar *kh = mh ? file_sha256(k->file, error) : NULL;
+  g_autofree gchar *sh = kh ? sass_sha256(k, error) : NULL;
+  if (sh == NULL)
+    return FALSE;
   GString *config = g_string_new(NULL);
   g_string_append_printf(config, "# warpsim %s\n", WARPSIM_VERSION);
   model_dump(m, config, "# ");
@@ -700,15 +715,14 @@ static gboolean write_signature(const Sweep *s, GError **error) {
   GString *grid = g_string_new(NULL);
   for (guint i = 0; i < s->points->len; i++)
     g_string_append_printf(grid, "%s\n", (gchar *)g_ptr_array_index(s->points, i));
-  g_autofree gchar *bin = file_sha256("/proc/self/exe");
-  g_autofree gchar *mh = file_sha256(m->file), *kh = file_sha256(k->file), *sh = sass_sha256(k);
   g_autofree gchar *ch = sha256(config->str, config->len), *gh = sha256(grid->str, grid->len);
   g_autofree gchar *set_list = sp_sets ? g_strjoinv(" ", sp_sets) : g_strdup("");
   g_autofree gchar *text = g_strdup_printf(
       "warpsim version: warpsim %s\nwarpsim binary sha256: %s\nmodel: %s, file sha256 %s\n"
       "kernel: %s, file sha256 %s\nkernel's SASS listing and profiles sha256: %s\n"
       "effective configuration sha256: %s\n--set: %s\ngrid sha256: %s (%u points)\n",
-      WARPSIM_VERSION, bin, sp_model, mh, sp_kernel, kh, sh, ch, set_list, gh, s->points->len);
+      WARPSIM_VERSION, bin ? bin : "(unreadable)", sp_model, mh, sp_kernel, kh, sh, ch, set_list,
+      gh, s->points->len);
   g_string_free(config, TRUE);
   g_string_free(grid, TRUE);
   GError *err = NULL;

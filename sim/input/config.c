@@ -13,28 +13,42 @@ G_DEFINE_QUARK(warpsim_config_error, config_error)
 #define FIELD(target, off, type) ((type *)((gchar *)(target) + (off)))
 #define CFIELD(target, off, type) ((const type *)((const gchar *)(target) + (off)))
 
-gboolean config_parse_uint(const gchar *text, guint64 *value) {
+const gchar *config_parse_uint_why(const gchar *text, guint64 *value) {
   gchar *end = NULL;
   if (text == NULL || !g_ascii_isdigit(text[0]))
-    return FALSE;
+    return "not an unsigned integer";
   errno = 0;
   guint64 v = g_ascii_strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0')
-    return FALSE;
+  if (end == text || *end != '\0')
+    return "not an unsigned integer";
+  if (errno == ERANGE) /* digits past 2^64-1 */
+    return "out of range (overflow)";
+  if (errno != 0)
+    return "not an unsigned integer";
   *value = v;
-  return TRUE;
+  return NULL;
 }
 
-static gboolean parse_double(const gchar *text, gdouble *value) {
+gboolean config_parse_uint(const gchar *text, guint64 *value) {
+  return config_parse_uint_why(text, value) == NULL;
+}
+
+const gchar *config_parse_double_why(const gchar *text, gdouble *value) {
   gchar *end = NULL;
   if (text == NULL || *text == '\0')
-    return FALSE;
+    return "not a number";
   errno = 0;
   gdouble v = g_ascii_strtod(text, &end);
-  if (errno != 0 || end == text || *end != '\0' || !isfinite(v))
-    return FALSE;
+  if (end == text || *end != '\0')
+    return "not a number";
+  /* strtod's ERANGE: past DBL_MAX (HUGE_VAL) or below DBL_MIN (a subnormal
+   * or 0): a number, but one no key's range holds as written */
+  if (errno == ERANGE)
+    return fabs(v) > 1.0 ? "out of range (overflow)" : "out of range (underflow)";
+  if (errno != 0 || !isfinite(v)) /* "inf", "nan" */
+    return "not a number";
   *value = v;
-  return TRUE;
+  return NULL;
 }
 
 static gchar *range_text(const ConfigEntry *e) {
@@ -70,8 +84,9 @@ static gboolean value_error(const ConfigEntry *e, const gchar *origin, const gch
 static gboolean parse_uint_in_range(const ConfigEntry *e, const gchar *origin, const gchar *text,
                                     guint *out, GError **error) {
   guint64 v;
-  if (!config_parse_uint(text, &v))
-    return value_error(e, origin, text, "not an unsigned integer", error);
+  const gchar *why = config_parse_uint_why(text, &v);
+  if (why != NULL)
+    return value_error(e, origin, text, why, error);
   if ((gdouble)v < e->min || (gdouble)v > e->max)
     return value_error(e, origin, text, "out of range", error);
   *out = (guint)v;
@@ -87,8 +102,9 @@ static gboolean set_value(const ConfigEntry *e, const gchar *origin, const gchar
     return parse_uint_in_range(e, origin, text, FIELD(target, e->offset, guint), error);
   case CONFIG_DOUBLE: {
     gdouble v;
-    if (!parse_double(text, &v))
-      return value_error(e, origin, text, "not a number", error);
+    const gchar *why = config_parse_double_why(text, &v);
+    if (why != NULL)
+      return value_error(e, origin, text, why, error);
     if (v < e->min || v > e->max)
       return value_error(e, origin, text, "out of range", error);
     *FIELD(target, e->offset, gdouble) = v;

@@ -114,6 +114,18 @@ void config_describe(const ConfigEntry *table, guint n, GString *out);
 /* Parse an unsigned decimal integer; the whole string must be consumed. */
 gboolean config_parse_uint(const gchar *text, guint64 *value);
 
+/* config_parse_uint with the reason of a refusal: NULL when `text` is read
+ * into *value, else "not an unsigned integer" or, for decimal digits past
+ * 2^64-1, "out of range (overflow)" (static strings; *value untouched). */
+const gchar *config_parse_uint_why(const gchar *text, guint64 *value);
+
+/* A finite decimal number (what g_ascii_strtod reads, the whole string):
+ * NULL when read into *value, else "not a number" (no number, trailing
+ * text, inf, nan), "out of range (overflow)" (magnitude past DBL_MAX,
+ * 1e309) or "out of range (underflow)" (nonzero below DBL_MIN, 2.2e-308:
+ * 5e-324, 1e-400), static strings; *value untouched. */
+const gchar *config_parse_double_why(const gchar *text, gdouble *value);
+
 #include "input/config_file.h"
 
 #endif

@@ -301,7 +301,7 @@ static const ConfigEntry model_table[] = {
     {"class_global", "scattered_dram_bytes", CONFIG_UINT,
      M(opclass[OPCLASS_GLOBAL].scattered_dram_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
      "SASS kernels: DRAM bytes a scattered global load moves per sector it touches (0 = a "
-     "whole line, [mem] line_bytes)",
+     "whole line, [mem] line_bytes; else at least [mem] sector_bytes)",
      "assumed: a line"},
     CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
@@ -489,6 +489,18 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
       !off_or_at_least(kf, file, "l2", "atomic_return_sectors_per_cycle",
                        m->atomic_return_sectors_per_cycle, 0.001, error))
     return FALSE;
+  /* DRAM moves every sector a load touches: fewer bytes per sector than a
+   * sector (global_cost in sm_memory.c takes the larger) is no model */
+  guint scattered = m->opclass[OPCLASS_GLOBAL].scattered_dram_bytes;
+  if (scattered > 0 && scattered < m->sector_bytes) {
+    g_autofree gchar *at = config_origin(kf, file, "class_global", "scattered_dram_bytes");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [class_global] scattered_dram_bytes: %u is below a sector, [mem] "
+                "sector_bytes %u: DRAM moves every sector a load touches (allowed 0 = a line, "
+                "or %u..4096 bytes)",
+                at, scattered, m->sector_bytes, m->sector_bytes);
+    return FALSE;
+  }
   if (m->sm.max_warps / m->sm.smsps > 64) {
     g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
@@ -713,13 +725,41 @@ void model_dump(const SmModel *model, GString *out, const gchar *prefix) {
   config_dump_sources(model_table, N_MODEL_KEYS, model, &model->sources, out, prefix);
 }
 
-gpointer model_sources_json(const SmModel *model) {
+/* The model's provenance, borrowed, with the keys `sources` lists
+ * ("group.key=KIND: detail") replaced: model->sources.n entries (g_free the
+ * array only). */
+static gchar **shown_sources(const SmModel *model, const gchar *const *sources) {
+  gchar **source = g_new0(gchar *, model->sources.n + 1);
+  for (guint i = 0; i < model->sources.n; i++)
+    source[i] = model->sources.source[i];
+  for (guint j = 0; sources != NULL && sources[j] != NULL; j++) {
+    const gchar *eq = strchr(sources[j], '=');
+    for (guint i = 0; eq != NULL && i < N_MODEL_KEYS && i < model->sources.n; i++) {
+      gsize g = strlen(model_table[i].group);
+      if (strncmp(sources[j], model_table[i].group, g) == 0 && sources[j][g] == '.' &&
+          strlen(model_table[i].key) == (gsize)(eq - sources[j] - g - 1) &&
+          strncmp(sources[j] + g + 1, model_table[i].key, eq - sources[j] - g - 1) == 0)
+        source[i] = (gchar *)eq + 1;
+    }
+  }
+  return source;
+}
+
+void model_dump_sources(const SmModel *model, const gchar *const *sources, GString *out,
+                        const gchar *prefix) {
+  g_autofree gchar **source = shown_sources(model, sources);
+  const ConfigSources shown = {.source = source, .n = model->sources.n};
+  config_dump_sources(model_table, N_MODEL_KEYS, model, &shown, out, prefix);
+}
+
+gpointer model_sources_json(const SmModel *model, const gchar *const *sources) {
   JsonObject *o = json_object_new();
+  g_autofree gchar **source = shown_sources(model, sources);
   for (guint i = 0; i < N_MODEL_KEYS && i < model->sources.n; i++) {
-    if (model->sources.source[i] == NULL)
+    if (source[i] == NULL)
       continue;
     g_autofree gchar *name = g_strdup_printf("%s.%s", model_table[i].group, model_table[i].key);
-    json_object_set_string_member(o, name, model->sources.source[i]);
+    json_object_set_string_member(o, name, source[i]);
   }
   JsonNode *node = json_node_new(JSON_NODE_OBJECT);
   json_node_take_object(node, o);

@@ -202,10 +202,19 @@ gboolean model_check_timing(const SmModel *model, GError **error);
  * (each line prefixed with `prefix`, e.g. "# "). */
 void model_dump(const SmModel *model, GString *out, const gchar *prefix);
 
+/* model_dump with the provenance of some keys replaced: `sources` is a
+ * NULL-terminated list of "group.key=KIND: detail" (NULL: none), each
+ * printed as that key's KEY.source line (a key the model table lacks is
+ * skipped).  For a model derived from a loaded one whose values no longer
+ * are the ones its sources describe (profile_anchor_sources). */
+void model_dump_sources(const SmModel *model, const gchar *const *sources, GString *out,
+                        const gchar *prefix);
+
 /* Append the provenance of every key as a JSON-ready list: one
- * "group.key" -> "KIND: detail" pair per key with a known source
- * (a new JsonNode object; the caller owns it). */
-gpointer model_sources_json(const SmModel *model);
+ * "group.key" -> "KIND: detail" pair per key with a known source, those
+ * `sources` lists replaced as model_dump_sources does (NULL: none) (a new
+ * JsonNode object; the caller owns it). */
+gpointer model_sources_json(const SmModel *model, const gchar *const *sources);
 
 /* The provenance of [group] key ("KIND: detail": the file's KEY.source, a
  * --set, or the key's default), borrowed from `model`; NULL when the model

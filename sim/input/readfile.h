@@ -24,6 +24,13 @@
  * failed). */
 gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error);
 
+/* The SHA-256 of the regular file at `path` as 64 lowercase hex digits
+ * (g_free), read in chunks (never held whole) and never more than
+ * `max_bytes` + 1 bytes of it: a device (/dev/zero) or a file that claims
+ * no size and never ends (/proc/self/pagemap) is refused, not read
+ * forever.  NULL with readfile_capped's errors. */
+gchar *readfile_sha256(const gchar *path, gsize max_bytes, GError **error);
+
 /* Make every lone CR (classic Mac line end) of the `len` bytes at `text` an
  * LF, in place; CR LF stays.  For readers that split lines at LF (GKeyFile,
  * the SASS listing reader). */

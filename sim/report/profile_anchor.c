@@ -4,6 +4,7 @@
 #include "report/json_text.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The model keys the factor scales: latencies x f, bandwidths / f. */
 typedef struct {
@@ -247,6 +248,66 @@ gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure) {
     g_string_append_printf(s, "%s%s=%s", s->len ? " " : "", k->key, buf);
   }
   return g_string_free(s, FALSE);
+}
+
+/* "group" and "key" of a "group.key" name (new strings). */
+static void split_key(const gchar *name, gchar **group, const gchar **key) {
+  const gchar *dot = strchr(name, '.');
+  *group = g_strndup(name, (gsize)(dot - name));
+  *key = dot + 1;
+}
+
+gchar **profile_anchor_sources(const ProfileAnchor *an, const SmModel *pure) {
+  GPtrArray *b = g_ptr_array_new();
+  if (an->applied && an->atomic) {
+    gdouble g = an->atomic_rate / pure->atomic_sectors_per_cycle; /* > 0: derived */
+    const struct {
+      const gchar *key;
+      gdouble pure_value;
+    } rates[] = {{"atomic_sectors_per_cycle", pure->atomic_sectors_per_cycle},
+                 {"atomic_return_sectors_per_cycle", pure->atomic_return_sectors_per_cycle}};
+    for (guint i = 0; i < G_N_ELEMENTS(rates); i++) {
+      const gchar *src = model_key_source(pure, "l2", rates[i].key);
+      gchar value[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd(value, sizeof value, "%g", rates[i].pure_value);
+      g_ptr_array_add(
+          b, g_strdup_printf("l2.%s=fitted: anchored at this kernel's profile: the pure model's "
+                             "%s x %.6g, the pure launch's atomic-unit busy cycles over the "
+                             "details export's SM Active Cycles %.0f, for the launch's %.0f "
+                             "global atomic sectors per SM (the source export's L2 Theoretical "
+                             "Sectors Global x Instructions Executed of its RED/ATOM "
+                             "instructions); the pure value's source: %s",
+                             rates[i].key, value, g, an->profiled_cycles, an->atomic_sectors,
+                             src ? src : "none"));
+    }
+  }
+  for (guint i = 0; an->applied && !an->atomic && i < G_N_ELEMENTS(anchor_keys); i++) {
+    const AnchorKey *k = &anchor_keys[i];
+    gchar value[G_ASCII_DTOSTR_BUF_SIZE];
+    if (k->whole) {
+      guint v = G_STRUCT_MEMBER(guint, pure, k->offset);
+      if (v == G_STRUCT_MEMBER(guint, &an->model, k->offset))
+        continue; /* as the pure model's (0, or a factor that rounds to it) */
+      g_snprintf(value, sizeof value, "%u", v);
+    } else {
+      g_ascii_formatd(value, sizeof value, "%g", G_STRUCT_MEMBER(gdouble, pure, k->offset));
+    }
+    g_autofree gchar *group = NULL;
+    const gchar *key = NULL;
+    split_key(k->key, &group, &key);
+    const gchar *src = model_key_source(pure, group, key);
+    g_ptr_array_add(
+        b, g_strdup_printf("%s=fitted: anchored at this kernel's profile: the pure model's %s %s "
+                           "memory_time_factor %.4f (from the details export's SM Active Cycles, "
+                           "simulated/profiled %.4f with the pure model, and the simulated "
+                           "memory-wait share %.1f %%, then one secant step)%s; the pure value's "
+                           "source: %s",
+                           k->key, value, k->whole ? "x" : "/", an->memory_factor, an->cycles_ratio,
+                           100.0 * an->memory_share, k->whole ? ", rounded to a whole cycle" : "",
+                           src ? src : "none"));
+  }
+  g_ptr_array_add(b, NULL);
+  return (gchar **)g_ptr_array_free(b, FALSE);
 }
 
 /* The checks' sources, one line (none when not checked). */

@@ -176,6 +176,15 @@ gchar *profile_anchor_warning(const ProfileAnchor *an);
  * string. */
 gchar *profile_anchor_sets(const ProfileAnchor *an, const SmModel *pure);
 
+/* The provenance of the values the applied anchor gives its model, for
+ * model_dump_sources: one "group.key=fitted: ..." per key it moved (the
+ * memory factor's latencies and bandwidths, or the two atomic rates),
+ * naming the pure model's value and its source, the factor and the
+ * profile metrics it came from (SM Active Cycles of the details export;
+ * for the atomic rates the source export's global atomic sectors too); a
+ * new NULL-terminated vector (g_strfreev), empty when not applied. */
+gchar **profile_anchor_sources(const ProfileAnchor *an, const SmModel *pure);
+
 /* Append the anchor as text lines, each with `prefix`: the quantity, its
  * source metrics and values, the model keys it changed; and, when
  * `anchored` is given (the agreement of the anchored profiled launch), the

@@ -157,14 +157,11 @@ gboolean sim_check(const SmModel *model, const Kernel *k, const SimOptions *opt,
   return program != NULL;
 }
 
-gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
-                 GError **error) {
-  if (opt == NULL)
-    opt = &sim_defaults;
-  const SchedPolicy *policy = NULL;
-  g_autoptr(Program) program = sim_prepare(model, k, opt, out, &policy, error);
-  if (program == NULL)
-    return FALSE;
+/* Simulate `program` of `k` on `model` as sim_prepare planned it into
+ * `out`. */
+static gboolean simulate(const SmModel *model, const Kernel *k, const SimOptions *opt,
+                         const SchedPolicy *policy, const Program *program, SimResult *out,
+                         GError **error) {
   const Source *src = source_of(k);
   out->warp_insts_per_warp = program->warp_insts;
   SmLaunch launch = {.model = model,
@@ -198,6 +195,60 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
   }
   out->st = out->loads[0].st;
   return TRUE;
+}
+
+gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, SimResult *out,
+                 GError **error) {
+  if (opt == NULL)
+    opt = &sim_defaults;
+  const SchedPolicy *policy = NULL;
+  g_autoptr(Program) program = sim_prepare(model, k, opt, out, &policy, error);
+  return program != NULL && simulate(model, k, opt, policy, program, out, error);
+}
+
+struct SimPlan {
+  const SmModel *model; /* borrowed */
+  const Kernel *k;      /* borrowed */
+  SimOptions opt;
+  const SchedPolicy *policy;
+  Program *program;
+  SimResult *planned; /* sim_prepare's plan, copied into each run's result */
+};
+
+SimPlan *sim_plan_new(const SmModel *model, const Kernel *k, const SimOptions *opt,
+                      GError **error) {
+  SimPlan *p = g_new0(SimPlan, 1);
+  p->model = model;
+  p->k = k;
+  p->opt = opt ? *opt : sim_defaults;
+  p->planned = g_new0(SimResult, 1);
+  p->program = sim_prepare(model, k, &p->opt, p->planned, &p->policy, error);
+  if (p->program == NULL) {
+    sim_plan_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+gboolean sim_plan_run(const SimPlan *plan, SimResult *out, GError **error) {
+  memcpy(out, plan->planned, sizeof *out);
+  return simulate(plan->model, plan->k, &plan->opt, plan->policy, plan->program, out, error);
+}
+
+gdouble sim_plan_estimate_insts(const SimPlan *plan) {
+  const SimResult *r = plan->planned;
+  guint64 blocks = 0;
+  for (guint i = 0; i < r->n_loads; i++)
+    blocks += r->loads[i].blocks; /* as sim_estimate_insts */
+  return (gdouble)blocks * r->warps_per_block * (gdouble)plan->program->warp_insts;
+}
+
+void sim_plan_free(SimPlan *plan) {
+  if (plan == NULL)
+    return;
+  g_clear_pointer(&plan->program, program_free);
+  g_free(plan->planned);
+  g_free(plan);
 }
 
 gdouble sim_estimate_insts(const SmModel *model, const Kernel *k) {

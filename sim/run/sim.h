@@ -76,6 +76,24 @@ gboolean sim_run(const SmModel *model, const Kernel *k, const SimOptions *opt, S
  * caller refuse bad input before it says anything else. */
 gboolean sim_check(const SmModel *model, const Kernel *k, const SimOptions *opt, GError **error);
 
+/* A run checked and prepared (sim_check's work, its program built), to be
+ * simulated later without building the program again: sim_plan_run gives
+ * exactly what sim_run(model, k, opt) gives.  `model` and `k` are borrowed
+ * and must outlive the plan; `opt` (may be NULL) is copied.  NULL with
+ * sim_check's error.  Free with sim_plan_free. */
+typedef struct SimPlan SimPlan;
+SimPlan *sim_plan_new(const SmModel *model, const Kernel *k, const SimOptions *opt, GError **error);
+
+/* Simulate `plan` into `out`: sim_run's result and errors (a plan may run
+ * more than once; the program is only read). */
+gboolean sim_plan_run(const SimPlan *plan, SimResult *out, GError **error);
+
+/* sim_estimate_insts of the plan's model and kernel, from its program. */
+gdouble sim_plan_estimate_insts(const SimPlan *plan);
+
+void sim_plan_free(SimPlan *plan);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SimPlan, sim_plan_free)
+
 /* Warp instructions a run of `k` on `model` will issue (its CTAs on this SM x
  * warps per CTA x instructions per warp), without simulating; 0 when the
  * launch cannot run.  A double: the product can pass 2^64.  Lets a caller

@@ -67,7 +67,8 @@ gint ncu_csv_column(const NcuRow *header, const gchar *name);
  * no-break, narrow no-break or thin space, or an apostrophe (other
  * locales' separators).  FALSE when it is no number: hex, other inner
  * characters, misplaced separators ("3,2": a comma decimal), or not
- * finite. */
+ * finite (digits past a double's range, "1e309": *v = +-inf, for the
+ * caller to call out of range). */
 gboolean ncu_csv_number(const gchar *s, gdouble *v);
 
 /* Same, with ',' as the decimal mark and '.' as a group separator when

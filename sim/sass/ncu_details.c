@@ -473,15 +473,15 @@ static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gcha
     const NcuRow *r = &g_array_index(rows, NcuRow, i);
     if (strcmp(ncu_csv_field(r, c.id), l->id) != 0)
       break; /* the launch's rows have ended */
-    gdouble v;
+    gdouble v = NAN;
     if (!ncu_csv_value(t, ncu_csv_field(r, c.value), &v)) {
       const gchar *metric = ncu_csv_field(r, c.metric);
       const DetailMetric *m = detail_metric_find(metric, ncu_csv_field(r, c.unit));
       if (m != NULL) { /* one warpsim reads: never silently absent */
         g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
-                    "%s:%u: '%s': not a number '%s' (allowed %.*f..%.0f %s, or n/a)", origin,
-                    r->line, metric, ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max,
-                    m->unit);
+                    "%s:%u: '%s': %s '%s' (allowed %.*f..%.0f %s, or n/a)", origin, r->line, metric,
+                    isinf(v) ? "out of range (overflow)" : "not a number",
+                    ncu_csv_field(r, c.value), min_decimals(m), m->min, m->max, m->unit);
         return NULL;
       }
       continue; /* text-valued metrics ("PolicySpread") */

@@ -49,7 +49,8 @@ typedef struct {
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in
                                   part, in stored bytes (times write_cost) */
   guint scattered_dram_bytes;  /* global: DRAM bytes a scattered load moves per sector it
-                                  touches (0 = a whole line, [mem] line_bytes) */
+                                  touches (0 = a whole line, [mem] line_bytes; else at least
+                                  [mem] sector_bytes, model_load refuses less) */
   gdouble store_streams[4];    /* global: DRAM time of a stored byte relative to write_cost's,
                                   of a one-line warp-store at 1 and at >= 8 resident CTAs per
                                   SM, then of a warp-store of more lines at 1 and >= 8 (linear
