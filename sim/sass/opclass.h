@@ -48,8 +48,10 @@ typedef struct {
                                   contiguous load reads in part (misaligned) */
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in
                                   part, in stored bytes (times write_cost) */
-  guint scattered_dram_bytes;  /* global: DRAM bytes a scattered load moves per sector it
-                                  touches (0 = a whole line, [mem] line_bytes) */
+  guint scattered_dram_bytes;  /* global: DRAM time, in bytes at [dram] bytes_per_cycle, a
+                                  scattered load takes per sector it touches (0 = a whole
+                                  line, [mem] line_bytes; above a line when a random line
+                                  costs more: 139 measured at 1 GiB, l2flight/gather.csv) */
 } OpClassModel;
 
 /* The class's name as in its model group ("fp32" for [class_fp32]). */
