@@ -144,6 +144,21 @@ static void far_extra(const SassRun *r) {
   ck_assert_uint_eq(r->st.load_latency_sum, 830);
 }
 
+/* A scattered load to DRAM (far_source's 32 sectors per request, L2 hit 0):
+ * [class_global] scattered_dram_bytes 0 (the default) gives each sector a
+ * line of DRAM time, 32 x 128 = 4096 B in 32 lines on DRAM's one random-line
+ * channel: they start at 0, 7.44 .. 230.70 (31 x 128 / 17.2), data at
+ * 230.70 + 697 = 927.70 -> 928; FADD 928, EXIT 929, retire 930;
+ * long_scoreboard 1..927.  With 139 (the DRAM time of a random line of 1
+ * GiB, results/reference/h200/l2flight/gather.csv): 32 x 139 = 4448 B, 34
+ * lines of 128 B and one of 96: the last starts at 34 x 128 / 17.2 = 253.02,
+ * data at 950.02 -> 951; FADD 951, EXIT 952, retire 953; long_scoreboard
+ * 1..950.  DRAM served the request's 1024 B either way. */
+static void scattered_dram_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].scattered, 1);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 1024);
+}
+
 static void near_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].scattered, 1);
   ck_assert_uint_eq(r->st.load_latency_sum, 330);
@@ -224,6 +239,18 @@ static const SassCase cases[] = {
      332,
      {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 329},
      near_extra},
+    {"scattered DRAM load, a line per sector",
+     profiled_listing,
+     {.source = far_source},
+     930,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 927},
+     scattered_dram_extra},
+    {"scattered DRAM load, 139 bytes per sector",
+     profiled_listing,
+     {.source = far_source, .sets = "class_global.scattered_dram_bytes=139"},
+     953,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 950},
+     scattered_dram_extra},
     /* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
      * but the store's line keeps DRAM's one random-line channel until 7.44
      * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;

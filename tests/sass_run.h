@@ -146,6 +146,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .dram_write_cost = g->write_cost,
                         .dram_turnaround = g->dram_turnaround,
                         .l1_cycle_per_line = g->l1_cycle_per_line,
+                        .scattered_dram_bytes = g->scattered_dram_bytes,
                         .stores_hold_lines = g->stores_hold_lines,
                         .store_streams = {g->store_streams[0], g->store_streams[1],
                                           g->store_streams[2], g->store_streams[3]}},

@@ -158,8 +158,8 @@ typedef struct {
   gdouble dram_turnaround;       /* more DRAM time of a stored byte per unit of the reads' share
                                     of the SM's DRAM bytes so far (0 = none) */
   gboolean l1_cycle_per_line;    /* a scattered access keeps L1 one cycle per line, hit or miss */
-  guint scattered_dram_bytes;    /* DRAM bytes of a scattered load (OP_LDG) per sector it
-                                    touches; 0 = a line ([mem] line_bytes) */
+  guint scattered_dram_bytes;    /* DRAM time, in bytes, of a scattered load (OP_LDG) per
+                                    sector it touches; 0 = a line ([mem] line_bytes) */
   gboolean stores_hold_lines;    /* a store that leaves L1 holds its lines of max_inflight until
                                     written; stores wait while none is free */
   gdouble store_streams[4];      /* DRAM time of a stored byte (SASS, through L1TEX) relative to

@@ -300,8 +300,9 @@ static const ConfigEntry model_table[] = {
      "assumed: none"},
     {"class_global", "scattered_dram_bytes", CONFIG_UINT,
      M(opclass[OPCLASS_GLOBAL].scattered_dram_bytes), 0, "0", 0, 4096, NULL, 0, 0, "bytes",
-     "SASS kernels: DRAM bytes a scattered global load moves per sector it touches (0 = a "
-     "whole line, [mem] line_bytes; else at least [mem] sector_bytes)",
+     "SASS kernels: DRAM time, in bytes at [dram] bytes_per_cycle, a scattered global load "
+     "takes per sector it touches (0 = a whole line, [mem] line_bytes; else at least [mem] "
+     "sector_bytes; more than a line when a random line costs DRAM more than its bytes)",
      "assumed: a line"},
     CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),

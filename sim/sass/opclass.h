@@ -48,9 +48,11 @@ typedef struct {
                                   contiguous load reads in part (misaligned) */
   gdouble partial_store_bytes; /* global: the same per sector a contiguous store writes in
                                   part, in stored bytes (times write_cost) */
-  guint scattered_dram_bytes;  /* global: DRAM bytes a scattered load moves per sector it
-                                  touches (0 = a whole line, [mem] line_bytes; else at least
-                                  [mem] sector_bytes, model_load refuses less) */
+  guint scattered_dram_bytes;  /* global: DRAM time, in bytes at [dram] bytes_per_cycle, a
+                                  scattered load takes per sector it touches (0 = a whole
+                                  line, [mem] line_bytes; else at least [mem] sector_bytes,
+                                  model_load refuses less; above a line when a random line
+                                  costs more: 139 measured at 1 GiB, l2flight/gather.csv) */
   gdouble store_streams[4];    /* global: DRAM time of a stored byte relative to write_cost's,
                                   of a one-line warp-store at 1 and at >= 8 resident CTAs per
                                   SM, then of a warp-store of more lines at 1 and >= 8 (linear
