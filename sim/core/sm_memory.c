@@ -178,10 +178,23 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
    * Nsight Compute), so a missing STL waits for L2's latency but takes none
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
-  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit)
-    ready = MAX(ready, in->op == OP_LDL ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2],
-                                                         in->sequential, begin)
-                                        : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit) {
+    /* The access to L2 is made twice when it ends at or after `ready` (as
+     * GLib's MAX(ready, access), which this was, evaluates it: both make
+     * their draws and a load's occupy the servers; kept so that outputs stay
+     * as they were), the second one's cycle taken.  When the latency's
+     * floor decides that, the first one's cycle is not worked out. */
+    gboolean load = in->op == OP_LDL;
+    MemShape shape = a->shape[MEM_L2];
+    if ((!load || shape.lines > 0) &&
+        (sm->spill_l2_after_l1[in->sequential != 0] ||
+         mem_latency_floor(sm->mem, MEM_L2, in->sequential, begin) >= ready))
+      ready = load ? mem_load_lines_twice(sm->mem, MEM_L2, shape, in->sequential, begin)
+                   : mem_latency_twice(sm->mem, MEM_L2, in->sequential, begin);
+    else
+      ready = MAX(ready, load ? mem_load_lines(sm->mem, MEM_L2, shape, in->sequential, begin)
+                              : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  }
   sm->st.spill_insts++;
   return ready;
 }

@@ -106,6 +106,9 @@ struct Sm {
   guint interval[PIPE_MAX];       /* cycles between two issues to the pipe */
   StallTally tally;               /* this cycle's throttled warps, by state */
   gdouble l2_peak_scale;          /* [l2] bytes_per_cycle / peak_bytes_per_cycle (1: none) */
+  gboolean spill_l2_after_l1[2];  /* by Instr sequential: L2's least latency (mem_latency_least)
+                                     is at least [l1] latency, so a spill that misses L1 is
+                                     never back before its L1 latency (sm_memory.c) */
   SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
                                      for the SM's lines in flight (lg_throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
