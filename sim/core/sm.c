@@ -159,9 +159,12 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     ready = sm_issue_smem(sm, in, now);
     *reason = STALL_SHORT_SCOREBOARD;
     break;
-  case OP_LDG:
   case OP_LDL:
   case OP_STL:
+    ready = sm_issue_spill(sm, w, in, now);
+    *reason = STALL_LONG_SCOREBOARD;
+    break;
+  case OP_LDG:
   case OP_STG:
     ready = sm_issue_memory(sm, w, in, now);
     *reason = STALL_LONG_SCOREBOARD;

@@ -173,9 +173,13 @@ static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *
   return TRUE;
 }
 
-/* Memory effects of issuing the global or local load or store `in`; returns
- * the cycle its data is back (sm_memory.c). */
+/* Memory effects of issuing the global load or store `in` (LDG, STG);
+ * returns the cycle its data is back (sm_memory.c). */
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
+
+/* The same for a local (spill) load or store `in` (LDL, STL): the SM's
+ * local-memory port, L1 or, when it misses, L2 (sm_memory.c). */
+SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now);
 
 /* The SM-wide shared-memory unit takes `busy` cycles of work handed to it at
  * `now` (an LDS/STS/SHFL, a BAR arrival's slot, a global load's L1TEX data),
