@@ -24,7 +24,11 @@ typedef struct SmDecoded {
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
   guint8 capped;    /* a global load (LDG, a SASS or a synthetic one) and ProgramMemory
                        warp_max_inflight > 0 (Sm.misses kept): sm_warp_load_wait applies */
-  guint64 issues;   /* warp instructions issued from this pc */
+  guint8 n_ops;     /* entries of ops */
+  guint16 ops[INSTR_MAX_SRC + INSTR_SB_BARRIERS]; /* the scoreboard entries the instruction
+                       waits on: its source slots, then its waited barriers (Warp sb_base is the
+                       program's n_slots for every warp), as warp_operands_ready reads them */
+  guint64 issues;                                 /* warp instructions issued from this pc */
 } Decoded;
 
 /* What a memory instruction costs at a given size, worked out at its first
@@ -126,6 +130,31 @@ struct Sm {
   SimStats st;                    /* counters */
   SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
+
+/* warp_operands_ready for the warp's next instruction, whose decoded form is
+ * `d` (w->d): the entries it waits on from one list (the same order, so the
+ * same state on a tie). */
+static inline SimCycle sm_operands_ready(const Warp *w, const Decoded *d, SimCycle not_before,
+                                         guint8 *state) {
+  SimCycle at = not_before;
+  guint8 reason = *state;
+  for (guint k = 0; k < d->n_ops; k++) {
+    SimCycle r = w->sb.ready_at[d->ops[k]];
+    if (r > at) {
+      at = r;
+      reason = w->sb.wait_state[d->ops[k]];
+    }
+  }
+  *state = reason;
+  return at;
+}
+
+/* warp_operands_at through sm_operands_ready. */
+static inline SimCycle sm_operands_at(Warp *w, SimCycle not_before, guint8 reason) {
+  w->dep_at = sm_operands_ready(w, w->d, not_before, &reason);
+  w->dep_reason = reason;
+  return w->dep_at;
+}
 
 /* The SMSPs' ready sets and the SM-wide counts and mask kept with them
  * (n_ready, n_ready_of, ready_smsps) change together: the SM core calls
