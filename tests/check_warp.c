@@ -3,6 +3,7 @@
  * state), a read barrier, when an instruction's operands are ready and in
  * which state, the charging of a wait to the pending cause first in the
  * StallState priority cycle by cycle, and the tally of throttled warps. */
+#include "core/rng.h"
 #include "core/warp.h"
 
 #include <check.h>
@@ -96,6 +97,46 @@ START_TEST(test_charge_priority) {
 }
 END_TEST
 
+/* The charging against the rule itself, cycle by cycle: each cycle from
+ * `charged` on goes to the state first in the priority among the causes
+ * still pending in it (the hold, slot 0, SB0, SB1: ready after that cycle),
+ * and charging stops at the first cycle with none or at `until`.  2000
+ * random waits (ends 0..79, four states, a hold or none, `until` 20..99). */
+START_TEST(test_charge_rule) {
+  static const guint8 st[] = {STALL_BRANCH_RESOLVING, STALL_LONG_SCOREBOARD, STALL_SHORT_SCOREBOARD,
+                              STALL_WAIT};
+  SimRng r;
+  sim_rng_init(&r, 3);
+  for (guint n = 0; n < 2000; n++) {
+    warp_start(&w, &prog, 0, 10);
+    SimCycle end[4];
+    guint8 state[4];
+    for (guint i = 0; i < 3; i++) { /* slot 0, SB0, SB1 */
+      guint e = i == 0 ? 0 : 1 + i;
+      end[i] = w.sb.ready_at[e] = sim_rng_below(&r, 80);
+      state[i] = w.sb.wait_state[e] = st[sim_rng_below(&r, 4)];
+    }
+    end[3] = sim_rng_below(&r, 2) ? sim_rng_below(&r, 80) : 0; /* the hold */
+    state[3] = st[sim_rng_below(&r, 4)];
+    SimCycle until = 20 + sim_rng_below(&r, 80);
+    guint64 want[STALL_MAX] = {0}, got[STALL_MAX] = {0};
+    SimCycle t = 10;
+    for (; t < until; t++) {
+      guint best = STALL_MAX;
+      for (guint i = 0; i < 4; i++)
+        if (end[i] > t && state[i] < best)
+          best = state[i];
+      if (best == STALL_MAX)
+        break;
+      want[best]++;
+    }
+    warp_charge_causes(&w, got, end[3], state[3], until);
+    ck_assert_mem_eq(got, want, sizeof got);
+    ck_assert_uint_eq(w.charged, t);
+  }
+}
+END_TEST
+
 /* 2 warps lg_throttle and 1 mio_throttle in a cycle that holds for 5: 10
  * and 5 warp-cycles, and the tally is empty again. */
 START_TEST(test_tally) {
@@ -118,6 +159,7 @@ int main(void) {
   tcase_add_test(tc, test_barriers);
   tcase_add_test(tc, test_operands_ready);
   tcase_add_test(tc, test_charge_priority);
+  tcase_add_test(tc, test_charge_rule);
   tcase_add_test(tc, test_tally);
   Suite *s = suite_create("warp");
   suite_add_tcase(s, tc);

@@ -49,7 +49,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
     sm->n_active++;
     if (s->n_active++ == 0)
       sm->n_active_smsps++;
-    warp_operands_at(w, now, STALL_WAIT);
+    sm_operands_at(w, now, STALL_WAIT);
     w->cls = w->d->cls;
     sm_ready(sm, s, w);
   }

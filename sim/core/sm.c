@@ -77,7 +77,7 @@ static inline void sm_sleep(Sm *sm, Warp *w, SimCycle at, StallState reason, Sim
  * and not before `not_before` (waiting in `nb_reason`), unless at a barrier. */
 static inline void sm_fetch(Sm *sm, Warp *w, SimCycle not_before, guint8 nb_reason, SimCycle now,
                             gboolean issued_now) {
-  SimCycle at = warp_operands_at(w, not_before, nb_reason);
+  SimCycle at = sm_operands_at(w, not_before, nb_reason);
   w->cls = w->d->cls;
   if (G_UNLIKELY(w->at_barrier))
     return;
@@ -159,9 +159,12 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
     ready = sm_issue_smem(sm, in, now);
     *reason = STALL_SHORT_SCOREBOARD;
     break;
-  case OP_LDG:
   case OP_LDL:
   case OP_STL:
+    ready = sm_issue_spill(sm, w, in, now);
+    *reason = STALL_LONG_SCOREBOARD;
+    break;
+  case OP_LDG:
   case OP_STG:
     ready = sm_issue_memory(sm, w, in, now);
     *reason = STALL_LONG_SCOREBOARD;
@@ -228,7 +231,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   w->in = in + 1;
   w->d++;
   guint8 reason = STALL_WAIT;
-  SimCycle at = warp_operands_ready(w, not_before, &reason);
+  SimCycle at = sm_operands_ready(w, w->d, not_before, &reason);
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return; /* stays ready: `charged` is next set when it leaves */
@@ -237,7 +240,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   guint8 nb_reason = STALL_WAIT;
   if (G_UNLIKELY(sm_warp_load_wait(sm, w, &not_before, &nb_reason))) {
     reason = nb_reason;
-    at = warp_operands_ready(w, not_before, &reason);
+    at = sm_operands_ready(w, w->d, not_before, &reason);
   }
   w->charged = now + 1; /* this cycle: selected, counted by the issue stage */
   w->dep_at = at;
@@ -298,7 +301,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
      * (charge nothing, wake at once) less leaving and rejoining the ready
      * sets. */
     guint8 r = nb_reason;
-    if (warp_operands_ready(w, not_before, &r) == now + 1) {
+    if (sm_operands_ready(w, w->d, not_before, &r) == now + 1) {
       if (w->d->cls != w->cls) {
         sm_unready(sm, s, w);
         w->cls = w->d->cls;
@@ -540,6 +543,11 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
   d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG;
+  d->n_ops = 0;
+  for (guint i = 0; i < in->n_src; i++)
+    d->ops[d->n_ops++] = in->src[i];
+  for (guint b = in->wait_mask; b != 0; b &= b - 1)
+    d->ops[d->n_ops++] = (guint16)(sm->p->n_slots + (guint)__builtin_ctz(b));
   /* The plain path does what issue_effects and sm_fetch do for an op whose
    * only effects are its pipe and its result register: a fixed-latency math
    * op (FFMA, integer, other FP32, FP64, tensor, conversion, uniform: their
@@ -571,6 +579,9 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
+  /* (begin + least >= begin + latency when least >= latency: rounding is monotonic) */
+  for (guint seq = 0; seq < 2; seq++)
+    sm->spill_l2_after_l1[seq] = mem_latency_least(sm->mem, MEM_L2, seq) >= (gdouble)m->l1.latency;
   sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
                           ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
                           : 1.0;

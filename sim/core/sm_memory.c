@@ -204,10 +204,23 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
    * Nsight Compute), so a missing STL waits for L2's latency but takes none
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
-  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit)
-    ready = MAX(ready, in->op == OP_LDL ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2],
-                                                         in->sequential, begin)
-                                        : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit) {
+    /* The access to L2 is made twice when it ends at or after `ready` (as
+     * GLib's MAX(ready, access), which this was, evaluates it: both make
+     * their draws and a load's occupy the servers; kept so that outputs stay
+     * as they were), the second one's cycle taken.  When the latency's
+     * floor decides that, the first one's cycle is not worked out. */
+    gboolean load = in->op == OP_LDL;
+    MemShape shape = a->shape[MEM_L2];
+    if ((!load || shape.lines > 0) &&
+        (sm->spill_l2_after_l1[in->sequential != 0] ||
+         mem_latency_floor(sm->mem, MEM_L2, in->sequential, begin) >= ready))
+      ready = load ? mem_load_lines_twice(sm->mem, MEM_L2, shape, in->sequential, begin)
+                   : mem_latency_twice(sm->mem, MEM_L2, in->sequential, begin);
+    else
+      ready = MAX(ready, load ? mem_load_lines(sm->mem, MEM_L2, shape, in->sequential, begin)
+                              : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+  }
   sm->st.spill_insts++;
   return ready;
 }
@@ -218,8 +231,27 @@ static inline void sm_inflight_add(Sm *sm, SimCycle at, guint lines) {
   smsp_units_update(&sm->units);
 }
 
-/* Memory effects of issuing the load or store `in`; returns the cycle its
- * data is back. */
+SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
+  MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
+  if (G_UNLIKELY(!a->valid || a->bytes != bytes))
+    access_init(sm, in, bytes, a);
+  gboolean load = in->op == OP_LDL;
+  if (in->l1tex) {
+    /* An access through L1TEX: its data passes the data stage that shared
+     * memory uses too (sm_issue_memory); the units are updated below. */
+    sm->units.smem_free = MAX(now, sm->units.smem_free) + a->busy; /* sm_smem_take's */
+    sm->st.pipe_busy[PIPE_SMEM] += a->busy;
+  }
+  SimCycle ready = spill_access(sm, in, a, now);
+  if (load) /* a load's data is in flight until it is back (a store's: nothing waits) */
+    count_queue_add(&sm->units.inflight, ready, 1);
+  if (in->l1tex || load) /* once for both changes: spill_access reads no unit */
+    smsp_units_update(&sm->units);
+  w->last_mem = MAX(w->last_mem, ready);
+  return ready;
+}
+
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
   MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
@@ -233,11 +265,9 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = in->op == OP_LDG || in->op == OP_STG
-                       ? global_access(sm, w, in, a, now, &missed, &done)
-                       : spill_access(sm, in, a, now);
+  SimCycle ready = global_access(sm, w, in, a, now, &missed, &done);
   /* (sm_smem_take updated the units; a count added here updates them again,
-   * none added leaves them as they are: a spill store's issue) */
+   * none added leaves them as they are) */
   if (in->l1tex && in->op == OP_LDG) {
     /* Through L1TEX, every line that misses L1 holds one of the SM's miss slots
      * (ProgramMemory max_inflight) until its data is back. */
@@ -248,7 +278,7 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
      * written (results/reference/h200/real8/) */
     if (missed && sm->l.mem.stores_hold_lines && in->level == MEM_DRAM) /* (not atomics) */
       sm_inflight_add(sm, done, in->lines);
-  } else if (in->op != OP_STL && in->op != OP_STG) {
+  } else if (in->op == OP_LDG) {
     sm_inflight_add(sm, ready, 1);
   }
   w->last_mem = MAX(w->last_mem, ready);

@@ -24,7 +24,11 @@ typedef struct SmDecoded {
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
   guint8 capped;    /* a global load (LDG, a SASS or a synthetic one) and ProgramMemory
                        warp_max_inflight > 0 (Sm.misses kept): sm_warp_load_wait applies */
-  guint64 issues;   /* warp instructions issued from this pc */
+  guint8 n_ops;     /* entries of ops */
+  guint16 ops[INSTR_MAX_SRC + INSTR_SB_BARRIERS]; /* the scoreboard entries the instruction
+                       waits on: its source slots, then its waited barriers (Warp sb_base is the
+                       program's n_slots for every warp), as warp_operands_ready reads them */
+  guint64 issues;                                 /* warp instructions issued from this pc */
 } Decoded;
 
 /* What a memory instruction costs at a given size, worked out at its first
@@ -109,6 +113,9 @@ struct Sm {
   gdouble store_scale[2];         /* DRAM time of a one-line / a longer SASS warp-store at this
                                      launch's resident CTAs, x its write cost (1: none;
                                      ProgramMemory store_streams) */
+  gboolean spill_l2_after_l1[2];  /* by Instr sequential: L2's least latency (mem_latency_least)
+                                     is at least [l1] latency, so a spill that misses L1 is
+                                     never back before its L1 latency (sm_memory.c) */
   SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
                                      for the SM's lines in flight (lg_throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
@@ -129,6 +136,31 @@ struct Sm {
   SimStats st;                    /* counters */
   SimCycle cycle_bound;           /* l.max_cycles, SIM_CYCLE_NEVER when 0 */
 };
+
+/* warp_operands_ready for the warp's next instruction, whose decoded form is
+ * `d` (w->d): the entries it waits on from one list (the same order, so the
+ * same state on a tie). */
+static inline SimCycle sm_operands_ready(const Warp *w, const Decoded *d, SimCycle not_before,
+                                         guint8 *state) {
+  SimCycle at = not_before;
+  guint8 reason = *state;
+  for (guint k = 0; k < d->n_ops; k++) {
+    SimCycle r = w->sb.ready_at[d->ops[k]];
+    if (r > at) {
+      at = r;
+      reason = w->sb.wait_state[d->ops[k]];
+    }
+  }
+  *state = reason;
+  return at;
+}
+
+/* warp_operands_at through sm_operands_ready. */
+static inline SimCycle sm_operands_at(Warp *w, SimCycle not_before, guint8 reason) {
+  w->dep_at = sm_operands_ready(w, w->d, not_before, &reason);
+  w->dep_reason = reason;
+  return w->dep_at;
+}
 
 /* The SMSPs' ready sets and the SM-wide counts and mask kept with them
  * (n_ready, n_ready_of, ready_smsps) change together: the SM core calls
@@ -184,9 +216,13 @@ static inline gboolean sm_warp_load_wait(const Sm *sm, const Warp *w, SimCycle *
  * s[0] is 0 (off) or ctas is 0.  Multiplies a store's DRAM service time. */
 void sm_store_scales(const gdouble s[4], guint ctas, gdouble out[2]);
 
-/* Memory effects of issuing the global or local load or store `in`; returns
- * the cycle its data is back (sm_memory.c). */
+/* Memory effects of issuing the global load or store `in` (LDG, STG);
+ * returns the cycle its data is back (sm_memory.c). */
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now);
+
+/* The same for a local (spill) load or store `in` (LDL, STL): the SM's
+ * local-memory port, L1 or, when it misses, L2 (sm_memory.c). */
+SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now);
 
 /* The SM-wide shared-memory unit takes `busy` cycles of work handed to it at
  * `now` (an LDS/STS/SHFL, a BAR arrival's slot, a global load's L1TEX data),

@@ -28,32 +28,42 @@ void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
   w->last_mem = w->charged = now;
 }
 
-/* The pending cause of slot `i` that wins over (*state, *end) at `from`. */
-static inline void pending(const Warp *w, guint i, SimCycle from, guint8 *state, SimCycle *end) {
+/* Slot `i` joins the causes pending at `from`: end[state] is the latest
+ * cycle a pending cause of each state in `states` (a bit per state) ends. */
+static inline void pending(const Warp *w, guint i, SimCycle from, SimCycle *end, guint *states) {
   SimCycle r = w->sb.ready_at[i];
-  guint8 rr = w->sb.wait_state[i];
-  if (r > from && (rr < *state || (rr == *state && r > *end))) {
-    *state = rr;
-    *end = r;
+  if (r > from) {
+    guint s = w->sb.wait_state[i], bit = 1u << s;
+    end[s] = *states & bit ? MAX(end[s], r) : r;
+    *states |= bit;
   }
 }
 
 void warp_charge_operand_causes(Warp *w, guint64 *states, SimCycle hold, guint8 hold_reason,
                                 SimCycle until) {
+  /* Each cycle goes to the pending cause that comes first in the priority
+   * (of one state, the one that ends last), so the states charged follow
+   * the priority: once a cause of state s is charged up to its end, every
+   * cause of a state up to s has ended.  One pass gathers, per state, when
+   * its last pending cause ends; the states are then charged in order, each
+   * from where the last one stopped to its end, skipping those ended by
+   * then (what choosing the first pending cause cycle after cycle gives). */
   const Instr *in = w->in;
-  while (w->charged < until) {
-    guint8 state = STALL_MAX;
-    SimCycle end = until;
-    if (hold > w->charged) {
-      state = hold_reason;
-      end = hold;
-    }
-    for (guint i = 0; i < in->n_src; i++)
-      pending(w, in->src[i], w->charged, &state, &end);
-    for (guint m = in->wait_mask; m != 0; m &= m - 1)
-      pending(w, w->sb_base + (guint)__builtin_ctz(m), w->charged, &state, &end);
-    if (state == STALL_MAX)
-      return;
-    warp_charge(w, states, MIN(end, until), (StallState)state);
+  SimCycle from = w->charged;
+  if (from >= until)
+    return;
+  SimCycle end[STALL_MAX];
+  guint pend = 0;
+  if (hold > from) {
+    end[hold_reason] = hold;
+    pend = 1u << hold_reason;
+  }
+  for (guint i = 0; i < in->n_src; i++)
+    pending(w, in->src[i], from, end, &pend);
+  for (guint m = in->wait_mask; m != 0; m &= m - 1)
+    pending(w, w->sb_base + (guint)__builtin_ctz(m), from, end, &pend);
+  for (; pend != 0 && w->charged < until; pend &= pend - 1) { /* (an ended state charges none) */
+    guint s = (guint)__builtin_ctz(pend);
+    warp_charge(w, states, MIN(end[s], until), (StallState)s);
   }
 }
