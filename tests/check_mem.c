@@ -335,56 +335,6 @@ START_TEST(test_spread_seed) {
 }
 END_TEST
 
-/* ---- an access made twice ----------------------------------------------- */
-
-/* mem_load_lines_twice and mem_latency_twice against the two plain calls
- * they stand for (sm_memory.c: a missing spill's L2 access, made twice):
- * two memory systems of the same seed, with a latency spread and several
- * channels, take the same accesses (1 to 3 lines, random and sequential,
- * L2 and DRAM, 0-40 cycles apart so lines queue), one as two plain calls
- * (the second's cycle kept), one through the _twice call; every cycle, and
- * the next draw of each stream, agree, and no access returns before
- * mem_latency_floor (nor before now + mem_latency_least: 282 for L2's 305
- * less 23, DRAM's 697 - 145 random and 340 - 145 sequential). */
-#define TWICE_SETS "l2.latency_spread=23 l2.channels=4 dram.latency_spread=145"
-#define TWICE_N 3000
-
-START_TEST(test_twice) {
-  fx_build(TWICE_SETS, 11);
-  SimRng rng2;
-  sim_rng_init(&rng2, 11);
-  g_autoptr(Mem) mem2 = mem_new(fx.m, &rng2); /* the same model, its own stream */
-  ck_assert_double_eq(mem_latency_least(fx.mem, MEM_L2, FALSE), 282.0);
-  ck_assert_double_eq(mem_latency_least(fx.mem, MEM_DRAM, FALSE), 552.0);
-  ck_assert_double_eq(mem_latency_least(fx.mem, MEM_DRAM, TRUE), 195.0);
-  SimRng pick;
-  sim_rng_init(&pick, 5);
-  SimCycle now = 0;
-  for (guint i = 0; i < TWICE_N; i++) {
-    now += sim_rng_below(&pick, 41);
-    MemLevel level = sim_rng_below(&pick, 2) ? MEM_L2 : MEM_DRAM;
-    gboolean seq = sim_rng_below(&pick, 2);
-    SimCycle floor = mem_latency_floor(fx.mem, level, seq, now);
-    SimCycle a, b;
-    if (sim_rng_below(&pick, 3) == 0) {
-      (void)mem_latency(fx.mem, level, seq, now);
-      a = mem_latency(fx.mem, level, seq, now);
-      b = mem_latency_twice(mem2, level, seq, now);
-    } else {
-      MemShape shape = mem_shape(fx.mem, 32 + 32 * sim_rng_below(&pick, 12)); /* 1-3 lines */
-      (void)mem_load_lines(fx.mem, level, shape, seq, now);
-      a = mem_load_lines(fx.mem, level, shape, seq, now);
-      b = mem_load_lines_twice(mem2, level, shape, seq, now);
-    }
-    ck_assert_msg(a == b, "access %u: two calls %" G_GUINT64_FORMAT ", _twice %" G_GUINT64_FORMAT,
-                  i, a, b);
-    ck_assert_uint_ge(a, floor);
-    ck_assert((gdouble)a >= (gdouble)now + mem_latency_least(fx.mem, level, seq));
-  }
-  ck_assert_uint_eq(sim_rng_next(&fx.rng), sim_rng_next(&rng2));
-}
-END_TEST
-
 int main(void) {
   Suite *s = suite_create("mem");
   TCase *tc = tcase_create("queueing");
@@ -396,7 +346,6 @@ int main(void) {
   tcase_add_test(tc, test_stream_channels);
   tcase_add_loop_test(tc, test_bandwidth_ceiling, 0, G_N_ELEMENTS(floods));
   tcase_add_test(tc, test_shared_bandwidth);
-  tcase_add_test(tc, test_twice);
 
   tc = tcase_create("spread");
   suite_add_tcase(s, tc);

@@ -74,6 +74,22 @@ static const gchar store_load[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* Two register spill loads that miss L1, one SM-wide local port of 128
+ * B/cycle ([spill] bytes_per_cycle): LDL at 0 (SB0) holds the port for one
+ * cycle (128 B, 32 threads x 4 B), its line occupies L2's one channel 0 ..
+ * 3.51 (128 / 36.5), data at 305; LDL at 1 (SB1) starts on the port at 1,
+ * its line at 3.51 .. 7.01, data at 308.51 -> 309.  FADD waits on both:
+ * 309, EXIT 310, retire 311; long_scoreboard 2..308.  The L2 access is made
+ * once per LDL: made twice (GLib's MAX(ready, access)), the first would be
+ * back at 309 and the second at 316. */
+/* clang-format off */
+static const gchar two_spills[] = SASS_HEADER
+    SASS_INS("0000", "LDL R4, [R1+0x10]", "0x000e220000000000")
+    SASS_INS("0010", "LDL R5, [R1+0x14]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R7, R4, R5", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* With a profile, a request's sectors are the profile's (L2 Theoretical
  * Sectors Global / Instructions Executed), not its width's: an LDG.E (4 B
  * per thread, 4 sectors ideal) profiled at 13 sectors in 2 executions, 6.5
@@ -251,6 +267,12 @@ static const SassCase cases[] = {
      953,
      {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 950},
      scattered_dram_extra},
+    {"two spill loads that miss L1",
+     two_spills,
+     {.spill_miss = TRUE, .sets = "spill.bytes_per_cycle=128"},
+     311,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 307},
+     NULL},
     /* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
      * but the store's line keeps DRAM's one random-line channel until 7.44
      * (128 / 17.2): data at 704.44 -> 705; FADD 705, EXIT 706, retire 707;

@@ -73,6 +73,7 @@ typedef struct {
   gdouble l1_hit;      /* global loads: L1 hit probability */
   gdouble l2_hit;      /* of those missing L1: L2 hit probability */
   gdouble l2_far;      /* of a scattered load's L2 hits: the far partition's share */
+  gboolean spill_miss; /* every local access (LDL, STL) misses L1; FALSE: every one hits */
   guint trips;         /* [sass] trip_count (one for every loop); 0 = none */
   const gchar *sets;   /* more model overrides, ';'-separated; NULL = none */
   const gchar *model;  /* another model file (path); NULL = SASS_TEST_MODEL */
@@ -135,7 +136,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                 .cta_slots = ctas,
                 .blocks = s->blocks ? s->blocks : ctas,
                 .early_exit = s->early_exit,
-                .spill_l1_hit = 1.0,
+                .spill_l1_hit = s->spill_miss ? 0.0 : 1.0,
                 .mem = {.load_l1_hit = s->l1_hit,
                         .load_l2_hit = s->l2_hit,
                         .load_l2_hit_coalesced = s->l2_hit,

@@ -77,23 +77,6 @@ SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now
   return sim_cycle_ceil((gdouble)now + draw_latency(mem, &mem->level[level], sequential));
 }
 
-gdouble mem_latency_least(const Mem *mem, MemLevel level, gboolean sequential) {
-  const Level *l = &mem->level[level];
-  /* draw_latency adds -spread x log(1 - u) >= 0 (u < 1, spread > 0) to it */
-  return sequential ? l->fixed_sequential : l->fixed;
-}
-
-SimCycle mem_latency_floor(const Mem *mem, MemLevel level, gboolean sequential, SimCycle now) {
-  /* rounding is monotonic: every draw's now + latency is at or after this */
-  return sim_cycle_ceil((gdouble)now + mem_latency_least(mem, level, sequential));
-}
-
-SimCycle mem_latency_twice(Mem *mem, MemLevel level, gboolean sequential, SimCycle now) {
-  if (mem->level[level].spread > 0) /* the first call's draw_latency */
-    (void)sim_rng_next(mem->rng);
-  return mem_latency(mem, level, sequential, now);
-}
-
 MemShape mem_shape(const Mem *mem, guint bytes) {
   guint request = mem_request_bytes(mem, bytes);
   guint lines = (request + mem->line_bytes - 1) / mem->line_bytes;
@@ -130,49 +113,6 @@ SimCycle mem_load_lines_scaled(Mem *mem, MemLevel level, MemShape shape, gboolea
       c = sim_rng_below(mem->rng, p->channels);
   }
   return sim_cycle_ceil(done);
-}
-
-/* One line of `bytes` bytes on channel `c` of `p` and its shadow on `o` at
- * `t` (mem_load_lines_scaled's loop body); returns the cycle its service
- * starts. */
-static inline gdouble line_occupy(Pool *p, Pool *o, guint c, gdouble t, gdouble bytes) {
-  gdouble start = MAX(t, p->free_at[c]);
-  p->free_at[c] = start + bytes * p->cycles_per_byte;
-  guint oc = o->shadow;
-  o->shadow = oc + 1 < o->channels ? oc + 1 : 0;
-  o->free_at[oc] = MAX(t, o->free_at[oc]) + bytes * o->cycles_per_byte;
-  return start;
-}
-
-SimCycle mem_load_lines_twice(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
-                              SimCycle now) {
-  Level *l = &mem->level[level];
-  Pool *p = sequential ? &l->sequential : &l->random;
-  Pool *o = sequential ? &l->random : &l->sequential;
-  if (shape.lines != 1) { /* the general case: the first call less its latency, the second */
-    if (l->spread > 0)
-      (void)sim_rng_next(mem->rng);
-    gboolean scatter = !sequential && p->channels > 1;
-    guint c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
-    for (guint i = 1; i <= shape.lines; i++) {
-      line_occupy(p, o, c, (gdouble)now,
-                  i < shape.lines ? (gdouble)mem->line_bytes : (gdouble)shape.last_bytes);
-      if (i < shape.lines && scatter)
-        c = sim_rng_below(mem->rng, p->channels);
-    }
-    return mem_load_lines(mem, level, shape, sequential, now);
-  }
-  /* One line (a spill): mem_load_lines_scaled at scale 1, twice, in the
-   * same order of draws (latency, then channel) and server updates. */
-  gdouble t = (gdouble)now, bytes = (gdouble)shape.last_bytes;
-  if (l->spread > 0)
-    (void)sim_rng_next(mem->rng);
-  guint c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
-  line_occupy(p, o, c, t, bytes);
-  gdouble latency = draw_latency(mem, l, sequential);
-  c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
-  gdouble start = line_occupy(p, o, c, t, bytes);
-  return sim_cycle_ceil(MAX(t, start + latency));
 }
 
 SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, SimCycle now) {

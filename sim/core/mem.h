@@ -62,29 +62,6 @@ SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, Si
  * local-memory port ([spill] bytes_per_cycle), not the level's. */
 SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
 
-/* The least latency of an access to `level` (cycles): its latency less the
- * exponential part, which is never negative.  mem_latency, and
- * mem_load_lines of at least one line, issued at `now` never return before
- * ceil(now + this), so a caller that only compares such a cycle with
- * another can often tell the outcome without the latency's draw being
- * worked out (a libm log). */
-gdouble mem_latency_least(const Mem *mem, MemLevel level, gboolean sequential);
-
-/* ceil(now + mem_latency_least): a cycle mem_latency, and mem_load_lines of
- * at least one line, issued at `now` never return before. */
-SimCycle mem_latency_floor(const Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
-
-/* mem_latency twice at `now`, the first one's cycle not worked out (only
- * its draw made): the draws and the cycle of the two calls, the second's
- * returned.  For a caller that makes the access twice (sm_memory.c). */
-SimCycle mem_latency_twice(Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
-
-/* mem_load_lines twice at `now`, the first one's cycle not worked out (its
- * draws made, its servers occupied): the draws, server times and cycle of
- * the two calls, the second's returned. */
-SimCycle mem_load_lines_twice(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
-                              SimCycle now);
-
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);
 

@@ -579,9 +579,6 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
-  /* (begin + least >= begin + latency when least >= latency: rounding is monotonic) */
-  for (guint seq = 0; seq < 2; seq++)
-    sm->spill_l2_after_l1[seq] = mem_latency_least(sm->mem, MEM_L2, seq) >= (gdouble)m->l1.latency;
   sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
                           ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
                           : 1.0;

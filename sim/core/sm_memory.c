@@ -148,10 +148,12 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
      * asked for than the L1 the carveout leaves holds) */
     scale = sm->l2_peak_scale;
   SimCycle ready = mem_load_lines_scaled(sm->mem, level, shape, in->sequential, now, scale);
-  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line))
+  if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line)) {
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line, set with in->l1tex accesses only) */
-    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+    SimCycle l1 = mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now);
+    ready = MAX(ready, l1); /* (made once: MAX evaluates twice) */
+  }
   if (far && in->op == OP_LDG)
     /* a scattered load the far L2 partition serves: [l2] far_extra_cycles
      * more (results/reference/h200/gatherstep/: random lines past the near
@@ -172,7 +174,8 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
     /* A drawn load that missed L1 without passing the L1TEX data stage
      * (miss_refills_l1): its data comes back through L1 all the same, at
      * L1's bandwidth (an access with in->l1tex pays this in that stage). */
-    ready = MAX(ready, mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now));
+    SimCycle l1 = mem_load_lines(sm->mem, MEM_L1, a->shape[MEM_L1], in->sequential, now);
+    ready = MAX(ready, l1); /* (made once: MAX evaluates twice) */
     sm->st.level_bytes[MEM_L1] += a->request_bytes;
   }
   if (in->op == OP_STG) {
@@ -205,21 +208,10 @@ static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCyc
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
   if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit) {
-    /* The access to L2 is made twice when it ends at or after `ready` (as
-     * GLib's MAX(ready, access), which this was, evaluates it: both make
-     * their draws and a load's occupy the servers; kept so that outputs stay
-     * as they were), the second one's cycle taken.  When the latency's
-     * floor decides that, the first one's cycle is not worked out. */
     gboolean load = in->op == OP_LDL;
-    MemShape shape = a->shape[MEM_L2];
-    if ((!load || shape.lines > 0) &&
-        (sm->spill_l2_after_l1[in->sequential != 0] ||
-         mem_latency_floor(sm->mem, MEM_L2, in->sequential, begin) >= ready))
-      ready = load ? mem_load_lines_twice(sm->mem, MEM_L2, shape, in->sequential, begin)
-                   : mem_latency_twice(sm->mem, MEM_L2, in->sequential, begin);
-    else
-      ready = MAX(ready, load ? mem_load_lines(sm->mem, MEM_L2, shape, in->sequential, begin)
-                              : mem_latency(sm->mem, MEM_L2, in->sequential, begin));
+    SimCycle l2 = load ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2], in->sequential, begin)
+                       : mem_latency(sm->mem, MEM_L2, in->sequential, begin);
+    ready = MAX(ready, l2); /* (made once: GLib's MAX evaluates its arguments twice) */
   }
   sm->st.spill_insts++;
   return ready;

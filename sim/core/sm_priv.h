@@ -113,9 +113,6 @@ struct Sm {
   gdouble store_scale[2];         /* DRAM time of a one-line / a longer SASS warp-store at this
                                      launch's resident CTAs, x its write cost (1: none;
                                      ProgramMemory store_streams) */
-  gboolean spill_l2_after_l1[2];  /* by Instr sequential: L2's least latency (mem_latency_least)
-                                     is at least [l1] latency, so a spill that misses L1 is
-                                     never back before its L1 latency (sm_memory.c) */
   SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
                                      for the SM's lines in flight (lg_throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
