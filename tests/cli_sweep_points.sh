@@ -122,6 +122,12 @@ bad "stream.ilp is already set" --kernel chase --set stream.ilp=1 --set stream.i
 bad "--signature '$tmp/nodir/sig': cannot write it (no such folder" --kernel chase --axis stream.ilp=1 \
   --signature "$tmp/nodir/sig"
 bad "--signature '$tmp': cannot write it (it is a folder" --kernel chase --axis stream.ilp=1 --signature "$tmp"
+# A FIFO or a device at the path is no file to write: g_file_set_contents
+# renamed a regular file over it (a device node /dev/full, as root, was gone).
+mkfifo "$tmp/sig.fifo"
+bad "--signature '$tmp/sig.fifo': cannot write it (not a regular file" --kernel chase \
+  --axis stream.ilp=1 --signature "$tmp/sig.fifo"
+[ -p "$tmp/sig.fifo" ] && ok || fail "the FIFO at --signature was replaced"
 bad "'1-16' is not a value; a range is written 1..16" --kernel chase --axis launch.blocks_per_sm=1-16
 # --derive: what it names, what it computes, what warpsim says of the value
 D=(--kernel fma --axis stream.ilp=1,2)

@@ -725,6 +725,16 @@ static gboolean write_signature(const Sweep *s, GError **error) {
       gh, s->points->len);
   g_string_free(config, TRUE);
   g_string_free(grid, TRUE);
+  /* g_file_set_contents renames its temporary file over the path: a FIFO
+   * or a device there (/dev/full) would be replaced by a regular file */
+  if (g_file_test(sp_signature, G_FILE_TEST_EXISTS) &&
+      !g_file_test(sp_signature, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "sweep-points: --signature '%s': cannot write it (not a regular file; allowed: a "
+                "new or regular file in an existing folder)",
+                sp_signature);
+    return FALSE;
+  }
   GError *err = NULL;
   if (g_file_set_contents(sp_signature, text, -1, &err))
     return TRUE;
