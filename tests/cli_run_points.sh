@@ -55,6 +55,15 @@ one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.
 "$bin" run --kernel no_such_kernel --format csv --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
 grep -q "^warpsim: --kernel no_such_kernel: no such kernel" "$tmp/err" && ok ||
   fail "no kernel: $(head -c 300 "$tmp/err")"
+# Nor is a bad --policy or a model without timing: they named line 1
+# ("--points fma.pts:1: --policy: unknown policy").
+"$bin" run --kernel fma --format csv --policy bogus --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
+grep -q "^warpsim: --policy: unknown policy 'bogus'" "$tmp/err" && ok ||
+  fail "bad policy: $(head -c 300 "$tmp/err")"
+sed '/^\[l2\]/,/^\[/{/^latency=/d}' "$root/models/h200.ini" >"$tmp/notime.ini"
+"$bin" run --kernel fma --format csv --model "$tmp/notime.ini" --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
+grep -q "^warpsim: $tmp/notime.ini: \[l2\] latency: missing" "$tmp/err" && ok ||
+  fail "no timing: $(head -c 300 "$tmp/err")"
 # A NUL would end the text there: the second point and the bad key after it
 # would vanish unread (line 1 holds the NUL).
 printf 'launch.blocks_per_sm=2\0launch.foo=1\nlaunch.blocks_per_sm=4\n' >"$tmp/nul.pts"

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_row.h"
+#include "core/sched.h"
 #include "input/config.h"
 #include "input/readfile.h"
 #include "report/profile.h"
@@ -720,6 +721,15 @@ static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
       !check_units(o, m, error) || !parse_bounds(o, &bounds, &timeout_s, error))
     return FALSE;
+  /* the model's timing and --policy are the run's, no point's: their
+   * errors name no file:line (sim_check would refuse them at point 1) */
+  if (!model_check_timing(m, error))
+    return FALSE;
+  if (o->policy != NULL && sched_lookup(o->policy) == NULL) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--policy: unknown policy '%s' (allowed %s)",
+                o->policy, sched_names());
+    return FALSE;
+  }
   /* Every point checked before any runs: bad input at a later point is its
    * one error line, not one after the earlier points' warnings and runs. */
   for (guint i = 0; i < points->len; i++) {
