@@ -128,6 +128,13 @@ mkfifo "$tmp/sig.fifo"
 bad "--signature '$tmp/sig.fifo': cannot write it (not a regular file" --kernel chase \
   --axis stream.ilp=1 --signature "$tmp/sig.fifo"
 [ -p "$tmp/sig.fifo" ] && ok || fail "the FIFO at --signature was replaced"
+# Nor is an input the signature hashes: --signature naming the kernel file
+# wrote the signature over it (exit 0; the kernel no longer loaded).
+root=$(cd "$(dirname "$0")/.." && pwd)
+cp "$root/traces/chase.ini" "$tmp/in.ini"
+bad "--signature '$tmp/in.ini': cannot write it (it is the sweep's input" --kernel "$tmp/in.ini" \
+  --axis stream.ilp=1 --signature "$tmp/in.ini"
+cmp -s "$root/traces/chase.ini" "$tmp/in.ini" && ok || fail "the kernel file at --signature was replaced"
 # A range is checked at its second value too: scattered_dram_bytes is 0
 # (off) or at least a sector, so 0..64 holds 1..31, which run refuses (its
 # two ends 0 and 64 passed, and sweep-points printed the grid, exit 0).

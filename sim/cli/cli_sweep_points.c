@@ -9,6 +9,7 @@
 #include "run/sim.h"
 #include "sass/sassprog.h"
 
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -690,6 +691,21 @@ static gchar *file_sha256(const gchar *path, GError **error) {
   return h;
 }
 
+/* Whether `a` and `b` name one existing file (the same device and inode). */
+static gboolean same_file(const gchar *a, const gchar *b) {
+  GStatBuf sa, sb;
+  return a != NULL && b != NULL && g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 &&
+         sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The path of the [sass] file `f` of kernel `k` (a new string; NULL for none). */
+static gchar *sass_path(const Kernel *k, const gchar *f) {
+  if (f == NULL || *f == '\0')
+    return NULL;
+  g_autofree gchar *dir = g_path_get_dirname(k->file);
+  return g_path_is_absolute(f) ? g_strdup(f) : g_build_filename(dir, f, NULL);
+}
+
 /* A [sass] kernel's listing and exports: the sha256 of one "HASH  -" line
  * each (sha256sum's), in that order, paths relative to the kernel file;
  * NULL with file_sha256's error. */
@@ -741,6 +757,18 @@ static gboolean write_signature(const Sweep *s, GError **error) {
       gh, s->points->len);
   g_string_free(config, TRUE);
   g_string_free(grid, TRUE);
+  /* the signature written over an input it hashes would replace it */
+  const gchar *inputs[] = {m->file, k->file, k->sass_file, k->sass_source, k->sass_details};
+  for (guint i = 0; i < G_N_ELEMENTS(inputs); i++) {
+    g_autofree gchar *path = i < 2 ? g_strdup(inputs[i]) : sass_path(k, inputs[i]);
+    if (same_file(sp_signature, path)) {
+      g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                  "sweep-points: --signature '%s': cannot write it (it is the sweep's input %s; "
+                  "allowed: a new or regular file in an existing folder, no input)",
+                  sp_signature, path);
+      return FALSE;
+    }
+  }
   /* g_file_set_contents renames its temporary file over the path: a FIFO
    * or a device there (/dev/full) would be replaced by a regular file */
   if (g_file_test(sp_signature, G_FILE_TEST_EXISTS) &&
