@@ -124,17 +124,21 @@ static GOptionContext *run_context(RunOptions *o) {
 }
 
 /* Every key, then the values and provenance of the model `model_spec`. */
-static void print_help_keys(const gchar *model_spec) {
+/* FALSE with the model's error (nothing printed) when --model does not
+ * load: a path that is no model is bad input, not a list without its
+ * values. */
+static gboolean print_help_keys(const gchar *model_spec, GError **error) {
+  g_autoptr(SmModel) shown = model_load(model_spec, NULL, error);
+  if (shown == NULL)
+    return FALSE;
   g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
   kernel_describe(out);
   g_string_append(out, "\nmodel keys:\n");
   model_describe(out);
-  g_autoptr(SmModel) shown = model_load(model_spec, NULL, NULL);
-  if (shown != NULL) {
-    g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
-    model_dump(shown, out, "  ");
-  }
+  g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
+  model_dump(shown, out, "  ");
   fputs(out->str, stdout);
+  return TRUE;
 }
 
 /* The "is ..." of a bound's refusal: `why` (config_parse_*_why, or "out of
@@ -776,7 +780,8 @@ int cli_run_main(int argc, char **argv) {
   if (!cli_parse(ctx, "run", argc, argv, &err)) {
     rc = cli_exit(err);
   } else if (o.help_keys) {
-    print_help_keys(o.model ? o.model : "h200");
+    if (!print_help_keys(o.model ? o.model : "h200", &err))
+      rc = cli_exit(err);
   } else if (o.kernel == NULL) {
     rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
   } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {
