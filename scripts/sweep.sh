@@ -35,11 +35,11 @@
 # warpsim and OUT's directory at the same paths, e.g. a shared file system).
 #
 # Before any run, `warpsim sweep-points` expands the grid and checks every
-# --set value and every axis value (a range by its two ends, each with the
-# first point's other settings) and every derived key at its smallest and
-# largest: a value out of range is refused (exit 2) with nothing run or
-# written, and a value that cannot change the result (launch.blocks_per_sm
-# above what fits, stream.ilp above the instructions its chains share) is
+# --set value and every axis value (a range by its two ends and its second
+# value, each with the first point's other settings) and every derived key
+# at its smallest and largest: a value out of range is refused (exit 2)
+# with nothing run or written, and a value that cannot change the result
+# (launch.blocks_per_sm above what fits, stream.ilp above the instructions its chains share) is
 # named in a warning.
 #
 # Safety: a lock (OUT.csv.lock, flock) makes a second sweep to the same -o

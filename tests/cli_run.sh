@@ -286,6 +286,13 @@ grep -q -- "--kernel" "$tmp/out" || fail "run --help does not mention --kernel"
 ok
 good "run --help-keys" run --help-keys
 grep -q "stream.ilp" "$tmp/out" || fail "run --help-keys does not list stream.ilp"
+# A --model that does not load is bad input there too: it printed the key
+# list without the model's values, exit 0.
+rc=0
+"$bin" run --help-keys --model "$tmp/no_such_model.ini" >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+  grep -q "no_such_model.ini: no such file" "$tmp/err" ||
+  fail "run --help-keys --model MISSING: exit $rc: $(head -c 300 "$tmp/err")"
 ok
 good "models --help" models --help
 good "models" models

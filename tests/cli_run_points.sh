@@ -55,6 +55,15 @@ one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.
 "$bin" run --kernel no_such_kernel --format csv --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
 grep -q "^warpsim: --kernel no_such_kernel: no such kernel" "$tmp/err" && ok ||
   fail "no kernel: $(head -c 300 "$tmp/err")"
+# Nor is a bad --policy or a model without timing: they named line 1
+# ("--points fma.pts:1: --policy: unknown policy").
+"$bin" run --kernel fma --format csv --policy bogus --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
+grep -q "^warpsim: --policy: unknown policy 'bogus'" "$tmp/err" && ok ||
+  fail "bad policy: $(head -c 300 "$tmp/err")"
+sed '/^\[l2\]/,/^\[/{/^latency=/d}' "$root/models/h200.ini" >"$tmp/notime.ini"
+"$bin" run --kernel fma --format csv --model "$tmp/notime.ini" --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
+grep -q "^warpsim: $tmp/notime.ini: \[l2\] latency: missing" "$tmp/err" && ok ||
+  fail "no timing: $(head -c 300 "$tmp/err")"
 # A NUL would end the text there: the second point and the bad key after it
 # would vanish unread (line 1 holds the NUL).
 printf 'launch.blocks_per_sm=2\0launch.foo=1\nlaunch.blocks_per_sm=4\n' >"$tmp/nul.pts"
@@ -107,4 +116,23 @@ rc=0
 [ ! -s "$tmp/out" ] || fail "40 points over --timeout 1: wrote to stdout"
 [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "over --timeout 1 s, all the points together" "$tmp/err" &&
   ok || fail "40 points over --timeout 1: $(head -c 300 "$tmp/err")"
+# The deadline starts with the invocation: loading a listing counts.  saxpy
+# with 1500 more functions in its listing (about 44 MB, about a second to
+# load; no profile, one wave of 132 CTAs: a few ms to simulate) under
+# --timeout 0.3 ran to the end, exit 0: the clock started once the listing
+# was read.  A single run and a --points file alike.
+awk -v n=1500 '{ print } /Function : / { f = 1 } f { body = body $0 "\n" }
+  END { for (i = 1; i <= n; i++) { b = body; sub(/_Z7k_saxpyPfPKffiP3RecS_/, "_Z7k_other" i "v", b); printf "%s", b } }' \
+  "$root/results/reference/h200/real/sass/saxpy.sass" >"$tmp/big.sass"
+printf '%s\n' '[sass]' file=big.sass function=k_saxpy trip_count=4,4 '[launch]' threads_per_block=128 \
+  blocks_per_sm=1 blocks=132 regs_per_thread=32 >"$tmp/big.ini"
+echo launch.blocks_per_sm=2 >"$tmp/one.pts"
+for how in "" "--points $tmp/one.pts"; do
+  rc=0
+  # shellcheck disable=SC2086
+  "$bin" run --kernel "$tmp/big.ini" --format csv --no-whatif --timeout 0.3 $how >"$tmp/out" \
+    2>"$tmp/err" || rc=$?
+  [ $rc -eq 3 ] && [ ! -s "$tmp/out" ] && grep -q "over --timeout 0.3 s" "$tmp/err" && ok ||
+    fail "a slow load under --timeout 0.3 ${how:+(--points)}: exit $rc: $(head -c 300 "$tmp/err")"
+done
 echo "$passed passed"

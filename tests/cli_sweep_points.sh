@@ -122,6 +122,26 @@ bad "stream.ilp is already set" --kernel chase --set stream.ilp=1 --set stream.i
 bad "--signature '$tmp/nodir/sig': cannot write it (no such folder" --kernel chase --axis stream.ilp=1 \
   --signature "$tmp/nodir/sig"
 bad "--signature '$tmp': cannot write it (it is a folder" --kernel chase --axis stream.ilp=1 --signature "$tmp"
+# A FIFO or a device at the path is no file to write: g_file_set_contents
+# renamed a regular file over it (a device node /dev/full, as root, was gone).
+mkfifo "$tmp/sig.fifo"
+bad "--signature '$tmp/sig.fifo': cannot write it (not a regular file" --kernel chase \
+  --axis stream.ilp=1 --signature "$tmp/sig.fifo"
+[ -p "$tmp/sig.fifo" ] && ok || fail "the FIFO at --signature was replaced"
+# Nor is an input the signature hashes: --signature naming the kernel file
+# wrote the signature over it (exit 0; the kernel no longer loaded).
+root=$(cd "$(dirname "$0")/.." && pwd)
+cp "$root/traces/chase.ini" "$tmp/in.ini"
+bad "--signature '$tmp/in.ini': cannot write it (it is the sweep's input" --kernel "$tmp/in.ini" \
+  --axis stream.ilp=1 --signature "$tmp/in.ini"
+cmp -s "$root/traces/chase.ini" "$tmp/in.ini" && ok || fail "the kernel file at --signature was replaced"
+# A range is checked at its second value too: scattered_dram_bytes is 0
+# (off) or at least a sector, so 0..64 holds 1..31, which run refuses (its
+# two ends 0 and 64 passed, and sweep-points printed the grid, exit 0).
+bad "--axis 'class_global.scattered_dram_bytes=0..64': value '1': " --kernel chase \
+  --axis class_global.scattered_dram_bytes=0..64
+"$bin" sweep-points --kernel chase --axis class_global.scattered_dram_bytes=0,32..64 >/dev/null 2>&1 &&
+  ok || fail "0,32..64 refused"
 bad "'1-16' is not a value; a range is written 1..16" --kernel chase --axis launch.blocks_per_sm=1-16
 # --derive: what it names, what it computes, what warpsim says of the value
 D=(--kernel fma --axis stream.ilp=1,2)

@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_row.h"
+#include "core/sched.h"
 #include "input/config.h"
 #include "input/readfile.h"
 #include "report/profile.h"
@@ -123,17 +124,21 @@ static GOptionContext *run_context(RunOptions *o) {
 }
 
 /* Every key, then the values and provenance of the model `model_spec`. */
-static void print_help_keys(const gchar *model_spec) {
+/* FALSE with the model's error (nothing printed) when --model does not
+ * load: a path that is no model is bad input, not a list without its
+ * values. */
+static gboolean print_help_keys(const gchar *model_spec, GError **error) {
+  g_autoptr(SmModel) shown = model_load(model_spec, NULL, error);
+  if (shown == NULL)
+    return FALSE;
   g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
   kernel_describe(out);
   g_string_append(out, "\nmodel keys:\n");
   model_describe(out);
-  g_autoptr(SmModel) shown = model_load(model_spec, NULL, NULL);
-  if (shown != NULL) {
-    g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
-    model_dump(shown, out, "  ");
-  }
+  g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
+  model_dump(shown, out, "  ");
   fputs(out->str, stdout);
+  return TRUE;
 }
 
 /* The "is ..." of a bound's refusal: `why` (config_parse_*_why, or "out of
@@ -617,14 +622,27 @@ static gboolean check_units(const RunOptions *o, const SmModel *m, GError **erro
   return FALSE;
 }
 
+/* FALSE with --timeout's bound error (name_bound), "passed `when`", once
+ * its deadline in `bounds` has passed. */
+static gboolean within_deadline(const RunOptions *o, const SimOptions *bounds, const gchar *when,
+                                GError **error) {
+  if (bounds->deadline_us == 0 || g_get_monotonic_time() <= bounds->deadline_us)
+    return TRUE;
+  g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed %s", when);
+  return sim_failed(o, NULL, error);
+}
+
 static gboolean run(const RunOptions *o, CliFormat format, GString *out, GError **error) {
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) k = NULL;
   SimOptions bounds = {0};
   gdouble timeout_s = 0.0;
-  if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
+  /* the deadline from the start: loading a listing (up to 256 MiB) counts */
+  if (!parse_bounds(o, &bounds, &timeout_s, error) ||
+      !cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &k, error))
     return FALSE;
-  return check_units(o, m, error) && parse_bounds(o, &bounds, &timeout_s, error) &&
+  return check_units(o, m, error) &&
+         within_deadline(o, &bounds, "while the model and kernel were loaded", error) &&
          run_one(o, format, m, k, NULL, NULL, o->sets, &bounds, timeout_s, out, error);
 }
 
@@ -690,16 +708,6 @@ static gboolean read_points(const RunOptions *o, GPtrArray *points, GArray *line
   return FALSE;
 }
 
-/* FALSE with --timeout's bound error (name_bound), "passed `when`", once
- * its deadline in `bounds` has passed. */
-static gboolean within_deadline(const RunOptions *o, const SimOptions *bounds, const gchar *when,
-                                GError **error) {
-  if (bounds->deadline_us == 0 || g_get_monotonic_time() <= bounds->deadline_us)
-    return TRUE;
-  g_set_error(error, SIM_ERROR, SIM_ERROR_BOUND, "deadline: passed %s", when);
-  return sim_failed(o, NULL, error);
-}
-
 /* --points: every point on the one model (its [launch] sets change no
  * model key) and checked (sim_check) before the first runs, the CSV header
  * once, the profiled launch simulated once per
@@ -708,18 +716,28 @@ static gboolean within_deadline(const RunOptions *o, const SimOptions *bounds, c
 static gboolean run_points(const RunOptions *o, GString *out, GError **error) {
   g_autoptr(GPtrArray) points = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
   g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(guint));
-  if (!read_points(o, points, lines, error))
+  SimOptions bounds = {0};
+  gdouble timeout_s = 0.0;
+  /* the deadline from the start: reading the file and loading count */
+  if (!parse_bounds(o, &bounds, &timeout_s, error) || !read_points(o, points, lines, error))
     return FALSE;
   g_autoptr(SmModel) m = NULL;
   g_autoptr(Kernel) base = NULL; /* the kernel with the --set words alone: its listing serves
                                     every point, and its errors are no point's */
   g_autoptr(ProfileAgreeMemo) memo = profile_agree_memo_new();
   g_autoptr(GHashTable) said = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-  SimOptions bounds = {0};
-  gdouble timeout_s = 0.0;
   if (!cli_load(o->model ? o->model : "h200", o->kernel, o->sets, &m, &base, error) ||
-      !check_units(o, m, error) || !parse_bounds(o, &bounds, &timeout_s, error))
+      !check_units(o, m, error))
     return FALSE;
+  /* the model's timing and --policy are the run's, no point's: their
+   * errors name no file:line (sim_check would refuse them at point 1) */
+  if (!model_check_timing(m, error))
+    return FALSE;
+  if (o->policy != NULL && sched_lookup(o->policy) == NULL) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE, "--policy: unknown policy '%s' (allowed %s)",
+                o->policy, sched_names());
+    return FALSE;
+  }
   /* Every point checked before any runs: bad input at a later point is its
    * one error line, not one after the earlier points' warnings and runs. */
   for (guint i = 0; i < points->len; i++) {
@@ -762,7 +780,8 @@ int cli_run_main(int argc, char **argv) {
   if (!cli_parse(ctx, "run", argc, argv, &err)) {
     rc = cli_exit(err);
   } else if (o.help_keys) {
-    print_help_keys(o.model ? o.model : "h200");
+    if (!print_help_keys(o.model ? o.model : "h200", &err))
+      rc = cli_exit(err);
   } else if (o.kernel == NULL) {
     rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
   } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {

@@ -9,6 +9,7 @@
 #include "run/sim.h"
 #include "sass/sassprog.h"
 
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,6 +53,7 @@ typedef struct {
   GPtrArray *axis_keys;                  /* GStrv per axis */
   GPtrArray *axis_values;                /* GPtrArray of gchar * per axis */
   GPtrArray *axis_checks;                /* the values warpsim checks (a range by its ends) */
+  GPtrArray *axis_seconds;               /* and a range's second value, checked last */
   GHashTable *axis_of;                   /* key -> the last --axis string naming it */
   GPtrArray *derive_text;                /* the --derive strings (borrowed) */
   GPtrArray *derive_keys, *derive_exprs; /* gchar *, in --derive order */
@@ -66,6 +68,7 @@ static void sweep_init(Sweep *s) {
                .axis_keys = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev),
                .axis_values = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
                .axis_checks = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
+               .axis_seconds = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref),
                .axis_of = g_hash_table_new(g_str_hash, g_str_equal),
                .derive_text = g_ptr_array_new(),
                .derive_keys = g_ptr_array_new_with_free_func(g_free),
@@ -74,9 +77,9 @@ static void sweep_init(Sweep *s) {
 }
 
 static void sweep_clear(Sweep *s) {
-  GPtrArray **all[] = {&s->fixed_keys,   &s->fixed_values, &s->axis_text,   &s->axis_keys,
-                       &s->axis_values,  &s->axis_checks,  &s->derive_text, &s->derive_keys,
-                       &s->derive_exprs, &s->points};
+  GPtrArray **all[] = {&s->fixed_keys,  &s->fixed_values, &s->axis_text,    &s->axis_keys,
+                       &s->axis_values, &s->axis_checks,  &s->axis_seconds, &s->derive_text,
+                       &s->derive_keys, &s->derive_exprs, &s->points};
   for (guint i = 0; i < G_N_ELEMENTS(all); i++)
     g_clear_pointer(all[i], g_ptr_array_unref);
   g_clear_pointer(&s->axis_of, g_hash_table_unref);
@@ -144,9 +147,10 @@ static gboolean parse_sets(Sweep *s, GError **error) {
   return TRUE;
 }
 
-/* One value or range of an axis into its values and checks. */
+/* One value or range of an axis into its values and checks (a range's
+ * second value into `seconds`). */
 static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *values,
-                            GPtrArray *checks, GError **error) {
+                            GPtrArray *checks, GPtrArray *seconds, GError **error) {
   if (g_regex_match_simple("^[0-9]{1,9}\\.\\.[0-9]{1,9}$", v, 0, 0)) {
     guint64 lo = g_ascii_strtoull(v, NULL, 10),
             hi = g_ascii_strtoull(strstr(v, "..") + 2, NULL, 10);
@@ -158,6 +162,11 @@ static gboolean parse_value(const gchar *v, const gchar *where, GPtrArray *value
       g_ptr_array_add(values, g_strdup_printf("%" G_GUINT64_FORMAT, n));
     g_ptr_array_add(checks, g_strdup_printf("%" G_GUINT64_FORMAT, lo));
     g_ptr_array_add(checks, g_strdup_printf("%" G_GUINT64_FORMAT, hi));
+    /* and the value after the first: a key whose 0 is "off" refuses
+     * 1..N-1 (class_global.scattered_dram_bytes: 0, or at least a sector),
+     * so 0..64 holds values its ends do not show */
+    if (hi - lo >= 2)
+      g_ptr_array_add(seconds, g_strdup_printf("%" G_GUINT64_FORMAT, lo + 1));
     return TRUE;
   }
   if (g_regex_match_simple("^[0-9]+\\.\\.[0-9]+$", v, 0, 0))
@@ -200,13 +209,15 @@ static gboolean parse_axis(Sweep *s, const gchar *a, guint64 *points, GError **e
   }
   GPtrArray *values = g_ptr_array_new_with_free_func(g_free);
   GPtrArray *checks = g_ptr_array_new_with_free_func(g_free);
+  GPtrArray *seconds = g_ptr_array_new_with_free_func(g_free);
   g_ptr_array_add(s->axis_values, values);
   g_ptr_array_add(s->axis_checks, checks);
+  g_ptr_array_add(s->axis_seconds, seconds);
   g_ptr_array_add(s->axis_keys, g_steal_pointer(&klist));
   g_ptr_array_add(s->axis_text, (gpointer)a);
   g_auto(GStrv) vlist = g_strsplit(eq + 1, ",", -1);
   for (guint i = 0; vlist[i] != NULL; i++)
-    if (!parse_value(vlist[i], where, values, checks, error))
+    if (!parse_value(vlist[i], where, values, checks, seconds, error))
       return FALSE;
   *points *= values->len;
   if (*points > SWEEP_MAX_POINTS)
@@ -562,13 +573,15 @@ static void warn_untied_ilp(const Sweep *s, GStrv first) {
        ilp_axis, k->fma, k->fma);
 }
 
-/* Every axis value (a range by its ends) with the first point's other
- * settings and its derived keys recomputed; warnings said once. */
-static gboolean check_axes(const Sweep *s, GHashTable *said, GError **error) {
+/* The values `lists` holds for each axis (s->axis_checks: every value, a
+ * range by its ends; s->axis_seconds: a range's second value) with the
+ * first point's other settings and its derived keys recomputed; warnings
+ * said once, none when `said` is NULL. */
+static gboolean check_axes(const Sweep *s, GPtrArray *lists, GHashTable *said, GError **error) {
   for (guint a = 0; a < s->axis_keys->len; a++) {
     const gchar *axis = s->axis_text->pdata[a];
     GStrv keys = s->axis_keys->pdata[a];
-    GPtrArray *checks = s->axis_checks->pdata[a];
+    GPtrArray *checks = lists->pdata[a];
     for (guint i = 0; i < checks->len; i++) {
       const gchar *v = checks->pdata[i];
       Point p;
@@ -590,7 +603,8 @@ static gboolean check_axes(const Sweep *s, GHashTable *said, GError **error) {
         return FALSE;
       }
       g_autofree gchar *where = g_strdup_printf("--axis '%s': value %s", axis, v);
-      warn_once(where, warnings, said);
+      if (said != NULL)
+        warn_once(where, warnings, said);
     }
   }
   return TRUE;
@@ -648,7 +662,10 @@ static gboolean check_values(const Sweep *s, GError **error) {
   g_autofree gchar *where = g_strdup_printf("point 1 (%s)", spaced);
   warn_once(where, warnings, said);
   warn_untied_ilp(s, sets);
-  return check_axes(s, said, error) && check_derived(s, error);
+  /* a range's second value last: a refusal at the ends or of a derived
+   * key is named as before */
+  return check_axes(s, s->axis_checks, said, error) && check_derived(s, error) &&
+         check_axes(s, s->axis_seconds, NULL, error);
 }
 
 /* The sha256 of `len` bytes. */
@@ -672,6 +689,21 @@ static gchar *file_sha256(const gchar *path, GError **error) {
     g_error_free(err);
   }
   return h;
+}
+
+/* Whether `a` and `b` name one existing file (the same device and inode). */
+static gboolean same_file(const gchar *a, const gchar *b) {
+  GStatBuf sa, sb;
+  return a != NULL && b != NULL && g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 &&
+         sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* The path of the [sass] file `f` of kernel `k` (a new string; NULL for none). */
+static gchar *sass_path(const Kernel *k, const gchar *f) {
+  if (f == NULL || *f == '\0')
+    return NULL;
+  g_autofree gchar *dir = g_path_get_dirname(k->file);
+  return g_path_is_absolute(f) ? g_strdup(f) : g_build_filename(dir, f, NULL);
 }
 
 /* A [sass] kernel's listing and exports: the sha256 of one "HASH  -" line
@@ -725,6 +757,28 @@ static gboolean write_signature(const Sweep *s, GError **error) {
       gh, s->points->len);
   g_string_free(config, TRUE);
   g_string_free(grid, TRUE);
+  /* the signature written over an input it hashes would replace it */
+  const gchar *inputs[] = {m->file, k->file, k->sass_file, k->sass_source, k->sass_details};
+  for (guint i = 0; i < G_N_ELEMENTS(inputs); i++) {
+    g_autofree gchar *path = i < 2 ? g_strdup(inputs[i]) : sass_path(k, inputs[i]);
+    if (same_file(sp_signature, path)) {
+      g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                  "sweep-points: --signature '%s': cannot write it (it is the sweep's input %s; "
+                  "allowed: a new or regular file in an existing folder, no input)",
+                  sp_signature, path);
+      return FALSE;
+    }
+  }
+  /* g_file_set_contents renames its temporary file over the path: a FIFO
+   * or a device there (/dev/full) would be replaced by a regular file */
+  if (g_file_test(sp_signature, G_FILE_TEST_EXISTS) &&
+      !g_file_test(sp_signature, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR)) {
+    g_set_error(error, CLI_ERROR, CLI_ERROR_USAGE,
+                "sweep-points: --signature '%s': cannot write it (not a regular file; allowed: a "
+                "new or regular file in an existing folder)",
+                sp_signature);
+    return FALSE;
+  }
   GError *err = NULL;
   if (g_file_set_contents(sp_signature, text, -1, &err))
     return TRUE;
@@ -782,11 +836,11 @@ int cli_sweep_points_main(int argc, char **argv) {
            "over whole numbers (base 10, no step past +-2^53) and keys an --axis, a --set or an\n"
            "earlier --derive gives.  Before printing, the model and kernel are loaded and the\n"
            "run planned with the first point's settings, with every axis value (a range by its\n"
-           "two ends) and at each derived key's smallest and largest: a value warpsim refuses\n"
-           "exits 2 with one line naming the axis or key and the value, and nothing printed; a\n"
-           "value that cannot change the result (launch.blocks_per_sm above what fits,\n"
-           "stream.ilp above the instructions its chains share, stream.ilp swept with\n"
-           "stream.fma fixed) gets a warning.  scripts/sweep.sh runs the points (its\n"
+           "two ends and its second value) and at each derived key's smallest and largest: a\n"
+           "value warpsim refuses exits 2 with one line naming the axis or key and the value,\n"
+           "and nothing printed; a value that cannot change the result (launch.blocks_per_sm\n"
+           "above what fits, stream.ilp above the instructions its chains share, stream.ilp\n"
+           "swept with stream.fma fixed) gets a warning.  scripts/sweep.sh runs the points (its\n"
            "--print-grid is this output); --signature gives what its --resume compares.\n\n"
            "Example:\n"
            "  warpsim sweep-points --kernel fma --axis stream.ilp=1..4 "
