@@ -73,8 +73,11 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   p->mem_level = k->level;
   p->mem_pct = -1;
   for (guint l = 0; l < MEM_LEVELS; l++) {
+    /* The peak is what the simulated SM could get: the all-SMs share raised
+     * as the simulation raised it for the SMs busy (a lone SM: 1.953x DRAM),
+     * so the throughput cannot pass 100 % by that rise. */
     gdouble bpc = sim_per_cycle(r, r->st.level_bytes[l]);
-    gdouble peak = model_mem_level(m, l)->bytes_per_cycle;
+    gdouble peak = model_mem_level(m, l)->bytes_per_cycle * sim_level_busy_share(m, r, l);
     gdouble pct = 100.0 * ratio(bpc, peak);
     if (r->st.level_bytes[l] > 0 && pct > p->mem_pct) {
       p->mem_pct = pct;
@@ -86,7 +89,7 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   if (p->mem_pct < 0) {
     p->mem_pct = 0;
     p->mem_bytes_per_cycle = 0;
-    p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;
+    p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle * sim_level_busy_share(m, r, k->level);
   }
   p->load_latency = sim_avg_load_latency(r);
   p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_SEQUENTIAL);
