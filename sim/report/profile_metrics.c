@@ -6,8 +6,11 @@
 
 #include <string.h>
 
-static const gchar *const unit_names[PROFILE_UNIT_MAX] = {"issue", "fma",  "alu",
-                                                          "sfu",   "smem", "lsu"};
+/* PROFILE_UNIT_SMEM is "l1tex": the unit is the SM's shared-memory/L1TEX data
+ * stage, busy with global loads' data cycles too, so a kernel without shared
+ * memory (saxpy) can have it busiest; "smem" read as shared memory. */
+static const gchar *const unit_names[PROFILE_UNIT_MAX] = {"issue", "fma",   "alu",
+                                                          "sfu",   "l1tex", "lsu"};
 static const InstrPipe unit_pipe[PROFILE_UNIT_MAX] = {PIPE_NONE, PIPE_FMA,  PIPE_ALU,
                                                       PIPE_SFU,  PIPE_SMEM, PIPE_LSU};
 
@@ -94,7 +97,7 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   p->load_latency = sim_avg_load_latency(r);
   p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_SEQUENTIAL);
   p->loads_in_flight = sim_loads_per_cycle(r) * p->load_latency;
-  p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(k->level) : unit_names[p->sm_unit];
+  p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(p->mem_level) : unit_names[p->sm_unit];
 }
 
 /* Nsight Compute's definitions (sim.h, SimSchedStats): per scheduler over
