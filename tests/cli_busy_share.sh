@@ -42,6 +42,18 @@ if awk -v m="$on" 'BEGIN { exit !(m <= 10) }'; then pass=$((pass + 1)); else
   echo "FAIL: held-out MAPE with the rule $on % (want <= 10 %)"; cat "$tmp/on.csv"; fail=$((fail + 1)); fi
 if awk -v m="$off" 'BEGIN { exit !(m > 30) }'; then pass=$((pass + 1)); else
   echo "FAIL: held-out MAPE without the rule $off % (want > 30 %: the rule must matter here)"; fail=$((fail + 1)); fi
+# The report's DRAM peak is the share the simulation gave the SM: a lone busy SM
+# of 132 gets 17.2 x (1.953^-2.4 + (1/132)^2.4 (1 - 1.953^-2.4))^(-1/2.4) B/cycle,
+# so a lone DRAM-bound stream reads under 100 % (it read 193.6 % of the
+# all-SMs 17.2 before), and its Memory Bandwidth Peak is that share.
+want=$(awk 'BEGIN { p = 2.4; l = 1.953 ^ -p; printf "%.3f", 17.2 * (l + (1 / 132) ^ p * (1 - l)) ^ (-1 / p) }')
+"$bin" run --kernel stream --set launch.blocks=1 --set stream.loads=8 --set launch.threads_per_block=1024 \
+  --format json 2>/dev/null | tr -d ' \n' >"$tmp/lone.json"
+peak=$(sed -n 's/.*"memory_peak_bytes_per_cycle":\([0-9.]*\).*/\1/p' "$tmp/lone.json")
+pct=$(sed -n 's/.*"memory_throughput_pct":\([0-9.]*\).*/\1/p' "$tmp/lone.json")
+if awk -v p="$peak" -v w="$want" -v t="$pct" 'BEGIN { exit !(p + 0 > 0 && (p - w) ^ 2 < 1e-6 && t <= 100 && t >= 90) }'; then
+  pass=$((pass + 1)); else
+  echo "FAIL: lone SM: peak $peak B/cycle (want $want), throughput $pct % (want 90..100)"; fail=$((fail + 1)); fi
 echo "small-grid DRAM share, 24 held-out points: MAPE $on % with the rule, $off % without"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

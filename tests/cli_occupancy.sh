@@ -58,7 +58,6 @@ expect_bad "non-numeric smem" $L --smem-dynamic 4k
 expect_bad "non-numeric threads" --model h200 --threads abc --regs 32
 expect_bad "unknown compute capability" --model 3.7 --threads 256 --regs 32
 expect_bad "unknown model" --model nosuchgpu --threads 256 --regs 32
-expect_bad "missing model" --threads 256 --regs 32
 expect_bad "missing threads" --model h200 --regs 32
 expect_bad "carveout 101" $L --carveout 101
 expect_bad "carveout -2" $L --carveout -2
@@ -169,6 +168,12 @@ grep -q "48896 B" "$TMP/out" || fail "smem for 1 block: $(cat "$TMP/out")"
 expect_ok "waves" --model a100 --threads 1024 --regs 64 --grid 109 --format csv
 [ "$(col waves_per_sm),$(col waves),$(col last_wave_sms),$(col sm_time_used_pct)" = \
   "1.009,2,1,50.463" ] || fail "waves: $(cat "$TMP/out")"
+# The text names the rounded-up count as such: 1000 blocks of 8 per SM on 132 SMs
+# is 1000 / 1056 = 0.947 waves, which rounds up to 1 (it is not a whole wave).
+expect_ok "waves text" --model h200 --threads 128 --regs 64 --grid 1000
+grep -Eq '^ +Waves Per SM +0\.947$' "$TMP/out" || fail "waves text: $(cat "$TMP/out")"
+grep -Eq '^ +Waves \(rounded up\) +1$' "$TMP/out" || fail "waves text: no rounded-up label"
+grep -q 'Whole Waves' "$TMP/out" && fail "waves text: still says Whole Waves"
 
 # ---- issue 12: placement, launch bounds, warpgroups, cc 11.0 / 12.1 ---------------
 # 256 threads, 100 KB dynamic shared memory (opt-in): 2 blocks per SM on the H200.
@@ -233,8 +238,16 @@ for cc in 11.0:thor 12.1:gb10; do
   [ "$(col model),$(col blocks_per_sm)" = "${cc##*:},24" ] || fail "cc ${cc%%:*}: $(cat "$TMP/out")"
 done
 
+# Without --model the model is h200, as for run and sweep-points (and --help says so).
+expect_ok "default model" --threads 256 --regs 32 --format csv
+cp "$TMP/out" "$TMP/default.csv"
+expect_ok "model h200" --model h200 --threads 256 --regs 32 --format csv
+cmp -s "$TMP/out" "$TMP/default.csv" || fail "default model is not h200: $(cat "$TMP/default.csv")"
+[ "$(col model)" = h200 ] || fail "default model: $(cat "$TMP/out")"
+
 # ---- help --------------------------------------------------------------------------
 expect_ok "help" --help
+grep -q -- "default h200" "$TMP/out" || fail "--help does not name the default model"
 grep -q -- "--vary" "$TMP/out" || fail "--help does not list --vary"
 
 echo "cli_occupancy: $checks checks, $failures failures"

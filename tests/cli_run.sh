@@ -329,5 +329,17 @@ awk -v l="$level" -v p="$pct" -v b="$bpc" 'BEGIN { w = 100 * (100 / 128) * b / 3
   exit !(l == "\"l2\"" && b > 0 && p > 0.97 * w && p < 1.03 * w) }' ||
   fail "sol levels: memory level $level at $pct % with $bpc B/cycle (want l2 at 100/128 x $bpc / 36.5)"
 ok
+# The busiest unit, when memory leads, is that level too (it named thrash's
+# [stream] level, l1, and the High Throughput rule "l1 at 94.0 %").
+busiest=$(grep -o '"busiest_unit" *: *"[a-z0-9]*"' "$tmp/out" | grep -o '"[a-z0-9]*"$')
+[ "$busiest" = "$level" ] || fail "sol levels: busiest unit $busiest, memory level $level"
+grep -q 'High Throughput: l2 at' "$tmp/out" || fail "sol levels: rule does not name l2"
+ok
+# saxpy has no shared memory: its busiest SM unit, the shared-memory/L1TEX data
+# stage its global loads keep busy, is named l1tex (it read "smem").
+good "sol l1tex" run --kernel saxpy_sass --format json --no-whatif
+grep -q '"sm_busiest_unit" *: *"l1tex"' "$tmp/out" ||
+  fail "sol l1tex: $(grep '"sm_busiest_unit"' "$tmp/out")"
+ok
 
 echo "$passed passed, 0 failed"

@@ -51,7 +51,7 @@ int cli_occupancy_main(int argc, char **argv) {
     fputs(help, stdout);
   } else if (!cli_occ_check_modes(&o, argc, argv, &err)) {
     rc = fail(err);
-  } else if ((c.model = model_load(o.model, NULL, &err)) == NULL) {
+  } else if ((c.model = model_load(o.model ? o.model : "h200", NULL, &err)) == NULL) {
     rc = fail(err);
   } else {
     g_autoptr(GString) out = g_string_new(NULL);

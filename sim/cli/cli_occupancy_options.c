@@ -44,7 +44,9 @@ static const gchar description[] =
 GOptionContext *cli_occ_options_context(CliOccOptions *o) {
   const GOptionEntry entries[] = {
       {"model", 'm', 0, G_OPTION_ARG_FILENAME, &o->model,
-       "SM model: a name (see 'warpsim models'), a compute capability such as 8.6, or a path", "M"},
+       "SM model: a name (see 'warpsim models'), a compute capability such as 8.6, or a path "
+       "(default h200, as in run and sweep-points)",
+       "M"},
       {"threads", 't', 0, G_OPTION_ARG_STRING, &o->threads, "threads per block (1..1024)", "T"},
       {"regs", 'r', 0, G_OPTION_ARG_STRING, &o->regs, "registers per thread (1..255)", "R"},
       {"smem-static", 0, 0, G_OPTION_ARG_STRING, &o->smem_static,
@@ -249,8 +251,5 @@ gboolean cli_occ_check_modes(const CliOccOptions *o, int argc, char **argv, GErr
                              "only");
   if (o->cooperative && o->grid == NULL)
     return mode_error(error, "--cooperative needs --grid N (the blocks that must be co-resident)");
-  if (o->model == NULL)
-    return option_error(error, "--model is required (a name such as h200, a compute capability "
-                               "such as 8.6, or a path; see 'warpsim models')");
   return TRUE;
 }

@@ -118,7 +118,7 @@ void cli_occ_text_waves(GString *out, const SmModel *m, const OccResult *r, guin
   text_metric_uint(t, "SMs", "SM", m->sm.sms);
   text_metric_uint(t, "Blocks per Wave", "block", w.wave_blocks);
   text_metric_num(t, "Waves Per SM", "", w.waves_per_sm);
-  text_metric_uint(t, "Whole Waves", "", w.waves);
+  text_metric_uint(t, "Waves (rounded up)", "", w.waves);
   text_metric_uint(t, "Blocks in the Last Wave", "block", w.last_wave_blocks);
   text_metric_uint(t, "SMs Busy in the Last Wave", "SM", w.last_wave_sms);
   text_metric_num(t, "SM Time Used", "%", w.sm_time_used_pct);

@@ -150,7 +150,7 @@ typedef struct {
 typedef struct {
   guint64 wave_blocks;         /* blocks one full wave holds: blocks_per_sm x sms */
   gdouble waves_per_sm;        /* grid / wave_blocks */
-  guint64 waves;               /* whole waves: ceil(grid / wave_blocks) */
+  guint64 waves;               /* waves rounded up: ceil(grid / wave_blocks) */
   guint64 last_wave_blocks;    /* blocks in the last wave */
   guint last_wave_sms;         /* SMs busy in the last wave: min(last_wave_blocks, sms) */
   gdouble sm_time_used_pct;    /* grid / (waves x wave_blocks) x 100: SM-time doing work */

@@ -165,12 +165,24 @@ static void simulated_metrics(const SmModel *m, const NcuDetails *d, const SimRe
             : 0.0;
 }
 
-static void profiled_metrics(const SassKernel *sk, ProfileAgreement *a) {
+/* The profile's Issued Ipc Active.  Nsight Compute prints it with two
+ * decimals, so below 0.1 it holds under two significant digits (ghist's
+ * 0.0026 is printed 0.00): there it is Issued Instructions / (SMs x SM
+ * Active Cycles), the same ratio (sm__inst_issued summed over the SMs over
+ * their active cycles summed), when the export has both. */
+static gdouble profiled_issued_ipc(const SmModel *m, const NcuDetails *d) {
+  if (d->issued_ipc < PROFILE_AGREE_IPC_PRINTED_MIN && isfinite(d->issued_insts) &&
+      d->sm_active_cycles > 0 && m->sm.sms > 0)
+    return d->issued_insts / ((gdouble)m->sm.sms * d->sm_active_cycles);
+  return d->issued_ipc;
+}
+
+static void profiled_metrics(const SmModel *m, const SassKernel *sk, ProfileAgreement *a) {
   const NcuDetails *d = sk->details;
   gdouble *v = a->profiled;
   v[AGREE_SM_ACTIVE_CYCLES] = d->sm_active_cycles;
   v[AGREE_ELAPSED_CYCLES] = d->elapsed_cycles;
-  v[AGREE_ISSUED_IPC] = d->issued_ipc;
+  v[AGREE_ISSUED_IPC] = profiled_issued_ipc(m, d);
   v[AGREE_ISSUE_SLOTS] = d->issue_slots_pct;
   v[AGREE_WARP_CPI] = d->warp_cpi;
   v[AGREE_DRAM_PCT] = d->dram_pct;
@@ -201,7 +213,7 @@ void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r
   out->smem_static = pk.smem_static;
   out->smem_dynamic = pk.smem_dynamic;
   out->blocks_per_sm = r->blocks_per_sm;
-  profiled_metrics(k->sass, out);
+  profiled_metrics(m, k->sass, out);
   simulated_metrics(m, k->sass->details, r, out);
   const SimStats *st = &r->st;
   gdouble red = (gdouble)st->atomic_bytes / m->sector_bytes;
@@ -369,14 +381,24 @@ gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOpt
   return TRUE;
 }
 
+/* The decimals to print value v of metric i with: its own, or for a
+ * fraction metric (not a percentage) below 0.1 as many as give three
+ * significant digits (an issued IPC of 0.00258 is not "0.003"). */
+static gint value_decimals(guint i, gdouble v) {
+  gint dec = (gint)metrics[i].decimals;
+  if (metrics[i].pct || dec == 0 || !isfinite(v) || v == 0 || fabs(v) >= 0.1)
+    return dec;
+  return MAX(dec, 2 - (gint)floor(log10(fabs(v))));
+}
+
 /* "simulated 42.1 %, profiled 65.9 %" of item i; a new string. */
 static gchar *item_values(const ProfileAgreement *a, gint i) {
   if (i >= AGREE_METRIC_MAX)
     return g_strdup_printf("simulated %.1f %%, profiled %.1f %% of warp cycles",
                            a->state_simulated_pct[i - AGREE_METRIC_MAX],
                            a->state_profiled_pct[i - AGREE_METRIC_MAX]);
-  return g_strdup_printf("simulated %.*f, profiled %.*f%s%s", (int)metrics[i].decimals,
-                         a->simulated[i], (int)metrics[i].decimals, a->profiled[i],
+  return g_strdup_printf("simulated %.*f, profiled %.*f%s%s", value_decimals(i, a->simulated[i]),
+                         a->simulated[i], value_decimals(i, a->profiled[i]), a->profiled[i],
                          *metrics[i].unit ? " " : "", metrics[i].unit);
 }
 
@@ -441,8 +463,8 @@ void profile_agree_append_text(const ProfileAgreement *a, GString *out) {
   for (guint i = 0; i < AGREE_METRIC_MAX; i++) {
     report_table_add(t, metrics[i].name);
     report_table_add(t, metrics[i].unit);
-    report_table_take(t, cell(a->profiled[i], metrics[i].decimals));
-    report_table_take(t, cell(a->simulated[i], metrics[i].decimals));
+    report_table_take(t, cell(a->profiled[i], (guint)value_decimals(i, a->profiled[i])));
+    report_table_take(t, cell(a->simulated[i], (guint)value_decimals(i, a->simulated[i])));
     report_table_take(t, ratio_cell(a->simulated[i], a->profiled[i]));
   }
   guint order[NCU_STALL_MAX], n;

@@ -40,6 +40,11 @@ typedef enum {
 /* Cycles off by more than this share make the warning (10 %). */
 #define PROFILE_AGREE_WARN_SHARE 0.10
 
+/* Below this the profile's Issued Ipc Active, printed with two decimals,
+ * holds under two significant digits: the agreement takes Issued
+ * Instructions / (SMs x SM Active Cycles) instead, when the export has them. */
+#define PROFILE_AGREE_IPC_PRINTED_MIN 0.1
+
 typedef struct {
   gboolean present; /* a details export's launch was simulated */
   /* the profiled launch, as the details export states it */

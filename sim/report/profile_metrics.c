@@ -6,8 +6,11 @@
 
 #include <string.h>
 
-static const gchar *const unit_names[PROFILE_UNIT_MAX] = {"issue", "fma",  "alu",
-                                                          "sfu",   "smem", "lsu"};
+/* PROFILE_UNIT_SMEM is "l1tex": the unit is the SM's shared-memory/L1TEX data
+ * stage, busy with global loads' data cycles too, so a kernel without shared
+ * memory (saxpy) can have it busiest; "smem" read as shared memory. */
+static const gchar *const unit_names[PROFILE_UNIT_MAX] = {"issue", "fma",   "alu",
+                                                          "sfu",   "l1tex", "lsu"};
 static const InstrPipe unit_pipe[PROFILE_UNIT_MAX] = {PIPE_NONE, PIPE_FMA,  PIPE_ALU,
                                                       PIPE_SFU,  PIPE_SMEM, PIPE_LSU};
 
@@ -73,8 +76,11 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   p->mem_level = k->level;
   p->mem_pct = -1;
   for (guint l = 0; l < MEM_LEVELS; l++) {
+    /* The peak is what the simulated SM could get: the all-SMs share raised
+     * as the simulation raised it for the SMs busy (a lone SM: 1.953x DRAM),
+     * so the throughput cannot pass 100 % by that rise. */
     gdouble bpc = sim_per_cycle(r, r->st.level_bytes[l]);
-    gdouble peak = model_mem_level(m, l)->bytes_per_cycle;
+    gdouble peak = model_mem_level(m, l)->bytes_per_cycle * sim_level_busy_share(m, r, l);
     gdouble pct = 100.0 * ratio(bpc, peak);
     if (r->st.level_bytes[l] > 0 && pct > p->mem_pct) {
       p->mem_pct = pct;
@@ -86,12 +92,12 @@ static void speed_of_light(ProfileMetrics *p, const SmModel *m, const Kernel *k,
   if (p->mem_pct < 0) {
     p->mem_pct = 0;
     p->mem_bytes_per_cycle = 0;
-    p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle;
+    p->mem_peak_bytes_per_cycle = lv->bytes_per_cycle * sim_level_busy_share(m, r, k->level);
   }
   p->load_latency = sim_avg_load_latency(r);
   p->load_latency_unloaded = model_level_latency(lv, k->pattern == KERNEL_PATTERN_SEQUENTIAL);
   p->loads_in_flight = sim_loads_per_cycle(r) * p->load_latency;
-  p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(k->level) : unit_names[p->sm_unit];
+  p->busiest = p->mem_pct > p->sm_pct ? kernel_level_name(p->mem_level) : unit_names[p->sm_unit];
 }
 
 /* Nsight Compute's definitions (sim.h, SimSchedStats): per scheduler over

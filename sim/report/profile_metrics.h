@@ -49,7 +49,7 @@ typedef enum {
   PROFILE_UNIT_FMA,   /* FP32 pipe, per SMSP */
   PROFILE_UNIT_ALU,   /* INT32 pipe, per SMSP */
   PROFILE_UNIT_SFU,   /* MUFU pipe, per SMSP */
-  PROFILE_UNIT_SMEM,  /* shared-memory unit, per SM */
+  PROFILE_UNIT_SMEM,  /* shared-memory/L1TEX data stage, per SM ("l1tex") */
   PROFILE_UNIT_LSU,   /* LSU/MIO issue to L1TEX, per SMSP */
   PROFILE_UNIT_MAX
 } ProfileUnit;

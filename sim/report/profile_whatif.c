@@ -74,6 +74,17 @@ static gboolean occupancy_change(const ProfileMetrics *pm, const SmModel *m, con
     w->blocks_per_sm = target;
     g_string_append_printf(change, "%slaunch.blocks_per_sm=%u", change->len ? " " : "", target);
   }
+  /* A grid of at most one wave (no SM gets more CTAs than it holds now)
+   * would leave the new slots empty: the what-if would not have more warps
+   * (saxpy's 1056 CTAs at 16 slots: still 8 per SM, "-2.2 % costs").  Its
+   * grid grows with the CTAs per SM, as the measured curves' (132 x B) and
+   * the anchor's shape check's do, so it compares the same waves at twice
+   * the warps; the throughput is per cycle, so the added work compares. */
+  if (k->blocks > 0 && pm->sms > 0 && change->len > 0 &&
+      (k->blocks + pm->sms - 1) / pm->sms <= pm->blocks_per_sm) {
+    w->blocks = (guint)((guint64)k->blocks * target / pm->blocks_per_sm);
+    g_string_append_printf(change, " launch.blocks=%u", w->blocks);
+  }
   return change->len > 0;
 }
 

@@ -107,6 +107,12 @@ static gdouble busy_share(const SmModel *m, const BusyShare *b, const SimResult 
   return rounds > 0 ? rounds / time : 1.0;
 }
 
+gdouble sim_level_busy_share(const SmModel *model, const SimResult *r, guint level) {
+  if (r->n_loads == 0 || r->loads[0].blocks == 0 || level == MEM_L1)
+    return 1.0;
+  return busy_share(model, level == MEM_L2 ? &model->l2_busy : &model->dram_busy, r, 0);
+}
+
 static gdouble launch_memory(const Source *src, const SmModel *model, const Kernel *k,
                              SimResult *out, ProgramMemory *mem) {
   gboolean used = FALSE;

@@ -57,6 +57,15 @@ typedef struct {
   guint n_loads;               /* entries of loads */
 } SimResult;
 
+/* The factor by which level `level`'s (MemLevel) per-SM bandwidth, `[l2]` or
+ * `[dram] bytes_per_cycle` (one SM's share with every SM busy), was raised
+ * for the most loaded SM of `r` (out->st) because fewer SMs were busy while
+ * it ran: the harmonic mean over its rounds of CTAs of model_busy_share at
+ * the SMs busy in each (doc/model.md, "Bandwidth of a partly busy GPU").
+ * The simulation ran that SM at bytes_per_cycle x this; 1 for L1, for a
+ * launch that keeps every SM busy, and for a model with lone_sm_ratio 1. */
+gdouble sim_level_busy_share(const SmModel *model, const SimResult *r, guint level);
+
 /* Simulate `k` on `model` (both borrowed): the most loaded SM of the launch
  * (ceil(grid / sms) CTAs) into out->st, and, when the grid leaves other SMs
  * one CTA fewer, one of those too (out->loads), so that device-wide numbers

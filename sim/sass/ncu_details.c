@@ -129,6 +129,8 @@ static const DetailMetric detail_metrics[] = {
      "0 %, as without a details export"},
     {"Executed Instructions", D(executed_insts), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX,
      "warp instructions", "inst", 0, "not used"},
+    {"Issued Instructions", D(issued_insts), FALSE, SCALE_COUNT, 0, NCU_COUNT_MAX,
+     "warp instructions", "inst", 0, "the issued IPC as printed"},
     {"Achieved Active Warps Per SM", D(achieved_warps), FALSE, SCALE_COUNT, 0, 64, "warps", NULL, 0,
      "not used"},
     {"Theoretical Active Warps per SM", D(theoretical_warps), FALSE, SCALE_COUNT, 0, 64, "warps",
@@ -195,6 +197,7 @@ static const struct {
     {"l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate"},
     {"lts__t_sector_hit_rate.pct", "L2 Hit Rate"},
     {"smsp__inst_executed.sum", "Executed Instructions"},
+    {"smsp__inst_issued.sum", "Issued Instructions"},
     {"sm__warps_active.avg.per_cycle_active", "Achieved Active Warps Per SM"},
     {"dram__bytes.sum.per_second", "Memory Throughput"},
     {"gpu__time_duration.sum", "Duration"},
@@ -464,7 +467,7 @@ static NcuDetails *details_from_rows(GArray *rows, const NcuTable *t, const gcha
   d->line = l->line;
   d->id = g_ascii_strtoll(l->id, NULL, 10);
   d->smem_static = d->smem_dynamic = d->smem_config = d->l1_hit_pct = d->l2_hit_pct = NAN;
-  d->executed_insts = d->achieved_warps = d->theoretical_warps = NAN;
+  d->executed_insts = d->issued_insts = d->achieved_warps = d->theoretical_warps = NAN;
   d->dram_bytes_per_s = d->duration_s = NAN;
   d->sm_active_cycles = d->elapsed_cycles = d->sm_ghz = d->dram_pct = d->l1_pct = NAN;
   d->l2_pct = d->issued_ipc = d->issue_slots_pct = d->warp_cpi = d->achieved_pct = NAN;

@@ -21,6 +21,8 @@ typedef struct {
   gdouble l1_hit_pct;        /* Memory Workload Analysis: L1/TEX Hit Rate, % (NaN = absent) */
   gdouble l2_hit_pct;        /* L2 Hit Rate, % (NaN = absent) */
   gdouble executed_insts;    /* Instruction Statistics: Executed Instructions (NaN = absent) */
+  gdouble issued_insts;      /* Issued Instructions, warp instructions over all SMs (NaN =
+                                absent) */
   gdouble achieved_warps;    /* Achieved Active Warps Per SM (NaN = absent) */
   gdouble theoretical_warps; /* Theoretical Active Warps per SM (NaN = absent) */
   gdouble dram_bytes_per_s;  /* Memory Workload Analysis: Memory Throughput in a byte/s unit
