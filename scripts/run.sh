@@ -12,8 +12,8 @@
 # the headline figure results/occupancy_throughput.png (and .svg; its data in
 # results/occupancy_headline.csv, its knees and falls from warpsim curve-stats
 # in results/occupancy_headline_stats.csv): compute-bound flat past the knee,
-# memory-bound with enough loads in flight flat past 50 %, and a curve that
-# falls (stencil, measured and simulated; thrash on other models).  Prints a
+# memory-bound flattening the earlier the more loads are in flight, and a
+# curve that falls (stencil, measured and simulated; thrash on other models).  Prints a
 # short summary (scripts/main_summary.sh): each curve's knee and 50 -> 100 %
 # change (results/summary.csv), how many validated curves and real kernels
 # meet their targets, the known misses with their reasons
