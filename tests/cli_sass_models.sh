@@ -146,7 +146,19 @@ grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, inte
   ! grep -q "^  assumed timing.*I2F" "$tmp/s.txt" ||
   fail "text: the assumed-timing line: $(tail -1 "$tmp/s.txt")"
 ! grep -q "assumed timing.* FFMA " "$tmp/s.txt" || fail "text: FFMA (measured) among the assumed"
-passed=$((passed + 3))
+# Text table rows fit a terminal: a source cell is at most 48 characters (9
+# columns of 9, 5, 7, 7, 8, 48, 48 plus 4 of indent and 6 spaces: 142), a cut
+# one ends in "..." with the note below; the CSV keeps the longest whole.
+longest=$(cut -d, -f8- "$tmp/s.csv" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+[ "$longest" -gt 142 ] || fail "saxpy CSV: no source longer than a text cell ($longest)"
+wide=$(grep '^    ' "$tmp/s.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+[ "$wide" -le 142 ] || fail "text table row $wide characters wide (allowed <= 142)"
+grep -q '\.\.\. ' "$tmp/s.txt" && grep -q '^  sources longer than 48 characters end in "...": --format csv or json gives them whole$' "$tmp/s.txt" ||
+  fail "text: no cut source or no note"
+# The usage line names the listing once.
+"$bin" sass-coverage --help | grep -qx '  warpsim sass-coverage \[OPTION.*\] LISTING - the opcode classes of a SASS listing and their sources' ||
+  fail "usage line: $("$bin" sass-coverage --help | sed -n 2p)"
+passed=$((passed + 7))
 
 # An opcode in no class: refused, or listed with --allow-unclassed.
 sed 's/ FFMA R/ FOOBAR R/' "$saxpy" >"$tmp/foo.sass"

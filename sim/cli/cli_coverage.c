@@ -183,6 +183,22 @@ static ReportRow *use_row(const OpUse *u, const SmModel *m) {
   return row;
 }
 
+/* The text table's widest source cell, in characters: a longer one is cut
+ * to this many, ending in "...", so that a row fits a terminal (a source
+ * runs to 550 characters); CSV and JSON give every source whole. */
+#define COVERAGE_TEXT_SOURCE_MAX 48
+
+/* `s` (owned, taken) cut to COVERAGE_TEXT_SOURCE_MAX characters, ending in
+ * "..." when cut; sets *cut then.  A new string. */
+static gchar *text_cell(gchar *s, gboolean *cut) {
+  if (s == NULL || g_utf8_strlen(s, -1) <= COVERAGE_TEXT_SOURCE_MAX)
+    return s;
+  g_autofree gchar *head = g_utf8_substring(s, 0, COVERAGE_TEXT_SOURCE_MAX - 3);
+  g_free(s);
+  *cut = TRUE;
+  return g_strconcat(head, "...", NULL);
+}
+
 static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar *listing,
                        const SmModel *m, GString *out) {
   guint n = 0;
@@ -200,6 +216,7 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
   report_table_left(t, 2);
   report_table_left(t, 5);
   report_table_left(t, 6);
+  gboolean cut = FALSE;
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
@@ -210,12 +227,19 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
                              : g_strdup_printf("%s (UNCLASSED: assumed)", opclass_name(u->cls)));
     report_table_take(t, g_strdup_printf("%u", u->latency));
     report_table_take(t, g_strdup_printf("%u", u->interval));
-    report_table_take(t,
-                      u->classed ? key_source(m, group, use_key(u, "latency")) : g_strdup("none"));
-    report_table_take(t,
-                      u->classed ? key_source(m, group, use_key(u, "interval")) : g_strdup("none"));
+    report_table_take(
+        t, text_cell(u->classed ? key_source(m, group, use_key(u, "latency")) : g_strdup("none"),
+                     &cut));
+    report_table_take(
+        t, text_cell(u->classed ? key_source(m, group, use_key(u, "interval")) : g_strdup("none"),
+                     &cut));
   }
   report_table_write(t, out);
+  if (cut)
+    g_string_append_printf(out,
+                           "\n  sources longer than %d characters end in \"...\": "
+                           "--format csv or json gives them whole\n",
+                           COVERAGE_TEXT_SOURCE_MAX);
   /* Timing no measurement, citation or named fit gives. */
   GString *assumed = g_string_new(NULL);
   for (guint i = 0; i < uses->len; i++) {
@@ -312,7 +336,7 @@ int cli_coverage_main(int argc, char **argv) {
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.args, NULL, "LISTING"},
       G_OPTION_ENTRY_NULL};
   g_autoptr(GOptionContext) ctx =
-      g_option_context_new("LISTING - the opcode classes of a SASS listing and their sources");
+      g_option_context_new("- the opcode classes of a SASS listing and their sources");
   g_option_context_add_main_entries(ctx, entries, NULL);
   g_option_context_set_description(ctx, coverage_description);
   GError *err = NULL;
