@@ -71,6 +71,20 @@ for kfile in "$root"/traces/*_sass.ini; do
 done
 grep -qx h200 "$tmp/ran_models" && grep -qx h100 "$tmp/ran_models" || fail "h200 or h100 ran no SASS kernel"
 [ "$(sort -u "$tmp/refusing_models" | wc -l)" -ge 12 ] || fail "fewer than 12 models refused a kernel"
+# warpsim models' sass column: every model that ran a listing above says
+# yes, and the models that say yes are those doc/models_sass.md lists.
+"$bin" models --csv | awk -F, 'NR > 1 && $5 == "yes" { print $1 }' >"$tmp/sass_yes"
+for m in $(sort -u "$tmp/ran_models"); do
+  grep -qx "$m" "$tmp/sass_yes" || fail "model $m ran a SASS kernel but warpsim models says sass no"
+done
+[ "$(sort "$tmp/sass_yes" | paste -sd' ' -)" = "a100 b200 gb10 h100 h200 orin rtx3090 rtx4090 rtx5090" ] ||
+  fail "warpsim models sass yes: $(paste -sd' ' - <"$tmp/sass_yes")"
+# The text listing's columns align: every row's file starts where the header's does.
+"$bin" models >"$tmp/models.txt"
+col=$(head -1 "$tmp/models.txt" | awk '{ print index($0, " file") + 1 }')
+awk -v c="$col" 'NR > 1 && /\.ini$/ && substr($0, c, 1) != "/" { bad = 1; print "misaligned: " $0 } END { exit bad }' \
+  "$tmp/models.txt" || fail "warpsim models: columns misaligned"
+passed=$((passed + 3))
 
 # ---- sass-coverage ----------------------------------------------------------
 ins='^[[:space:]]*/\*[0-9a-fA-F]{4,}\*/[[:space:]]+[@A-Z]' # (grep -E; mawk has no {4,})
