@@ -144,8 +144,11 @@ gnuplot -c scripts/plot_occupancy_whatif.gp "$out/occupancy_whatif.csv" "$out/oc
 wrote+=("$out/occupancy_whatif.csv" "$out/occupancy_whatif.png")
 
 echo "== warp-state breakdowns (scripts/stalls.sh)" >&2
+# (chase: its kernel file's one chain per warp, named so the title says it;
+# the file keeps the name stalls_chase)
 for args in "--kernel fma --set stream.ilp=1 --set stream.fma=32" \
-  "--kernel fma --set stream.ilp=4 --set stream.fma=128" "--kernel chase"; do
+  "--kernel fma --set stream.ilp=4 --set stream.fma=128" \
+  "--kernel chase --set stream.ilp=1 --set stream.loads=1 --name chase"; do
   # shellcheck disable=SC2086 # the option list splits on purpose
   while read -r f; do wrote+=("$f"); done < <(scripts/stalls.sh --model "$model" $args "$out/stalls")
 done
