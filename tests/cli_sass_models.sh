@@ -156,10 +156,16 @@ grep -q '^IMAD,[0-9]*,[0-9]*,imad,true,4,2,"measured: results/reference/h200/mat
 grep -q "SASS coverage of $saxpy: 1 function, .* instructions, $(($(wc -l <"$tmp/s.csv") - 1)) opcodes" "$tmp/s.txt" ||
   fail "text header: $(head -1 "$tmp/s.txt")"
 # (I2F's conversion latency is measured since matrix/conv.csv: not listed)
-grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, interval), .*LDG (interval)" "$tmp/s.txt" &&
-  ! grep -q "^  assumed timing.*I2F" "$tmp/s.txt" ||
-  fail "text: the assumed-timing line: $(tail -1 "$tmp/s.txt")"
-! grep -q "assumed timing.* FFMA " "$tmp/s.txt" || fail "text: FFMA (measured) among the assumed"
+# (the list wraps at 100 columns, continued 4 spaces in: joined here)
+sed -n '/^  assumed timing/,$p' "$tmp/s.txt" >"$tmp/assumed.txt"
+sed '2,$s/^   //' "$tmp/assumed.txt" | tr -d '\n' >"$tmp/assumed1.txt"
+grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, interval), .*LDG (interval)" "$tmp/assumed1.txt" &&
+  ! grep -q "^  assumed timing.*I2F" "$tmp/assumed1.txt" ||
+  fail "text: the assumed-timing line: $(cat "$tmp/assumed1.txt")"
+! grep -q "assumed timing.* FFMA " "$tmp/assumed1.txt" || fail "text: FFMA (measured) among the assumed"
+[ "$(wc -l <"$tmp/assumed.txt")" -gt 1 ] || fail "text: assumed-timing list on one line"
+! grep -q '^.\{101,\}' "$tmp/assumed.txt" || fail "text: assumed-timing line over 100 columns"
+! tail -n +2 "$tmp/assumed.txt" | grep -qv '^    [A-Z]' || fail "text: assumed-timing continuation not 4 spaces in"
 # Text table rows fit a terminal: a source cell is at most 48 characters (9
 # columns of 9, 5, 7, 7, 8, 48, 48 plus 4 of indent and 6 spaces: 142), a cut
 # one ends in "..." with the note below; the CSV keeps the longest whole.
@@ -172,7 +178,7 @@ grep -q '\.\.\. ' "$tmp/s.txt" && grep -q '^  sources longer than 48 characters 
 # The usage line names the listing once.
 "$bin" sass-coverage --help | grep -qx '  warpsim sass-coverage \[OPTION.*\] LISTING - the opcode classes of a SASS listing and their sources' ||
   fail "usage line: $("$bin" sass-coverage --help | sed -n 2p)"
-passed=$((passed + 7))
+passed=$((passed + 10))
 
 # An opcode in no class: refused, or listed with --allow-unclassed.
 sed 's/ FFMA R/ FOOBAR R/' "$saxpy" >"$tmp/foo.sass"

@@ -241,7 +241,7 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
                            "--format csv or json gives them whole\n",
                            COVERAGE_TEXT_SOURCE_MAX);
   /* Timing no measurement, citation or named fit gives. */
-  GString *assumed = g_string_new(NULL);
+  g_autoptr(GPtrArray) assumed = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
@@ -250,15 +250,27 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
     gboolean a_lat = !u->classed || !lat || g_str_has_prefix(lat, "assumed:");
     gboolean a_iv = !u->classed || !iv || g_str_has_prefix(iv, "assumed:");
     if (a_lat || a_iv)
-      g_string_append_printf(assumed, "%s%s (%s)", assumed->len ? ", " : "", u->opcode,
-                             a_lat && a_iv ? "latency, interval"
-                             : a_lat       ? "latency"
-                                           : "interval");
+      g_ptr_array_add(assumed, g_strdup_printf("%s (%s)", u->opcode,
+                                               a_lat && a_iv ? "latency, interval"
+                                               : a_lat       ? "latency"
+                                                             : "interval"));
   }
-  if (assumed->len)
-    g_string_append_printf(out, "\n  assumed timing (no measurement, citation or fit): %s\n",
-                           assumed->str);
-  g_string_free(assumed, TRUE);
+  if (assumed->len) {
+    /* wrapped between items at 100 columns, continued 4 spaces in */
+    GString *line = g_string_new("  assumed timing (no measurement, citation or fit):");
+    g_string_append_c(out, '\n');
+    for (guint i = 0; i < assumed->len; i++) {
+      const gchar *item = g_ptr_array_index(assumed, i);
+      const gchar *sep = i + 1 < assumed->len ? "," : "";
+      if (line->len > 4 && line->len + 1 + strlen(item) + strlen(sep) > 100) {
+        g_string_append_printf(out, "%s\n", line->str);
+        g_string_assign(line, "   ");
+      }
+      g_string_append_printf(line, " %s%s", item, sep);
+    }
+    g_string_append_printf(out, "%s\n", line->str);
+    g_string_free(line, TRUE);
+  }
 }
 
 static void write_json(const GPtrArray *uses, const gchar *listing, const SmModel *m,
