@@ -267,6 +267,15 @@ do for [a = 2:ARGC] {
   stats f using (v = sprintf("%g", column("max_regs")), strstrt(caps, " ".v." ") == 0 ? (caps = caps.v." ") : "", 0) nooutput
   labelled = (words(caps) > 1)
   if (labelled) { set title ptitle."\nregister cap swept (-maxrregcount; labels: registers per thread)" } else { set title ptitle }
+  # The label of each row (one word per data row, in file order): the
+  # registers of every row at the same point (group, occupancy and value:
+  # caps the allocation does not reach give the same point), joined by "/",
+  # on the point's first row with ":0" (above) or ":1" (below) alternating
+  # from point to point; "-" on the others, which draw none.
+  rowlab = labelled ? system(sprintf("awk -F, -v g=%s -v m=%s 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } NF { r++; k = $c[g] \"@\" $c[\"occupancy_pct\"] \"@\" $c[m]; if (!(k in first)) { first[k] = r; pt[k] = np++; lab[k] = $c[\"regs_allocated\"] } else lab[k] = lab[k] \"/\" $c[\"regs_allocated\"]; key[r] = k } END { for (j = 1; j <= r; j++) printf \"%%s \", first[key[j]] == j ? lab[key[j]] \":\" (pt[key[j]] %% 2) : \"-\" }' %s", sq(gcol), sq(metric), sq(f))) : ""
+  rlab(r) = word(rowlab, r + 1)
+  rtext(r) = rlab(r)[1:strstrt(rlab(r), ":") - 1]
+  rside(r) = (rlab(r) eq "-" || rlab(r) eq "") ? -1 : int(rlab(r)[strstrt(rlab(r), ":") + 1:])
 
   # Per curve, from warpsim curve-stats: plateau, knee, still rising, the
   # change from the largest occupancy <= 50 % to the largest, and (--where)
@@ -325,9 +334,9 @@ do for [a = 2:ARGC] {
          with lines dt 2 lw 1 lc rgb colour(word(groups, i), i) notitle, \
        for [i = 1:mn] mf using (sel(word(mvals, i)) ? column("occupancy_pct") : NaN):(column(metric)) \
          with points pt 15 ps 1.5 lc rgb colour(word(mvals, i), i) title mentry(i), \
-       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 0 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
+       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && rside(int(column(0))) == 0 ? column("occupancy_pct") : NaN):(column(metric)):(rtext(int(column(0)))) \
          with labels left offset 0.6, 0.6 font ",8" notitle, \
-       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && int(column(0)) % 2 == 1 ? column("occupancy_pct") : NaN):(column(metric)):(sprintf("%g", column("regs_allocated"))) \
+       for [i = 1:(labelled ? n : 0)] f using (sel(word(groups, i)) && rside(int(column(0))) == 1 ? column("occupancy_pct") : NaN):(column(metric)):(rtext(int(column(0)))) \
          with labels left offset 0.6, -0.6 font ",8" notitle, \
        for [j = 1:has_bound] NaN with lines dt 2 lc rgb colour(word(groups, 1), 1) title (n > 1 ? "Little's-law bound (dashed, each curve's colour)" : "Little's-law bound (dashed)")
 }

@@ -1,6 +1,6 @@
 # plot_occupancy_headline.gp - the argument in three panels, one idea each:
-# compute-bound curves are flat past their knee; memory-bound curves with
-# enough loads in flight are flat past 50 % occupancy; and a curve that falls
+# compute-bound curves are flat past their knee; memory-bound curves flatten
+# the earlier the more loads each warp has in flight; and a curve that falls
 # as warps are added.  Lines are simulated, triangles measured (where the
 # file has them); an open circle marks each simulated curve's knee (the
 # first point reaching 90 % of its best), a filled diamond the best point of
@@ -109,9 +109,9 @@ do for [pi = 1:np] {
              sprintf("%s: knee %.0f %%, %s", label_of(word(series, i)), knee[i], gain(i))
   mentry(i) = falls(i) && mhas[i] ? sprintf("H200 measured: %s", drop(mbestx[i], mfallp[i], mxm[i])) : "H200 measured"
   if (p eq "compute") { what = "Compute-bound (FFMA chains):\nflat past the knee" }
-  if (p eq "memory") { what = "DRAM-bound (dependent loads): with enough\nloads in flight per warp, flat past 50 %" }
+  if (p eq "memory") { what = "DRAM-bound (dependent loads): the more loads\nin flight per warp, the earlier it flattens" }
   if (p eq "falls") { what = sprintf("More warps, slower%s", label_of(word(series, 1)) eq "stencil" ? \
-                      ": a 5-point\nstencil from its SASS (a fit kernel)" : ":\n".label_of(word(series, 1))) }
+                      ": a 5-point\nstencil from its SASS (held out)" : ":\n".label_of(word(series, 1))) }
   if (p ne "compute" && p ne "memory" && p ne "falls") { what = p }
   set title what font ",14"
   x0 = (pi - 1.0) / np

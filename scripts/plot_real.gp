@@ -3,12 +3,20 @@
 # model, lines) and the flat
 # predictor (the throughput the profile measured, dashed), one panel per
 # kernel against resident warps per SM, 12 panels per page.
-# Usage: gnuplot -c scripts/plot_real.gp REAL.csv SUMMARY.csv OUT_PREFIX
+# Usage: gnuplot -c scripts/plot_real.gp REAL.csv SUMMARY.csv OUT_PREFIX [UNITS.csv]
 #   REAL.csv and SUMMARY.csv from scripts/validate_real.sh (real.csv:
 #   kernel,blocks_per_sm,warps_per_sm,measured,simulated,...,profiled,flat;
-#   real_summary.csv: kernel,fitted,points,mape_pure_pct,...).  Writes
+#   real_summary.csv: kernel,fitted,points,mape_pure_pct,...).  UNITS.csv
+#   (no header: kernel,unit; the unit column of the measurement's
+#   curves.csv) names each panel's work unit on its y axis; without it, or
+#   for a kernel it lacks, the axis says "work per cycle per SM".  Writes
 #   OUT_PREFIX_1.png, OUT_PREFIX_2.png, ...  A missing or empty file is
 #   refused (exit 2, no figure).
+#   A panel whose pure curve peaks more than twice as high as every measured,
+#   anchored and flat point is scaled to those (1.25 x their largest) and
+#   says "pure off scale"; a kernel the model did not anchor (no
+#   anchor_factor: no profile, or the anchor dropped or not applied) says so
+#   in its title instead of an anchored MAPE, which is then the pure one.
 dir_(s) = strstrt(s, "/") ? s[1:strstrt(s, "/")].dir_(s[strstrt(s, "/") + 1:]) : ""
 load dir_(ARG0)."lib.gp"  # sq(): names reach the shell quoted
 if (ARGC < 3) {
@@ -25,6 +33,12 @@ kernels = system(sprintf("awk -F, 'NR > 1 && !s[$1]++ { printf \"%%s \", $1 }' %
 # (joined with ".", not sprintf: gnuplot 5.4.4's sprintf garbled this command
 # when a long file name made it long, repeating part of its format)
 info(k) = system("awk -F, -v k=".sq(k)." '$1 == k { printf \"MAPE anchored %s, pure %s %% (target <= 10)\\nknee: anchored %s, pure %s, measured %s warps\", $5, $4, $9, $8, $7 }' ".qsf)
+# a kernel with no anchor (anchor_factor "-"): its curve is the pure one
+info_pure(k, prof) = system("awk -F, -v k=".sq(k)." -v p=".prof." '$1 == k { printf \"MAPE pure %s %% (target <= 10)\\n%s\\nknee: pure %s, measured %s warps\", $4, p ? \"no anchor (dropped or not applied): anchored = pure\" : \"no profile: not anchored\", $8, $7 }' ".qsf)
+# the work unit of kernel k (UNITS.csv; underscores as spaces), "" if none
+unit(k) = (ARGC >= 4) ? system("awk -F, -v k=".sq(k)." '$1 == k { gsub(/_/, \" \", $2); printf \"%s\", $2; exit }' ".sq(ARG4)." 2>/dev/null") : ""
+# the largest value of kernel k's column c in real.csv ("-" skipped); 0 if none
+colmax(k, c) = real(system("awk -F, -v k=".sq(k)." -v c=".c." '$1 == k && $c != \"-\" && $c + 0 > m { m = $c + 0 } END { printf \"%.9g\", m + 0 }' ".qf))
 # has(k, COL): 1 when a row of kernel k has a value in column COL of real.csv
 # (9: flat, a kernel with a profile; 14: anchor_factor, an anchored one)
 has(k, c) = int(system("awk -F, -v k=".sq(k)." -v c=".c." '$1 == k && $c != \"-\" { n++ } END { print (n > 0) }' ".qf))
@@ -47,13 +61,24 @@ do for [pg = 1:pages] {
     k = word(kernels, i)
     # (a kernel without an anchor: its anchored curve is the pure one, not
     # drawn over it; without a profile: no flat line, none in the key)
-    set title k." (".fitted(k).")\n".info(k) font ",10"
+    anch = has(k, "14"); prof = has(k, "9")
+    # the measured, anchored and flat points set the scale; the pure curve
+    # only while it stays within twice their largest
+    others = colmax(k, 4)
+    if (anch && colmax(k, 12) > others) { others = colmax(k, 12) }
+    if (prof && colmax(k, 9) > others) { others = colmax(k, 9) }
+    pmax = colmax(k, 5)
+    clip = (others > 0 && pmax > 2 * others)
+    if (clip) { set yrange [0:1.25 * others] } else { set yrange [0:*] }
+    set title k." (".fitted(k).")\n".(anch ? info(k) : info_pure(k, prof)). \
+      (clip ? sprintf("\npure off scale (up to %.3g)", pmax) : "") font ",10"
     set xlabel "resident warps per SM"
-    set ylabel "work per cycle per SM"
+    u = unit(k)
+    set ylabel (u ne "" ? u : "work")." per cycle per SM"
     plot f using (strcol(1) eq k ? $3 : NaN):4 with points pt 7 ps 1.2 lc rgb "#000000" title "measured", \
          f using (strcol(1) eq k ? $3 : NaN):5 with linespoints pt 6 lw 2 lc rgb "#d55e00" title "pure", \
-         for [j = 1:has(k, "14")] f using (strcol(1) eq k ? $3 : NaN):12 with linespoints pt 4 lw 2 lc rgb "#009e73" title "anchored", \
-         for [j = 1:has(k, "9")] f using (strcol(1) eq k && strcol(9) ne "-" ? $3 : NaN):9 with lines dt 2 lw 1.5 lc rgb "#0072b2" title "flat"
+         for [j = 1:anch] f using (strcol(1) eq k ? $3 : NaN):12 with linespoints pt 4 lw 2 lc rgb "#009e73" title "anchored", \
+         for [j = 1:prof] f using (strcol(1) eq k && strcol(9) ne "-" ? $3 : NaN):9 with lines dt 2 lw 1.5 lc rgb "#0072b2" title "flat"
   }
   unset multiplot
 }

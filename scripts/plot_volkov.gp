@@ -59,7 +59,7 @@ plot for [k = 1:3] fma using (column("ilp") == int(word(ilps, k)) ? 32 * column(
        with points pt 6 ps 2.2 lw 2 lc rgb colour(k) notitle
 
 set title sprintf("DRAM loads (%.0f B a warp-load): bytes in flight for the peak", lb)
-set xlabel "bytes in flight on the GPU (KB): warps x loads per warp x bytes x SMs"
+set xlabel "bytes in flight (KB, GPU): warps x loads/warp x bytes/warp-load x SMs"
 set ylabel "DRAM bytes per cycle per SM"
 set xrange [0:800]
 set xtics autofreq

@@ -270,8 +270,19 @@ awk -F, 'NR > 1 && $2 == "no" {
     printf "flat,%d,%s,%s,%s,-,%d,-,%d,-,-,-\n", nf, median("flat", nf), pct(f10, nf), pct(f20, nf), dbl, hurt
     printf "always_helps,%d,-,-,-,-,%d,%s,%d,%s,-,-\n", n, dbl, pct(ra, dbl), hurt, pct(ha, hurt) }' \
   "$tmp/real_summary.csv" >"$tmp/real_scores.csv"
+# Each kernel's work unit (curves.csv's unit column) for the figures' y axes,
+# named as warpsim_real_jobs names the kernels (a name an earlier set used
+# takes its set's suffix).
+seen=" "
+for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b; do
+  [ -f "$root/results/reference/h200/$set/curves.csv" ] || continue
+  awk -F, -v seen="$seen" -v suffix="${set#real}" 'FNR > 1 { sub(/\r$/, ""); k = $1
+      if (suffix != "" && index(seen, " " k " ")) k = k suffix
+      if (!(k in u)) { u[k] = 1; print k "," $7 } }' "$root/results/reference/h200/$set/curves.csv" >>"$tmp/units.csv"
+  seen=" $(cut -d, -f1 "$tmp/units.csv" | paste -sd' ' -) "
+done
 if command -v gnuplot >/dev/null 2>&1; then
-  gnuplot -c "$root/scripts/plot_real.gp" "$tmp/real.csv" "$tmp/real_summary.csv" "$tmp/real" ||
+  gnuplot -c "$root/scripts/plot_real.gp" "$tmp/real.csv" "$tmp/real_summary.csv" "$tmp/real" "$tmp/units.csv" ||
     { echo "validate_real.sh: gnuplot failed" >&2; exit 1; }
 fi
 mkdir -p "$out"

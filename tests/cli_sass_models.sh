@@ -71,6 +71,20 @@ for kfile in "$root"/traces/*_sass.ini; do
 done
 grep -qx h200 "$tmp/ran_models" && grep -qx h100 "$tmp/ran_models" || fail "h200 or h100 ran no SASS kernel"
 [ "$(sort -u "$tmp/refusing_models" | wc -l)" -ge 12 ] || fail "fewer than 12 models refused a kernel"
+# warpsim models' sass column: every model that ran a listing above says
+# yes, and the models that say yes are those doc/models_sass.md lists.
+"$bin" models --csv | awk -F, 'NR > 1 && $5 == "yes" { print $1 }' >"$tmp/sass_yes"
+for m in $(sort -u "$tmp/ran_models"); do
+  grep -qx "$m" "$tmp/sass_yes" || fail "model $m ran a SASS kernel but warpsim models says sass no"
+done
+[ "$(sort "$tmp/sass_yes" | paste -sd' ' -)" = "a100 b200 gb10 h100 h200 orin rtx3090 rtx4090 rtx5090" ] ||
+  fail "warpsim models sass yes: $(paste -sd' ' - <"$tmp/sass_yes")"
+# The text listing's columns align: every row's file starts where the header's does.
+"$bin" models >"$tmp/models.txt"
+col=$(head -1 "$tmp/models.txt" | awk '{ print index($0, " file") + 1 }')
+awk -v c="$col" 'NR > 1 && /\.ini$/ && substr($0, c, 1) != "/" { bad = 1; print "misaligned: " $0 } END { exit bad }' \
+  "$tmp/models.txt" || fail "warpsim models: columns misaligned"
+passed=$((passed + 3))
 
 # ---- sass-coverage ----------------------------------------------------------
 ins='^[[:space:]]*/\*[0-9a-fA-F]{4,}\*/[[:space:]]+[@A-Z]' # (grep -E; mawk has no {4,})
@@ -142,11 +156,29 @@ grep -q '^IMAD,[0-9]*,[0-9]*,imad,true,4,2,"measured: results/reference/h200/mat
 grep -q "SASS coverage of $saxpy: 1 function, .* instructions, $(($(wc -l <"$tmp/s.csv") - 1)) opcodes" "$tmp/s.txt" ||
   fail "text header: $(head -1 "$tmp/s.txt")"
 # (I2F's conversion latency is measured since matrix/conv.csv: not listed)
-grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, interval), .*LDG (interval)" "$tmp/s.txt" &&
-  ! grep -q "^  assumed timing.*I2F" "$tmp/s.txt" ||
-  fail "text: the assumed-timing line: $(tail -1 "$tmp/s.txt")"
-! grep -q "assumed timing.* FFMA " "$tmp/s.txt" || fail "text: FFMA (measured) among the assumed"
-passed=$((passed + 3))
+# (the list wraps at 100 columns, continued 4 spaces in: joined here)
+sed -n '/^  assumed timing/,$p' "$tmp/s.txt" >"$tmp/assumed.txt"
+sed '2,$s/^   //' "$tmp/assumed.txt" | tr -d '\n' >"$tmp/assumed1.txt"
+grep -q "^  assumed timing (no measurement, citation or fit): BAR (latency, interval), .*LDG (interval)" "$tmp/assumed1.txt" &&
+  ! grep -q "^  assumed timing.*I2F" "$tmp/assumed1.txt" ||
+  fail "text: the assumed-timing line: $(cat "$tmp/assumed1.txt")"
+! grep -q "assumed timing.* FFMA " "$tmp/assumed1.txt" || fail "text: FFMA (measured) among the assumed"
+[ "$(wc -l <"$tmp/assumed.txt")" -gt 1 ] || fail "text: assumed-timing list on one line"
+! grep -q '^.\{101,\}' "$tmp/assumed.txt" || fail "text: assumed-timing line over 100 columns"
+! tail -n +2 "$tmp/assumed.txt" | grep -qv '^    [A-Z]' || fail "text: assumed-timing continuation not 4 spaces in"
+# Text table rows fit a terminal: a source cell is at most 48 characters (9
+# columns of 9, 5, 7, 7, 8, 48, 48 plus 4 of indent and 6 spaces: 142), a cut
+# one ends in "..." with the note below; the CSV keeps the longest whole.
+longest=$(cut -d, -f8- "$tmp/s.csv" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+[ "$longest" -gt 142 ] || fail "saxpy CSV: no source longer than a text cell ($longest)"
+wide=$(grep '^    ' "$tmp/s.txt" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+[ "$wide" -le 142 ] || fail "text table row $wide characters wide (allowed <= 142)"
+grep -q '\.\.\. ' "$tmp/s.txt" && grep -q '^  sources longer than 48 characters end in "...": --format csv or json gives them whole$' "$tmp/s.txt" ||
+  fail "text: no cut source or no note"
+# The usage line names the listing once.
+"$bin" sass-coverage --help | grep -qx '  warpsim sass-coverage \[OPTION.*\] LISTING - the opcode classes of a SASS listing and their sources' ||
+  fail "usage line: $("$bin" sass-coverage --help | sed -n 2p)"
+passed=$((passed + 10))
 
 # An opcode in no class: refused, or listed with --allow-unclassed.
 sed 's/ FFMA R/ FOOBAR R/' "$saxpy" >"$tmp/foo.sass"

@@ -183,6 +183,22 @@ static ReportRow *use_row(const OpUse *u, const SmModel *m) {
   return row;
 }
 
+/* The text table's widest source cell, in characters: a longer one is cut
+ * to this many, ending in "...", so that a row fits a terminal (a source
+ * runs to 550 characters); CSV and JSON give every source whole. */
+#define COVERAGE_TEXT_SOURCE_MAX 48
+
+/* `s` (owned, taken) cut to COVERAGE_TEXT_SOURCE_MAX characters, ending in
+ * "..." when cut; sets *cut then.  A new string. */
+static gchar *text_cell(gchar *s, gboolean *cut) {
+  if (s == NULL || g_utf8_strlen(s, -1) <= COVERAGE_TEXT_SOURCE_MAX)
+    return s;
+  g_autofree gchar *head = g_utf8_substring(s, 0, COVERAGE_TEXT_SOURCE_MAX - 3);
+  g_free(s);
+  *cut = TRUE;
+  return g_strconcat(head, "...", NULL);
+}
+
 static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar *listing,
                        const SmModel *m, GString *out) {
   guint n = 0;
@@ -200,6 +216,7 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
   report_table_left(t, 2);
   report_table_left(t, 5);
   report_table_left(t, 6);
+  gboolean cut = FALSE;
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
@@ -210,14 +227,21 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
                              : g_strdup_printf("%s (UNCLASSED: assumed)", opclass_name(u->cls)));
     report_table_take(t, g_strdup_printf("%u", u->latency));
     report_table_take(t, g_strdup_printf("%u", u->interval));
-    report_table_take(t,
-                      u->classed ? key_source(m, group, use_key(u, "latency")) : g_strdup("none"));
-    report_table_take(t,
-                      u->classed ? key_source(m, group, use_key(u, "interval")) : g_strdup("none"));
+    report_table_take(
+        t, text_cell(u->classed ? key_source(m, group, use_key(u, "latency")) : g_strdup("none"),
+                     &cut));
+    report_table_take(
+        t, text_cell(u->classed ? key_source(m, group, use_key(u, "interval")) : g_strdup("none"),
+                     &cut));
   }
   report_table_write(t, out);
+  if (cut)
+    g_string_append_printf(out,
+                           "\n  sources longer than %d characters end in \"...\": "
+                           "--format csv or json gives them whole\n",
+                           COVERAGE_TEXT_SOURCE_MAX);
   /* Timing no measurement, citation or named fit gives. */
-  GString *assumed = g_string_new(NULL);
+  g_autoptr(GPtrArray) assumed = g_ptr_array_new_with_free_func(g_free);
   for (guint i = 0; i < uses->len; i++) {
     const OpUse *u = g_ptr_array_index(uses, i);
     g_autofree gchar *group = g_strdup_printf("class_%s", opclass_name(u->cls));
@@ -226,15 +250,27 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
     gboolean a_lat = !u->classed || !lat || g_str_has_prefix(lat, "assumed:");
     gboolean a_iv = !u->classed || !iv || g_str_has_prefix(iv, "assumed:");
     if (a_lat || a_iv)
-      g_string_append_printf(assumed, "%s%s (%s)", assumed->len ? ", " : "", u->opcode,
-                             a_lat && a_iv ? "latency, interval"
-                             : a_lat       ? "latency"
-                                           : "interval");
+      g_ptr_array_add(assumed, g_strdup_printf("%s (%s)", u->opcode,
+                                               a_lat && a_iv ? "latency, interval"
+                                               : a_lat       ? "latency"
+                                                             : "interval"));
   }
-  if (assumed->len)
-    g_string_append_printf(out, "\n  assumed timing (no measurement, citation or fit): %s\n",
-                           assumed->str);
-  g_string_free(assumed, TRUE);
+  if (assumed->len) {
+    /* wrapped between items at 100 columns, continued 4 spaces in */
+    GString *line = g_string_new("  assumed timing (no measurement, citation or fit):");
+    g_string_append_c(out, '\n');
+    for (guint i = 0; i < assumed->len; i++) {
+      const gchar *item = g_ptr_array_index(assumed, i);
+      const gchar *sep = i + 1 < assumed->len ? "," : "";
+      if (line->len > 4 && line->len + 1 + strlen(item) + strlen(sep) > 100) {
+        g_string_append_printf(out, "%s\n", line->str);
+        g_string_assign(line, "   ");
+      }
+      g_string_append_printf(line, " %s%s", item, sep);
+    }
+    g_string_append_printf(out, "%s\n", line->str);
+    g_string_free(line, TRUE);
+  }
 }
 
 static void write_json(const GPtrArray *uses, const gchar *listing, const SmModel *m,
@@ -312,7 +348,7 @@ int cli_coverage_main(int argc, char **argv) {
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.args, NULL, "LISTING"},
       G_OPTION_ENTRY_NULL};
   g_autoptr(GOptionContext) ctx =
-      g_option_context_new("LISTING - the opcode classes of a SASS listing and their sources");
+      g_option_context_new("- the opcode classes of a SASS listing and their sources");
   g_option_context_add_main_entries(ctx, entries, NULL);
   g_option_context_set_description(ctx, coverage_description);
   GError *err = NULL;

@@ -265,10 +265,12 @@ static RawFunction *raw_new(const gchar *name, guint arch, gchar suffix, guint l
  * 0x000e6e0000002100: write barrier 1, stall 7 under this decoding); sm_121
  * code is byte-identical to sm_120's (an NVIDIA forum comparison of both).
  * sm_103 and sm_110 are unchecked and refused. */
+/* The architectures whose listings are read (SASS_ARCHS). */
+static const guint read_archs[] = {80, 86, 87, 89, 90, 100, 120, 121};
+
 static gboolean arch_supported(guint arch) {
-  static const guint archs[] = {80, 86, 87, 89, 90, 100, 120, 121};
-  for (guint i = 0; i < G_N_ELEMENTS(archs); i++)
-    if (arch == archs[i])
+  for (guint i = 0; i < G_N_ELEMENTS(read_archs); i++)
+    if (arch == read_archs[i])
       return TRUE;
   return FALSE;
 }
@@ -905,6 +907,13 @@ SassArchFit sass_arch_fit(guint arch, gchar suffix, guint cc_major, guint cc_min
   if (major == cc_major && minor < cc_minor && suffix != 'a')
     return SASS_ARCH_COMPATIBLE;
   return SASS_ARCH_FOREIGN;
+}
+
+gboolean sass_cc_runs_read_arch(guint cc_major, guint cc_minor) {
+  for (guint i = 0; i < G_N_ELEMENTS(read_archs); i++)
+    if (sass_arch_fit(read_archs[i], '\0', cc_major, cc_minor) != SASS_ARCH_FOREIGN)
+      return TRUE;
+  return FALSE;
 }
 
 gboolean sass_check_arch(const SassFunction *f, const gchar *model_name, guint cc_major,

@@ -159,6 +159,12 @@ typedef enum {
 } SassArchFit;
 SassArchFit sass_arch_fit(guint arch, gchar suffix, guint cc_major, guint cc_minor);
 
+/* TRUE when a GPU of compute capability cc_major.cc_minor runs a listing of
+ * some architecture that is read (SASS_ARCHS), by sass_arch_fit: whether a
+ * model of that GPU can run any SASS listing at all (it also needs opcode
+ * classes).  9.0 and 8.9: TRUE; 11.0 (sm_110 not read) and 7.5: FALSE. */
+gboolean sass_cc_runs_read_arch(guint cc_major, guint cc_minor);
+
 /* Check function `f` against the GPU of model `model_name` (compute
  * capability cc_major.cc_minor): SASS_ARCH_FOREIGN is SASS_ERROR_ARCH
  * naming both ("FILE:LINE: function 'F' is compiled for sm_89, which model
