@@ -79,4 +79,12 @@ for v in 0 32; do
   "$bin" run --kernel fma --format csv --set class_global.scattered_dram_bytes=$v >/dev/null 2>&1 &&
     ok || fail "scattered_dram_bytes $v refused"
 done
+# latency_spread above a level's least latency names the key that gives it:
+# a [dram] stream_latency of 340 below latency 697 (it said "the level's
+# latency 340"), and with a stream_latency above latency, latency.
+one_line "dram latency_spread over stream_latency" "exceeds the level's stream_latency 340" -- \
+  run --kernel fma --format csv --set dram.stream_latency=340 --set dram.latency_spread=400
+one_line "dram latency_spread over latency" "exceeds the level's latency 300" -- \
+  run --kernel fma --format csv --set dram.latency=300 --set dram.stream_latency=340 \
+  --set dram.latency_spread=310
 echo "$passed passed, 0 failed"

@@ -519,13 +519,15 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   const MemLevelModel *lv[] = {&m->l1, &m->l2, &m->dram};
   const gchar *lv_name[] = {"l1", "l2", "dram"};
   for (guint i = 0; m->has_timing && i < G_N_ELEMENTS(lv); i++) {
-    guint lat = lv[i]->stream_latency ? MIN(lv[i]->latency, lv[i]->stream_latency) : lv[i]->latency;
+    gboolean stream = lv[i]->stream_latency && lv[i]->stream_latency < lv[i]->latency;
+    guint lat = stream ? lv[i]->stream_latency : lv[i]->latency;
     if (lv[i]->latency_spread > lat) {
       g_autofree gchar *at = config_origin(kf, file, lv_name[i], "latency_spread");
       g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-                  "%s: [%s] latency_spread: %u exceeds the level's latency %u (allowed 0..%u "
+                  "%s: [%s] latency_spread: %u exceeds the level's %s %u (allowed 0..%u "
                   "cycles)",
-                  at, lv_name[i], lv[i]->latency_spread, lat, lat);
+                  at, lv_name[i], lv[i]->latency_spread, stream ? "stream_latency" : "latency", lat,
+                  lat);
       return FALSE;
     }
   }
