@@ -155,7 +155,9 @@ static JsonParser *load(const gchar *path, JsonObject **root, JsonObject **profi
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *err = NULL;
   if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    *message = g_strdup_printf("diff: %s: no such file", path);
+    *message = g_strdup_printf("diff: %s: %s", path,
+                               g_file_test(path, G_FILE_TEST_EXISTS) ? "not a regular file"
+                                                                     : "no such file");
     return NULL;
   }
   if (!json_parser_load_from_file(parser, path, &err)) {
