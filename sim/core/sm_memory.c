@@ -223,11 +223,18 @@ static inline void sm_inflight_add(Sm *sm, SimCycle at, guint lines) {
   smsp_units_update(&sm->units);
 }
 
-SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+/* The cost of `in` (code[w->pc]) at the warp's active lanes: the pc's
+ * cached MemAccess, worked out again when the bytes differ. */
+static inline MemAccess *sm_access(Sm *sm, const Warp *w, const Instr *in) {
   guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
+  MemAccess *a = &sm->access[w->pc];
   if (G_UNLIKELY(!a->valid || a->bytes != bytes))
     access_init(sm, in, bytes, a);
+  return a;
+}
+
+SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  MemAccess *a = sm_access(sm, w, in);
   gboolean load = in->op == OP_LDL;
   if (in->l1tex) {
     /* An access through L1TEX: its data passes the data stage that shared
@@ -245,10 +252,7 @@ SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
 }
 
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
-  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  MemAccess *a = &sm->access[w->pc]; /* in is code[pc] */
-  if (G_UNLIKELY(!a->valid || a->bytes != bytes))
-    access_init(sm, in, bytes, a);
+  MemAccess *a = sm_access(sm, w, in);
   gboolean missed = TRUE; /* the access left L1 */
   SimCycle done = 0;      /* a global access: its level is done with it */
   if (in->l1tex) {
