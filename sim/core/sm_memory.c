@@ -53,7 +53,8 @@ void sm_store_scales(const gdouble s[4], guint ctas, gdouble out[2]) {
   /* results/reference/h200/matrix/gstore.csv: a coalesced DRAM store stream
    * writes less per cycle the more CTAs (each its own stream of lines) an SM
    * holds, down to B = 8; 32-bit stores (one line per warp-store) 20.3 ->
-   * 16.4 B/cycle/SM, 128-bit 19.1 -> 17.8 */
+   * 16.4 B/cycle/SM, 128-bit 19.1 -> 17.8 at B = 8 (1 per iteration; 17.7
+   * with 4) and 17.6 at B = 16, the value models/h200.ini quotes */
   gdouble x = (gdouble)MIN(ctas - 1, 7u) / 7.0;
   out[0] = s[0] + (s[1] - s[0]) * x;
   out[1] = s[2] + (s[3] - s[2]) * x;
