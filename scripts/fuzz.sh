@@ -8,7 +8,7 @@
 # its input in build-fuzz/artifacts/ and stops with exit 1.
 #
 # Usage: scripts/fuzz.sh [--seconds S] [--jobs N] [TARGET ...]
-#   TARGETs: kernel model set batch occupancy sass ncu (default: all seven)
+#   TARGETs: kernel model set batch occupancy sass ncu export (default: all eight)
 # Example: scripts/fuzz.sh --seconds 7200 set batch
 #   Reproduce a crash: build-fuzz/tests/fuzz/fuzz_TARGET build-fuzz/artifacts/crash-...
 set -euo pipefail
@@ -16,7 +16,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$root/scripts/lib.sh"
 warpsim_help "${BASH_SOURCE[0]}" "$@"
 warpsim_need_source "$root"
-all=(kernel model set batch occupancy sass ncu)
+all=(kernel model set batch occupancy sass ncu export)
 seconds=3600 jobs=$(nproc) targets=()
 while [ $# -gt 0 ]; do
   case "$1" in
