@@ -62,6 +62,18 @@ awk -v f="$f1" -v r="$want" -v s="$share" 'BEGIN { w = 1 + (1 / r - 1) / s; exit
 [ "$(grep -c '^warpsim: warning: transpose_pad_sass: at the profiled launch .*; not anchored at the profile (derived memory_time_factor 0\.7[0-9]*): with it, the profiled launch.s DRAM throughput moves away' "$tmp/tp_an.err")" = 1 ] &&
   [ "$(wc -l <"$tmp/tp_an.err")" = 1 ] &&
   ok || fail "transpose_pad: no drop warning: $(cat "$tmp/tp_an.err")"
+# ghist: the pure model is x0.02 off and the anchor (the L2 atomic unit's
+# rate) is applied: the warning says the curve is anchored, not "do not
+# trust this curve", which --no-anchor's pure curve still gets.
+gh=$root/traces/ghist_sass.ini
+"$bin" run --kernel "$gh" --format csv --no-whatif >/dev/null 2>"$tmp/gh.err" || fail "ghist anchored"
+"$bin" run --kernel "$gh" --format csv --no-whatif --no-anchor >/dev/null 2>"$tmp/gh_pure.err" ||
+  fail "ghist pure"
+a='^warpsim: warning: ghist_sass: at the profiled launch .*(x0\.02, more than 10 % off): '
+[ "$(grep -c "${a}the pure model misses this kernel here, so the curve is anchored on the profile" "$tmp/gh.err")" = 1 ] &&
+  ! grep -q 'do not trust' "$tmp/gh.err" && ok || fail "ghist anchored: $(cat "$tmp/gh.err")"
+[ "$(grep -c "${a}do not trust this curve; the metric" "$tmp/gh_pure.err")" = 1 ] && ok ||
+  fail "ghist pure: $(cat "$tmp/gh_pure.err")"
 [ -z "$(col "$tmp/tp_an.csv" anchor_memory_time_factor)" ] && [ "$(col "$tmp/tp_an.csv" cycles)" = "$(col "$tmp/pure.csv" cycles)" ] &&
   ok || fail "transpose_pad dropped but not the pure model"
 grep -q '"refused" *: *true' "$tmp/a.json" && grep -q '"dram_throughput_profiled_pct" *: *53.7' "$tmp/a.json" &&

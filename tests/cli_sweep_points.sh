@@ -52,6 +52,34 @@ grep -qx "effective configuration sha256: $conf" "$tmp/sig" || fail "config hash
 [ "$(wc -l <"$tmp/sig")" -eq 8 ] || fail "signature lines: $(cat "$tmp/sig")"
 ok
 
+# A point whose [sass] keys name another listing: its listing and exports
+# are hashed in too (the signature hashed point 1's files alone, so --resume
+# did not notice an edit of point 2's listing).  Worked here with sha256sum:
+# each point's files are one "HASH  -" line each (listing, source, details),
+# hashed; point 2's hash is appended to point 1's as one more line.
+root=${WARPSIM_ROOT:?}
+r=$root/results/reference/h200/real
+cp "$r/sass/saxpy.sass" "$tmp/a.sass"
+cp "$r/sass/saxpy.sass" "$tmp/b.sass"
+echo "// edited" >>"$tmp/b.sass"
+files_hash() {
+  for f in "$1" "$r/ncu/saxpy_source_b8.csv" "$r/ncu/details_full_b8.csv"; do
+    echo "$(sha256sum <"$f" | cut -d' ' -f1)  -"
+  done | sha256sum | cut -d' ' -f1
+}
+ha=$(files_hash "$tmp/a.sass") hb=$(files_hash "$tmp/b.sass")
+want=$(printf '%s  -\n%s\n' "$ha" "$hb" | sha256sum | cut -d' ' -f1)
+"$bin" sweep-points --kernel "$root/traces/saxpy_sass.ini" --axis "sass.file=$tmp/a.sass,$tmp/b.sass" \
+  --signature "$tmp/sig2" >/dev/null 2>"$tmp/err" || fail "--signature, two listings: $(cat "$tmp/err")"
+grep -qx "kernel's SASS listing and profiles sha256: $want" "$tmp/sig2" ||
+  fail "two listings: $(grep listing "$tmp/sig2"), want $want"
+# One listing for every point: point 1's files alone, as before.
+"$bin" sweep-points --kernel "$root/traces/saxpy_sass.ini" --axis "sass.file=$tmp/a.sass,$tmp/a.sass" \
+  --signature "$tmp/sig3" >/dev/null 2>&1 || fail "--signature, one listing"
+grep -qx "kernel's SASS listing and profiles sha256: $ha" "$tmp/sig3" ||
+  fail "one listing: $(grep listing "$tmp/sig3"), want $ha"
+ok
+
 # --derive: 32 FFMAs per chain; the derived key after the axes' keys.
 got=$("$bin" sweep-points --kernel fma --set stream.iterations=4 --axis stream.ilp=1..3 \
   --derive 'stream.fma=32*stream.ilp' --axis launch.blocks_per_sm=1,2 2>"$tmp/err") ||

@@ -499,7 +499,7 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
       !profile_agree(used, k, opt, r, memo, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
-  g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name);
+  g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name, rp->anchor.applied);
   g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
   if (warning != NULL) {
     g_autofree gchar *line =

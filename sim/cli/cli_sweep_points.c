@@ -726,6 +726,43 @@ static gchar *sass_sha256(const Kernel *k, GError **error) {
   return sha256(lines->str, lines->len);
 }
 
+/* Whether a point's sets ("k=v\tk=v...") name a [sass] key, which may name
+ * another listing or export than point 1's. */
+static gboolean point_sets_sass(const gchar *point) {
+  g_auto(GStrv) sets = g_strsplit(point, "\t", -1);
+  for (guint i = 0; sets[i] != NULL; i++)
+    if (g_str_has_prefix(sets[i], "sass."))
+      return TRUE;
+  return FALSE;
+}
+
+/* The listings and exports of every point after the first that sets a [sass]
+ * key: each distinct sass_sha256 other than `first`'s, one "HASH" line each in
+ * grid order ("" for none: the signature of a sweep whose points all read
+ * point 1's files is as before); NULL with cli_load's or file_sha256's
+ * error. */
+static gchar *other_sass_sha256(const Sweep *s, const gchar *first, GError **error) {
+  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_hash_table_add(seen, g_strdup(first));
+  g_autoptr(GString) lines = g_string_new(NULL);
+  for (guint i = 1; i < s->points->len; i++) {
+    const gchar *point = g_ptr_array_index(s->points, i);
+    if (!point_sets_sass(point))
+      continue;
+    g_autoptr(SmModel) m = NULL;
+    g_autoptr(Kernel) k = NULL;
+    g_auto(GStrv) sets = g_strsplit(point, "\t", -1);
+    if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
+      return NULL;
+    gchar *h = sass_sha256(k, error);
+    if (h == NULL)
+      return NULL;
+    if (g_hash_table_add(seen, h))
+      g_string_append_printf(lines, "%s\n", h);
+  }
+  return g_string_free(g_steal_pointer(&lines), FALSE);
+}
+
 /* What decides the results, one "what: value" line each. */
 static gboolean write_signature(const Sweep *s, GError **error) {
   g_autoptr(SmModel) m = NULL;
@@ -738,8 +775,15 @@ static gboolean write_signature(const Sweep *s, GError **error) {
   g_autofree gchar *mh = file_sha256(m->file, error);
   g_autofree gchar *kh = mh ? file_sha256(k->file, error) : NULL;
   g_autofree gchar *sh = kh ? sass_sha256(k, error) : NULL;
-  if (sh == NULL)
+  g_autofree gchar *others = sh ? other_sass_sha256(s, sh, error) : NULL;
+  if (others == NULL)
     return FALSE;
+  if (*others != '\0') {
+    /* points whose [sass] keys name other files: theirs hashed in too */
+    g_autofree gchar *both = g_strdup_printf("%s  -\n%s", sh, others);
+    g_free(sh);
+    sh = sha256(both, strlen(both));
+  }
   GString *config = g_string_new(NULL);
   g_string_append_printf(config, "# warpsim %s\n", WARPSIM_VERSION);
   model_dump(m, config, "# ");

@@ -402,18 +402,21 @@ static gchar *item_values(const ProfileAgreement *a, gint i) {
                          *metrics[i].unit ? " " : "", metrics[i].unit);
 }
 
-gchar *profile_agree_warning(const ProfileAgreement *a, const gchar *kernel) {
+gchar *profile_agree_warning(const ProfileAgreement *a, const gchar *kernel, gboolean anchored) {
   if (!a->present || !a->warn)
     return NULL;
   g_autofree gchar *worst = a->worst >= 0 ? item_values(a, a->worst) : g_strdup("-");
+  const gchar *verdict =
+      anchored ? "the pure model misses this kernel here, so the curve is anchored on the profile "
+                 "(the report's \"anchor:\" lines; --no-anchor: the pure curve, not to be trusted)"
+               : "do not trust this curve";
   return g_strdup_printf(
       "%s: at the profiled launch (%u CTAs/SM, grid %u) the simulation takes %.0f SM active "
-      "cycles where the profile measured %.0f (x%.2f, more than %.0f %% off): do not trust this "
-      "curve; the metric that disagrees most is %s (%s; report section \"Agreement with the "
-      "profile\")",
+      "cycles where the profile measured %.0f (x%.2f, more than %.0f %% off): %s; the metric "
+      "that disagrees most is %s (%s; report section \"Agreement with the profile\")",
       kernel, a->blocks_per_sm, a->grid_blocks, a->simulated[AGREE_SM_ACTIVE_CYCLES],
       a->profiled[AGREE_SM_ACTIVE_CYCLES], a->cycles_ratio, 100.0 * PROFILE_AGREE_WARN_SHARE,
-      profile_agree_name(a->worst), worst);
+      verdict, profile_agree_name(a->worst), worst);
 }
 
 static gchar *cell(gdouble v, guint decimals) {

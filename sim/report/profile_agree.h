@@ -132,8 +132,11 @@ gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOpt
 const gchar *profile_agree_name(gint i);
 
 /* The warning line (no "warpsim: warning: " prefix, no newline) when
- * a->warn, else NULL; a new string. */
-gchar *profile_agree_warning(const ProfileAgreement *a, const gchar *kernel);
+ * a->warn, else NULL; a new string.  `a` is the pure model's agreement;
+ * `anchored`: the curve printed is anchored on the profile (the line says
+ * so instead of "do not trust this curve", which is said of the pure
+ * curve: --no-anchor, or an anchor not applied or dropped). */
+gchar *profile_agree_warning(const ProfileAgreement *a, const gchar *kernel, gboolean anchored);
 
 /* Append the section "Agreement with the profile" as aligned text. */
 void profile_agree_append_text(const ProfileAgreement *a, GString *out);
