@@ -188,16 +188,19 @@ static const struct {
   guint64 active;  /* active warp-cycles; 0: not checked */
   Expect expect[7];
 } exact_cases[] = {
-    /* Barrier over operands, lg_throttle, drain: two warps of one CTA, body
-     * {LDG chase, BAR}, 2 iterations, one load in flight per SM, L1 latency
-     * 100.  By hand (w0 older, gto):  0 w0 LDG (data at 100), w1 not_selected;
-     * 1 w0 BAR, w1 lg_throttle;  2..99 w0 at the barrier while its next LDG's
-     * operand is pending: barrier; w1 lg_throttle;  100 w1 LDG (data at 200);
-     * 101 w1 BAR releases w0;  102..199 w0 lg_throttle, w1 long_scoreboard;
-     * 200 w1 LDG (greedy, data at 300), w0 not_selected;  201 w1 BAR, w0 lg;
-     * 202..299 w1 barrier, w0 lg;  300 w0 LDG (data at 400);  301 w0 BAR
-     * releases w1;  302 w0 EXIT, w1 not_selected;  303 w1 EXIT, w0 drain;
-     * 304..399 w0 drains its load. */
+    /* Barrier over operands, the SM's lines cap, drain: two warps of one
+     * CTA, body {LDG chase, BAR}, 2 iterations, one load in flight per SM,
+     * L1 latency 100.  A ready load at the full cap ("slot") is charged
+     * long_scoreboard, as the H200 does.  By hand (w0 older, gto):  0 w0
+     * LDG (data at 100), w1 not_selected;  1 w0 BAR, w1 slot;  2..99 w0 at
+     * the barrier while its next LDG's operand is pending: barrier; w1
+     * slot;  100 w1 LDG (data at 200);  101 w1 BAR releases w0;  102..199
+     * w0 slot, w1 long_scoreboard (its data);  200 w1 LDG (greedy, data at
+     * 300), w0 not_selected;  201 w1 BAR, w0 slot;  202..299 w1 barrier, w0
+     * slot;  300 w0 LDG (data at 400);  301 w0 BAR releases w1;  302 w0
+     * EXIT, w1 not_selected;  303 w1 EXIT, w0 drain;  304..399 w0 drains its
+     * load.  slot: 1 + 98 + 98 + 1 + 98 = 296; long_scoreboard 296 + 98 =
+     * 394; lg_throttle none. */
     {"launch.threads_per_block=64;stream.iterations=2;stream.loads=1;"
      "stream.load_pattern=chase;stream.syncthreads=true;mem.max_inflight=1",
      400,
@@ -205,8 +208,8 @@ static const struct {
      {{STALL_SELECTED, 10},
       {STALL_NOT_SELECTED, 3},
       {STALL_BARRIER, 200},
-      {STALL_LG_THROTTLE, 296},
-      {STALL_LONG_SCOREBOARD, 98},
+      {STALL_LG_THROTTLE, 0},
+      {STALL_LONG_SCOREBOARD, 394},
       {STALL_DRAIN, 97},
       {STALL_MAX, 0}}},
     /* wait: one warp, 32 dependent FFMAs (latency 4), each waits 3 cycles,
@@ -251,29 +254,43 @@ START_TEST(test_priority_exact) {
 }
 END_TEST
 
-/* The first exact case's 296 warp-cycles of lg_throttle, counted by hand
- * there, all wait for the SM's one load slot (mem.max_inflight=1; a
- * synthetic kernel has no per-warp cap): SimStats lg_throttle_sm. */
+/* The first exact case's 296 warp-cycles at the SM's one load slot
+ * (mem.max_inflight=1; a synthetic kernel has no per-warp cap), counted by
+ * hand there, are long_scoreboard: SimStats lg_load_sm; none is a store's
+ * (lg_throttle_sm).  cpi_stall's cause counts them to lg_throttle, the
+ * limiter: 296 > barrier 200 > the loads' data 394 - 296 = 98, so it is
+ * lg_throttle at 296 / 10 issued = 29.6 warp cycles per issue, 296 / 704 =
+ * 42.045 % of the warp cycles, although long_scoreboard (394) is the
+ * largest state. */
 START_TEST(test_lg_sm_exact) {
   Run run = {0};
   run_sets(&run, NULL, exact_cases[0].sets);
-  ck_assert_uint_eq(run.r.st.lg_throttle_sm, 296);
+  ck_assert_uint_eq(run.r.st.lg_load_sm, 296);
+  ck_assert_uint_eq(run.r.st.lg_throttle_sm, 0);
   ProfileMetrics pm;
   profile_metrics_compute(run.m, run.k, &run.r, &pm);
   ck_assert_double_eq(pm.lg_warp_cpi, 0.0);
-  ck_assert_double_eq_tol(pm.lg_sm_cpi, 296.0 / 10, 1e-12); /* 10 issued */
+  ck_assert_double_eq(pm.lg_sm_cpi, 0.0);
+  ck_assert_double_eq_tol(pm.lsb_sm_cpi, 296.0 / 10, 1e-12); /* 10 issued */
+  ck_assert_int_eq(pm.state_order[0], STALL_LONG_SCOREBOARD);
+  ck_assert_int_eq(pm.top_cause, STALL_LG_THROTTLE);
+  ck_assert_double_eq_tol(pm.top_cause_cpi, 29.6, 1e-12);
+  ck_assert_double_eq_tol(pm.top_cause_pct, 100.0 * 296 / 704, 1e-12);
   run_clear(&run);
 }
 END_TEST
 
-/* lg_throttle wins over mio_throttle: the load slots are full and the LSU is
- * busy (lsu.interval 50). */
+/* The SM's lines cap wins over mio_throttle: the load slots are full and
+ * the LSU is busy (lsu.interval 50): the waits are the cap's (lg_load_sm,
+ * charged long_scoreboard), none is mio_throttle or lg_throttle. */
 START_TEST(test_priority_lg_over_mio) {
   Run run = {0};
   run_sets(&run, NULL,
            "launch.threads_per_block=64;stream.loads=1;mem.max_inflight=1;lsu.interval=50");
-  ck_assert_uint_gt(STATE(run, LG_THROTTLE), 90);
+  ck_assert_uint_gt(run.r.st.lg_load_sm, 90);
+  ck_assert_uint_ge(STATE(run, LONG_SCOREBOARD), run.r.st.lg_load_sm);
   ck_assert_uint_eq(STATE(run, MIO_THROTTLE), 0);
+  ck_assert_uint_eq(STATE(run, LG_THROTTLE), 0);
   run_clear(&run);
 }
 END_TEST
@@ -423,21 +440,19 @@ START_TEST(test_rule_issue_and_cpi) {
   ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
   ck_assert_double_eq_tol(tiny_rules.rule[PROFILE_RULE_CPI_STALL].value, 100.0 * 93 / 126, 1e-9);
   ck_assert_ptr_nonnull(strstr(tiny_rules.rule[PROFILE_RULE_CPI_STALL].message, "wait"));
+  ck_assert_int_eq(tiny->top_cause, STALL_WAIT);
   tiny->issued_warps = 0.6;
   tiny->issue_slot_pct = 79.9;
-  for (guint s = 0; s < STALL_MAX; s++)
-    tiny->state_pct[s] = 0;
-  tiny->state_pct[STALL_WAIT] = 30;
-  tiny->state_pct[STALL_NOT_SELECTED] = 50; /* not a stall reason */
+  tiny->top_cause_pct = 30; /* the cause's share (not_selected is none: test_lg_sm_exact) */
   apply_tiny();
   ck_assert(!fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
   ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
   tiny->issued_warps = 0.59;
-  tiny->state_pct[STALL_WAIT] = 29.9;
+  tiny->top_cause_pct = 29.9;
   apply_tiny();
   ck_assert(fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
   ck_assert(!fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
-  tiny->state_pct[STALL_WAIT] = 40;
+  tiny->top_cause_pct = 40;
   tiny->issue_slot_pct = 80;
   apply_tiny();
   ck_assert(!fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
@@ -447,35 +462,79 @@ END_TEST
 /* cpi_stall on lg_throttle names the larger of its two causes: 40 of the 50
  * warp cycles per issue are lg_throttle; of it 30 are the warps' own DRAM
  * lines (75 %: more occupancy, read Occupancy) or 10 (25 %: nothing
- * suggested, read Speed Of Light). */
+ * suggested, read Speed Of Light).  The third case is the first with 6 of
+ * the 10 at the SM's miss slots loads, charged long_scoreboard: the cause
+ * is "lines in flight", 40 = 6 long_scoreboard + 34 lg_throttle, and the
+ * advice the first's. */
 START_TEST(test_rule_lg_causes) {
   static const struct {
-    gdouble warp_cpi;
+    gdouble warp_cpi, lsb_sm_cpi;
     guint suggests;
     ProfileSection next;
-    const gchar *text;
+    const gchar *text, *name;
   } cases[] = {
-      {30, PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_OCCUPANCY,
-       "75 % of it loads wait for their warp's own DRAM lines in flight"},
-      {10, 0, PROFILE_SECTION_SOL, "25 % of it loads wait for their warp's own DRAM lines"},
+      {30, 0, PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_OCCUPANCY,
+       "75 % of it loads wait for their warp's own DRAM lines in flight",
+       "lg_throttle: 40.00 of the 50.00 warp cycles"},
+      {10, 0, 0, PROFILE_SECTION_SOL, "25 % of it loads wait for their warp's own DRAM lines",
+       "lg_throttle: 40.00 of the 50.00 warp cycles"},
+      {30, 6, PROFILE_SUGGEST_OCCUPANCY, PROFILE_SECTION_OCCUPANCY,
+       "75 % of it loads wait for their warp's own DRAM lines in flight",
+       "lines in flight: 40.00 of the 50.00 warp cycles between two issues of a warp (80.0 % "
+       ">= 30 %, issue active 2.0 % < 80 %), of them 6.00 charged long_scoreboard"},
   };
   for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
     for (guint s = 0; s < STALL_MAX; s++)
       tiny->state_pct[s] = tiny->state_cpi[s] = 0;
     tiny->issue_slot_pct = 2;
     tiny->total_cpi = 50;
-    tiny->state_cpi[STALL_LG_THROTTLE] = 40;
-    tiny->state_pct[STALL_LG_THROTTLE] = 80;
+    tiny->state_cpi[STALL_LG_THROTTLE] = 40 - cases[i].lsb_sm_cpi;
+    tiny->state_pct[STALL_LG_THROTTLE] = 80 - 2 * cases[i].lsb_sm_cpi;
     tiny->state_order[0] = STALL_LG_THROTTLE;
+    tiny->top_cause = STALL_LG_THROTTLE;
+    tiny->top_cause_cpi = 40;
+    tiny->top_cause_pct = 80;
     tiny->lg_warp_cpi = cases[i].warp_cpi;
-    tiny->lg_sm_cpi = 40 - cases[i].warp_cpi;
+    tiny->lg_sm_cpi = 40 - cases[i].warp_cpi - cases[i].lsb_sm_cpi;
+    tiny->lsb_sm_cpi = cases[i].lsb_sm_cpi;
     apply_tiny();
     const ProfileRule *r = &tiny_rules.rule[PROFILE_RULE_CPI_STALL];
     ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
     ck_assert_uint_eq(r->suggests, cases[i].suggests);
     ck_assert_int_eq(r->next, cases[i].next);
     ck_assert_msg(strstr(r->message, cases[i].text) != NULL, "%s", r->message);
+    ck_assert_msg(strstr(r->message, cases[i].name) != NULL, "%s", r->message);
   }
+}
+END_TEST
+
+/* cpi_stall on the loads' own wait leaves out the long_scoreboard of the
+ * loads at the SM's miss slots: 30 of the 50 warp cycles per issue are
+ * long_scoreboard, 12 of them at the cap, so the cause is the 18 of the
+ * data (36 %), with long_scoreboard's advice (more occupancy and ILP). */
+START_TEST(test_rule_lsb_data) {
+  for (guint s = 0; s < STALL_MAX; s++)
+    tiny->state_pct[s] = tiny->state_cpi[s] = 0;
+  tiny->issue_slot_pct = 2;
+  tiny->total_cpi = 50;
+  tiny->state_cpi[STALL_LONG_SCOREBOARD] = 30;
+  tiny->state_pct[STALL_LONG_SCOREBOARD] = 60;
+  tiny->lg_warp_cpi = tiny->lg_sm_cpi = 0;
+  tiny->lsb_sm_cpi = 12;
+  tiny->top_cause = STALL_LONG_SCOREBOARD;
+  tiny->top_cause_cpi = 18;
+  tiny->top_cause_pct = 36;
+  apply_tiny();
+  const ProfileRule *r = &tiny_rules.rule[PROFILE_RULE_CPI_STALL];
+  ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
+  ck_assert_double_eq_tol(r->value, 36, 1e-12);
+  ck_assert_uint_eq(r->suggests, PROFILE_SUGGEST_OCCUPANCY | PROFILE_SUGGEST_ILP);
+  ck_assert_int_eq(r->next, PROFILE_SECTION_OCCUPANCY);
+  ck_assert_msg(strstr(r->message, "long_scoreboard (the loads' data): 18.00 of the 50.00 warp "
+                                   "cycles between two issues of a warp (36.0 % >= 30 %, issue "
+                                   "active 2.0 % < 80 %), without the 12.00 of loads waiting for "
+                                   "a miss slot") != NULL,
+                "%s", r->message);
 }
 END_TEST
 
@@ -659,6 +718,7 @@ int main(void) {
       {"thresholds", test_rule_occupancy, 1},
       {"thresholds", test_rule_issue_and_cpi, 1},
       {"thresholds", test_rule_lg_causes, 1},
+      {"thresholds", test_rule_lsb_data, 1},
       {"thresholds", test_skip_and_json, 1},
       {"rules", test_rule_launch, G_N_ELEMENTS(launch_cases)},
       {"rules", test_what_if_change, G_N_ELEMENTS(what_if_cases)},

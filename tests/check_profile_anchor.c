@@ -38,6 +38,7 @@ static ProfileAgreement agreement(gdouble ratio, gdouble share, gdouble wcpi_p, 
     a.profiled[i] = a.simulated[i] = NAN;
   a.state_simulated_pct[NCU_STALL_LONG_SB] = 75.0 * share;
   a.state_simulated_pct[NCU_STALL_LG] = 25.0 * share;
+  a.memory_wait_pct = 100.0 * share; /* their sum (no drain): what the factor reads */
   a.profiled[AGREE_WARP_CPI] = wcpi_p;
   a.simulated[AGREE_WARP_CPI] = wcpi_s;
   a.profiled[AGREE_DRAM_PCT] = dram_p;

@@ -84,7 +84,8 @@ static const gchar *const policies[] = {"gto", "lrr", "oldest", "grr"};
 
 /* Kernels that exercise every mechanism, each as "state: overrides": the
  * warp state (Nsight Compute name) the mechanism must show up in, then the
- * overrides separated by spaces. */
+ * overrides separated by spaces.  "lines_in_flight": loads that wait for the
+ * SM's lines-in-flight cap, charged long_scoreboard (SimStats lg_load_sm). */
 static const gchar *const invariant_kernels[] = {
     "wait:", /* 1 warp per SMSP, dependent FFMAs */
     "not_selected: stream.ilp=4 stream.fma=64 stream.overhead=3 launch.blocks_per_sm=8",
@@ -93,7 +94,7 @@ static const gchar *const invariant_kernels[] = {
     "dram.latency_spread=145 launch.blocks_per_sm=4",
     "long_scoreboard: stream.fma=1 stream.loads=1 stream.load_bytes=512 stream.fma_uses_load=true "
     "stream.iterations=8 dram.stream_latency=340 dram.stream_channels=2 launch.blocks_per_sm=16",
-    "lg_throttle: stream.loads=4 stream.level=l2 mem.max_inflight=8 launch.blocks_per_sm=8",
+    "lines_in_flight: stream.loads=4 stream.level=l2 mem.max_inflight=8 launch.blocks_per_sm=8",
     "drain: stream.loads=1 stream.level=l1 stream.load_bytes=4096 launch.blocks_per_sm=8",
     "barrier: stream.syncthreads=true stream.early_exit=2 stream.overhead=2 "
     "launch.threads_per_block=256 launch.blocks_per_sm=2",
@@ -126,7 +127,8 @@ START_TEST(test_invariants) {
   const gchar *policy = policies[_i % G_N_ELEMENTS(policies)];
   g_auto(GStrv) state_sets = g_strsplit(invariant_kernels[kernel], ":", 2);
   g_auto(GStrv) sets = g_strsplit(g_strstrip(state_sets[1]), " ", -1);
-  StallState seen = stall_of(state_sets[0]);
+  gboolean lines = strcmp(state_sets[0], "lines_in_flight") == 0;
+  StallState seen = lines ? STALL_LONG_SCOREBOARD : stall_of(state_sets[0]);
   simulate((const gchar *const *)sets, policy);
   const SimStats *st = &run.r.st;
   guint64 sum = 0;
@@ -145,6 +147,9 @@ START_TEST(test_invariants) {
                 sim_issue_active(&run.r, run.m));
   ck_assert_uint_eq(st->ctas, run.r.sm_blocks);
   ck_assert_msg(st->state[seen] > 0, "kernel %u: no %s", kernel, stall_name(seen));
+  ck_assert_msg(!lines || st->lg_load_sm > 0, "kernel %u: no load waits for lines", kernel);
+  ck_assert_uint_le(st->lg_load_sm, st->state[STALL_LONG_SCOREBOARD]);
+  ck_assert_uint_le(st->lg_throttle_sm, st->state[STALL_LG_THROTTLE]);
   ck_assert_uint_eq(st->ops[OP_EXIT], warps_run());
   /* Early-exit warps issue only EXIT; the others their whole stream. */
   guint64 early = MIN(run.k->early_exit, run.r.warps_per_block) * st->ctas;

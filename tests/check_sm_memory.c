@@ -50,10 +50,11 @@ static const gchar wide_listing[] = SASS_HEADER
 
 /* Lines in flight: one miss slot (lines_in_flight 1), two independent
  * one-line loads to DRAM.  LDG at 0 takes the slot (data at 697); the
- * second is ready at 1 but the slot is full: lg_throttle 1..696 (the SM's
- * cap: lg_throttle_sm); at 697 the first completes and the second issues
- * (the channel is free again: data at 1394); long_scoreboard 698..1393;
- * FADD 1394, EXIT 1395, retire 1396. */
+ * second is ready at 1 but the slot is full: 1..696 at the SM's cap,
+ * charged long_scoreboard as the H200 does (lg_load_sm 696); at 697 the
+ * first completes and the second issues (the channel is free again: data
+ * at 1394); long_scoreboard 698..1393 too: 696 + 696 = 1392, lg_throttle
+ * none; FADD 1394, EXIT 1395, retire 1396. */
 /* clang-format off */
 static const gchar two_loads[] = SASS_HEADER
     SASS_INS("0000", "LDG.E R4, [R2.64]", "0x000e220000000000")
@@ -63,9 +64,11 @@ static const gchar two_loads[] = SASS_HEADER
 /* clang-format on */
 
 /* A store holds a miss slot until DRAM has written it (stores_hold_lines,
- * one slot): STG at 0 (128 B, one line, written at 697); the LDG after it is
- * lg_throttle 1..696, issues at 697 (data at 1394); FADD 1394, EXIT 1395,
- * retire 1396.  The store's own warp never waits for the write. */
+ * one slot): STG at 0 (128 B, one line, written at 697); the LDG after it
+ * waits for the slot 1..696 (a load: long_scoreboard, lg_load_sm 696),
+ * issues at 697 (data at 1394: long_scoreboard 698..1393, 1392 in all);
+ * FADD 1394, EXIT 1395, retire 1396.  The store's own warp never waits for
+ * the write, so no warp-cycle is a store's (lg_throttle_sm 0). */
 /* clang-format off */
 static const gchar store_load[] = SASS_HEADER
     SASS_INS("0000", "STG.E [R2.64], R4", "0x000fe20000000000")
@@ -181,7 +184,8 @@ static void near_extra(const SassRun *r) {
 }
 
 static void slot_extra(const SassRun *r) {
-  ck_assert_uint_eq(r->st.lg_throttle_sm, 696);
+  ck_assert_uint_eq(r->st.lg_load_sm, 696);
+  ck_assert_uint_eq(r->st.lg_throttle_sm, 0);
 }
 
 static void l1_extra(const SassRun *r) {
@@ -191,7 +195,8 @@ static void l1_extra(const SassRun *r) {
 static void store_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].op, OP_STG);
   ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 256);
-  ck_assert_uint_eq(r->st.lg_throttle_sm, 696);
+  ck_assert_uint_eq(r->st.lg_load_sm, 696);
+  ck_assert_uint_eq(r->st.lg_throttle_sm, 0);
 }
 
 #define ONE_SLOT "class_global.lines_in_flight=1"
@@ -219,7 +224,7 @@ static const SassCase cases[] = {
      two_loads,
      {.sets = ONE_SLOT},
      1396,
-     {[STALL_SELECTED] = 4, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 696},
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 1392},
      slot_extra},
     /* L1 hits hold no miss slot: the same two loads, L1 hit rate 1, one slot:
      * LDG at 0 (data at 49), LDG at 1 (the L1 channel is free after 1 cycle:
@@ -234,7 +239,7 @@ static const SassCase cases[] = {
      store_load,
      {.sets = ONE_SLOT},
      1396,
-     {[STALL_SELECTED] = 4, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 696},
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 1392},
      store_extra},
     {"scattered L2 hit, near",
      profiled_listing,

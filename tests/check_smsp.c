@@ -1,7 +1,8 @@
 /* check_smsp.c - tests of sim/core/smsp.[ch]: the issue class of each
  * opcode class, the SM-wide units' state (lines-in-flight cap full, the
  * shared-memory unit's queue), and why a class cannot issue, in the
- * documented priority: lg_throttle, mio_throttle, math_pipe_throttle,
+ * documented priority: the lines-in-flight cap (long_scoreboard for a load,
+ * lg_throttle for a store or atomic), mio_throttle, math_pipe_throttle,
  * dispatch_stall (stats.h), each with the cycle it clears. */
 #include "core/smsp.h"
 
@@ -28,10 +29,12 @@ END_TEST
  * throttle until a line completes (busy_until never); the shared-memory
  * unit busy until 50 with 10 cycles of queue: an LDS may issue from 40.
  * At 3: FMA pipe busy until 5 -> math_pipe_throttle, free at 5; a load with
- * the cap full and the LSU busy until 7 -> lg_throttle (first), free at 100;
- * a store that holds no lines -> the LSU: mio_throttle at 7; with
- * store_held, lg_throttle; LDS -> mio_throttle at 40; an integer op with
- * its pipe free but dispatch busy until 9 -> dispatch_stall at 9. */
+ * the cap full and the LSU busy until 7 -> the cap (first), charged
+ * long_scoreboard (the H200's state), free at 100; a global atomic ->
+ * lg_throttle at 100; a store that holds no lines -> the LSU: mio_throttle
+ * at 7; with store_held, lg_throttle at 100; LDS -> mio_throttle at 40; an
+ * integer op with its pipe free but dispatch busy until 9 -> dispatch_stall
+ * at 9. */
 START_TEST(test_blocked) {
   SmUnits u = {.max_inflight = 2, .smem_free = 50, .smem_queue = 10};
   count_queue_init(&u.inflight);
@@ -47,12 +50,16 @@ START_TEST(test_blocked) {
   SimCycle at = 0;
   ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_FMA, 3, &at), STALL_MATH_PIPE_THROTTLE);
   ck_assert_uint_eq(at, 5);
-  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_LOAD, 3, &at), STALL_LG_THROTTLE);
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_LOAD, 3, &at), STALL_LONG_SCOREBOARD);
+  ck_assert_uint_eq(at, 100);
+  at = 0;
+  ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_ATOMIC, 3, &at), STALL_LG_THROTTLE);
   ck_assert_uint_eq(at, 100);
   ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_STORE, 3, &at), STALL_MIO_THROTTLE);
   ck_assert_uint_eq(at, 7);
   u.store_held = ~G_GUINT64_CONSTANT(0);
   ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_STORE, 3, &at), STALL_LG_THROTTLE);
+  ck_assert_uint_eq(at, 100);
   ck_assert_int_eq(smsp_class_blocked(&s, &u, CLS_SMEM, 3, &at), STALL_MIO_THROTTLE);
   ck_assert_uint_eq(at, 40);
   s.dispatch_free = 9;

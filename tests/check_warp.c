@@ -137,19 +137,30 @@ START_TEST(test_charge_rule) {
 }
 END_TEST
 
-/* 2 warps lg_throttle and 1 mio_throttle in a cycle that holds for 5: 10
- * and 5 warp-cycles, and the tally is empty again. */
+/* 2 warps at the SM's lines-in-flight cap charged long_scoreboard (loads),
+ * 3 lg_throttle (stores) and 1 mio_throttle in a cycle that holds for 5:
+ * 10, 15 and 5 warp-cycles, the first two in lg_load_sm and lg_throttle_sm
+ * until stall_tally_close adds them to their states; the tally is empty
+ * again (a second flush charges nothing). */
 START_TEST(test_tally) {
   StallTally t = {0};
-  guint64 states[STALL_MAX] = {0};
-  stall_tally_add(&t, STALL_LG_THROTTLE, 2);
+  SimStats st = {0};
+  stall_tally_add(&t, STALL_LONG_SCOREBOARD, 2);
+  stall_tally_add(&t, STALL_LG_THROTTLE, 3);
   stall_tally_add(&t, STALL_MIO_THROTTLE, 1);
-  stall_tally_flush(&t, states, 5);
-  ck_assert_uint_eq(states[STALL_LG_THROTTLE], 10);
-  ck_assert_uint_eq(states[STALL_MIO_THROTTLE], 5);
+  stall_tally_flush(&t, &st, 5);
+  ck_assert_uint_eq(st.lg_load_sm, 10);
+  ck_assert_uint_eq(st.lg_throttle_sm, 15);
+  ck_assert_uint_eq(st.state[STALL_LONG_SCOREBOARD], 0);
+  ck_assert_uint_eq(st.state[STALL_MIO_THROTTLE], 5);
   ck_assert_uint_eq(t.any, 0);
-  stall_tally_flush(&t, states, 5);
-  ck_assert_uint_eq(states[STALL_LG_THROTTLE], 10);
+  stall_tally_flush(&t, &st, 5);
+  ck_assert_uint_eq(st.lg_load_sm, 10);
+  ck_assert_uint_eq(st.state[STALL_MIO_THROTTLE], 5);
+  st.state[STALL_LONG_SCOREBOARD] = 7; /* a load's own wait, charged when it slept */
+  stall_tally_close(&st);
+  ck_assert_uint_eq(st.state[STALL_LONG_SCOREBOARD], 17);
+  ck_assert_uint_eq(st.state[STALL_LG_THROTTLE], 15);
 }
 END_TEST
 

@@ -502,14 +502,16 @@ done
 # lines each out, 32 lines, so the SM's 160 miss slots never fill and all its
 # lg_throttle is the warps' own DRAM lines; at 8 CTAs per SM (32 warps, up to
 # 256 lines) both causes show.  A synthetic DRAM chase (one line per warp
-# out) never meets the per-warp cap of 8 lines: all its lg_throttle is the
-# SM's (capped here at 32 loads in flight).  Each
+# out) never meets the per-warp cap of 8 lines, and its loads that wait for
+# the SM's cap (here 32 loads in flight) are charged long_scoreboard (where
+# the H200 samples them): no lg_throttle at all ("zero"; the JSON check
+# below finds them in long_scoreboard's causes).  Each
 # cause switched off alone: v4 at 8 CTAs per SM with no per-warp cap has only
 # the SM's, and with miss slots past anything it can hold (1,000,000) only
 # the warps'.  A store stream (store1f4, no loads) has only the SM's: its
 # stores hold the miss slots (stores_hold_lines).
 cap8="class_global.warp_lines_in_flight=8"
-for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32" \
+for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 zero mem.max_inflight=32" \
   "v4_sass 8 none class_global.warp_lines_in_flight=0" \
   "v4_sass 8 all class_global.lines_in_flight=1000000" "store1f4_sass 8 none"; do
   read -r k b want extra <<<"$case"
@@ -524,6 +526,7 @@ for case in "v4_sass 1 all" "v4_sass 8 both" "chase 16 none mem.max_inflight=32"
     all) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (a > 0 && w == a) }') ;;
     both) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (w > 0 && w < a) }') ;;
     none) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (a > 0 && w == 0) }') ;;
+    zero) ok=$(awk -v a="$lg" -v w="$warp" 'BEGIN { print (a == 0 && w == 0) }') ;;
   esac
   [ "$ok" = 1 ] || fail "$k B=$b: lg_throttle $lg, of it warp DRAM lines $warp, want $want"
   passed=$((passed + 1))
@@ -547,6 +550,21 @@ read -r total warp sm csv_warp < <(awk -F' : ' '
 awk -v t="$total" -v w="$warp" -v s="$sm" -v c="$csv_warp" \
   'BEGIN { e = w - c; exit !(t > 0 && w > 0 && s > 0 && e * e < 1e-8 * w * w) }' ||
   fail "v4 json causes: lg_throttle $total, warp_dram_lines $warp + sm_miss_slots $sm (CSV column $csv_warp)"
+passed=$((passed + 1))
+# The chase's waits for the SM's 32 loads in flight are long_scoreboard's:
+# its JSON entry splits it into load_data and sm_miss_slots, both there, and
+# they add up to the state's warp cycles per issue.
+"$bin" run --kernel chase --set launch.blocks_per_sm=16 --set mem.max_inflight=32 --format json \
+  --no-whatif >"$tmp/lsb.json" 2>"$tmp/err" || fail "chase json: $(cat "$tmp/err")"
+read -r total data sm < <(awk -F' : ' '
+  /"state" : "long_scoreboard"/ { in_lsb = 1 }
+  in_lsb && /"warp_cycles_per_issued_instruction"/ { t = $2 + 0 }
+  in_lsb && /"load_data"/ { d = $2 + 0 }
+  in_lsb && /"sm_miss_slots"/ { s = $2 + 0; in_lsb = 0 }
+  END { print t, d, s }' "$tmp/lsb.json")
+awk -v t="$total" -v d="$data" -v s="$sm" \
+  'BEGIN { e = d + s - t; exit !(d > 0 && s > 0 && e * e < 1e-8 * t * t) }' ||
+  fail "chase json causes: long_scoreboard $total, load_data $data + sm_miss_slots $sm"
 passed=$((passed + 1))
 # The what-ifs of a SASS kernel change no compiled code: registers limit
 # spill_40 at 12 CTAs per SM, and a listing's registers cannot be capped

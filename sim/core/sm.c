@@ -235,7 +235,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
   guint8 cls = w->d->cls;
   if (G_LIKELY(at == now + 1 && cls == w->cls))
     return; /* stays ready: `charged` is next set when it leaves */
-  /* (A global load is never of a plain op's class, CLS_LOAD: a warp whose
+  /* (A global load is never of a plain op's class, CLS_LOAD or CLS_ATOMIC: a warp whose
    * next instruction is one has left by here.) */
   guint8 nb_reason = STALL_WAIT;
   if (G_UNLIKELY(sm_warp_load_wait(sm, w, &not_before, &nb_reason))) {
@@ -374,6 +374,7 @@ static void sm_collect(const Sm *sm, SimStats *st) {
   st->issue_cycles = st->issued; /* at most one issue per SMSP per cycle */
   st->ffma = st->ops[OP_FFMA];
   st->state[STALL_SELECTED] = sm->selected;
+  stall_tally_close(st);
 }
 
 static gboolean check_totals(const SimStats *st, GError **error) {
@@ -381,15 +382,18 @@ static gboolean check_totals(const SimStats *st, GError **error) {
   for (guint i = 0; i < STALL_MAX; i++)
     sum += st->state[i];
   if (sum == st->active_warp_cycles && st->state[STALL_SELECTED] == st->issued &&
-      st->ready_warp_cycles >= st->issued && st->lg_throttle_sm <= st->state[STALL_LG_THROTTLE])
+      st->ready_warp_cycles >= st->issued && st->lg_throttle_sm <= st->state[STALL_LG_THROTTLE] &&
+      st->lg_load_sm <= st->state[STALL_LONG_SCOREBOARD])
     return TRUE;
   g_set_error(error, SIM_ERROR, SIM_ERROR_INVARIANT,
               "invariant failed: warp states sum to %" G_GUINT64_FORMAT
               ", active warp-cycles %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT
               ", issued %" G_GUINT64_FORMAT ", ready %" G_GUINT64_FORMAT
-              ", lg_throttle %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT,
+              ", lg_throttle %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT
+              ", long_scoreboard %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT,
               sum, st->active_warp_cycles, st->state[STALL_SELECTED], st->issued,
-              st->ready_warp_cycles, st->state[STALL_LG_THROTTLE], st->lg_throttle_sm);
+              st->ready_warp_cycles, st->state[STALL_LG_THROTTLE], st->lg_throttle_sm,
+              st->state[STALL_LONG_SCOREBOARD], st->lg_load_sm);
   return FALSE;
 }
 
@@ -416,7 +420,7 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
 }
 
 /* The issue stage when every ready warp (`ready` of them) waits for an
- * SM-wide unit, the lines-in-flight cap (lg_throttle) or the shared-memory
+ * SM-wide unit, the lines-in-flight cap (lg_full) or the shared-memory
  * unit (mio_throttle), so no SMSP can issue at `now`: charges them and
  * lowers *next to the cycle a unit frees up, as smsp_select would on each
  * SMSP, without visiting them (a third of stencil's loop steps at 8 blocks
@@ -426,13 +430,16 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   const SmUnits *u = &sm->units;
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
-  guint lg = u->lg_full
-                 ? sm->n_ready_of[CLS_LOAD] + (sm->n_ready_of[CLS_STORE] & (guint)u->store_held)
+  guint lg_loads = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
+  guint lg_others =
+      u->lg_full ? (sm->n_ready_of[CLS_STORE] & (guint)u->store_held) + sm->n_ready_of[CLS_ATOMIC]
                  : 0;
+  guint lg = lg_loads + lg_others;
   guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
     return FALSE;
-  stall_tally_add(&sm->tally, STALL_LG_THROTTLE, lg);
+  stall_tally_add(&sm->tally, STALL_LONG_SCOREBOARD, lg_loads); /* (smsp_class_blocked) */
+  stall_tally_add(&sm->tally, STALL_LG_THROTTLE, lg_others);
   stall_tally_add(&sm->tally, STALL_MIO_THROTTLE, mio);
   *next = MIN(*next, lg ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
   *next = MIN(*next, mio ? u->smem_block : SIM_CYCLE_NEVER);
@@ -496,12 +503,10 @@ static inline gboolean sm_cycle(Sm *sm, SimCycle *now_p, gboolean check, GError 
   }
   sm->st.ready_warp_cycles += (guint64)ready * span;
   sm->selected += issued;
-  if (sm->tally.any) { /* (the SM-wide cap charges lg_throttle only through the tally) */
-    sm->st.lg_throttle_sm += sm->tally.blocked[STALL_LG_THROTTLE] * span;
-    if (sm->tally.blocked[STALL_LG_THROTTLE] > 0) /* loads wait for lines ([l2] peak) */
-      sm->lg_held_until = now + span;
-  }
-  stall_tally_flush(&sm->tally, sm->st.state, span);
+  if (sm->tally.any && /* loads, stores or atomics wait for lines ([l2] peak) */
+      (sm->tally.blocked[STALL_LONG_SCOREBOARD] | sm->tally.blocked[STALL_LG_THROTTLE]) > 0)
+    sm->lg_held_until = now + span;
+  stall_tally_flush(&sm->tally, &sm->st, span);
   /* After an issue that left no warp ready, none due next cycle: the cycles
    * before the next wake are empty (nothing to charge: no ready warp),
    * so the next step is that wake's (a third of a memory-bound kernel's
@@ -538,7 +543,7 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
 static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->latency = in->latency ? in->latency : sm->latency[in->pipe];
   d->interval = (guint16)(in->interval ? in->interval : sm->interval[in->pipe]);
-  d->cls = smsp_op_class[in->op];
+  d->cls = in->op == OP_LDG && in->atomic ? CLS_ATOMIC : smsp_op_class[in->op];
   /* only FFMAs are flagged (sassprog.c, synth.c) and modelled (issue_effects) */
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);

@@ -144,7 +144,7 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
       sm->lg_held_until < now)
     /* while no load waits for the SM's lines in flight, L2 serves at its
      * peak ([l2] peak_bytes_per_cycle); once loads ask for more lines than
-     * the SM has (lg_throttle up to this cycle), at bytes_per_cycle
+     * the SM has (lg_full up to this cycle), at bytes_per_cycle
      * (results/reference/h200/l2flight/: the rate falls once more lines are
      * asked for than the L1 the carveout leaves holds) */
     scale = sm->l2_peak_scale;

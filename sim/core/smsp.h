@@ -26,6 +26,9 @@ typedef enum {
   CLS_SMEM,
   CLS_LOAD,
   CLS_STORE,
+  CLS_ATOMIC, /* SASS: a global atomic served by the L2 atomic unit (Instr atomic): waits
+                 as a load does, but is charged lg_throttle, not long_scoreboard, at the
+                 SM's lines-in-flight cap (ghist's profile, sassprog.c) */
   CLS_NONE,
   CLS_MAX
 } IssueClass;
@@ -110,8 +113,10 @@ static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
   s->busy_until = MAX(s->busy_until, until);
 }
 
-/* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can);
- * *free_at gets the cycle the obstacle clears.  Priority: lg_throttle,
+/* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can),
+ * as the state they are charged; *free_at gets the cycle the obstacle
+ * clears.  Priority: the SM's lines-in-flight cap (a load: long_scoreboard,
+ * as the H200 samples it; a held store or an atomic: lg_throttle),
  * mio_throttle, math_pipe_throttle, dispatch_stall (doc/report.md "Warp states"). */
 static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
                                             SimCycle now, SimCycle *free_at) {
@@ -119,7 +124,7 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       [CLS_FMA] = PIPE_FMA,           [CLS_ALU] = PIPE_ALU,       [CLS_SFU] = PIPE_SFU,
       [CLS_FP64] = PIPE_FP64,         [CLS_TENSOR] = PIPE_TENSOR, [CLS_UNIFORM] = PIPE_UNIFORM,
       [CLS_FMAHEAVY] = PIPE_FMAHEAVY, [CLS_SMEM] = PIPE_SMEM,     [CLS_LOAD] = PIPE_LSU,
-      [CLS_STORE] = PIPE_LSU,         [CLS_NONE] = PIPE_NONE};
+      [CLS_STORE] = PIPE_LSU,         [CLS_ATOMIC] = PIPE_LSU,    [CLS_NONE] = PIPE_NONE};
   StallState b = STALL_SELECTED;
   if (cls <= CLS_UNIFORM) {
     if (s->pipe_free[pipe_of[cls]] > now) {
@@ -132,7 +137,11 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
-    if (u->lg_full && (cls == CLS_LOAD || (cls == CLS_STORE && u->store_held))) {
+    if (u->lg_full && cls == CLS_LOAD) { /* charged where the H200 samples it (stats.h) */
+      *free_at = count_queue_next(&u->inflight);
+      return STALL_LONG_SCOREBOARD;
+    }
+    if (u->lg_full && (cls == CLS_ATOMIC || (cls == CLS_STORE && u->store_held))) {
       *free_at = count_queue_next(&u->inflight);
       return STALL_LG_THROTTLE;
     }
@@ -151,20 +160,25 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
 /* Ready warps of the SMSP whose class is not throttled at `now`, in *cand,
  * when no pipe or dispatch port of the SMSP is busy, so
  * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
- * and the lines-in-flight cap (lg_throttle).  The throttled ones are charged
+ * and the lines-in-flight cap (its loads charged long_scoreboard, its
+ * stores and atomics lg_throttle).  The throttled ones are charged
  * (stall_tally_add) and lower *next to the cycle their unit frees up, as
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
                                     StallTally *t, guint64 *cand) {
-  gboolean smem_busy = u->smem_block > now, lg_full = u->lg_full;
+  gboolean smem_busy = u->smem_block > now;
+  guint64 lg_mask = -(guint64)u->lg_full; /* all ones when the cap is full */
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
-  guint64 lg_held = lg_full ? s->ready[CLS_LOAD] | (s->ready[CLS_STORE] & u->store_held) : 0;
-  guint n_load = lg_full ? smsp_count(lg_held) : 0;
+  guint64 lg_loads = s->ready[CLS_LOAD] & lg_mask;
+  guint64 lg_held =
+      lg_loads | (((s->ready[CLS_STORE] & u->store_held) | s->ready[CLS_ATOMIC]) & lg_mask);
+  guint n_load = smsp_count(lg_loads), n_held = smsp_count(lg_held);
   *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~lg_held;
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
-  stall_tally_add(t, STALL_LG_THROTTLE, n_load);
+  stall_tally_add(t, STALL_LONG_SCOREBOARD, n_load); /* the cap's loads (smsp_class_blocked) */
+  stall_tally_add(t, STALL_LG_THROTTLE, n_held - n_load);
   *next = MIN(*next, n_smem ? u->smem_block : SIM_CYCLE_NEVER);
-  *next = MIN(*next, n_load ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_held ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 
 /* One cycle of the SMSP's scheduler at `now`: charges its ready

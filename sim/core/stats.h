@@ -26,12 +26,16 @@ typedef enum {
   STALL_DRAIN,              /* exited, waiting for its memory to drain */
   STALL_BARRIER,            /* waiting at __syncthreads for the CTA's other warps */
   STALL_BRANCH_RESOLVING,   /* after a loop branch, before the next fetch */
-  STALL_LONG_SCOREBOARD,    /* waiting for a global/local (L1TEX) load */
+  STALL_LONG_SCOREBOARD,    /* waiting for a global/local (L1TEX) load; also a ready
+                               global load that waits for a miss slot of the SM's
+                               lines-in-flight cap (SimStats lg_load_sm), as the H200
+                               books it (results/reference/h200/ldst/README.md) */
   STALL_SHORT_SCOREBOARD,   /* waiting for shared memory or MUFU */
   STALL_WAIT,               /* waiting for a fixed-latency producer (FP32, INT) */
-  STALL_LG_THROTTLE,        /* a load (SASS: or store, stores_hold_lines) waits: the SM's
-                               lines-in-flight cap is full, or (loads) its
-                               warp's DRAM lines in flight (warp_lines_in_flight) */
+  STALL_LG_THROTTLE,        /* a load waits for its warp's DRAM lines in flight
+                               (warp_lines_in_flight), or (SASS) a global atomic, or a
+                               store (stores_hold_lines), for a miss slot of the SM's
+                               lines-in-flight cap */
   STALL_MIO_THROTTLE,       /* eligible but the LSU / shared-memory unit is busy */
   STALL_MATH_PIPE_THROTTLE, /* eligible but its math pipe is busy */
   STALL_DISPATCH_STALL,     /* eligible but dispatch is busy (bank conflict, FP64) */
@@ -66,10 +70,13 @@ typedef struct {
   guint64 ready_warp_cycles;   /* sum over cycles of warps whose operands are ready
                                   (eligible, or throttled by a busy unit) */
   guint64 state[STALL_MAX];    /* warp-cycles per state; sums to active_warp_cycles */
-  guint64 lg_throttle_sm;      /* warp-cycles of state[STALL_LG_THROTTLE] in which the SM's
-                                  lines-in-flight cap was full; the rest waited for their
-                                  warp's DRAM lines in flight (ProgramMemory
+  guint64 lg_throttle_sm;      /* warp-cycles of state[STALL_LG_THROTTLE] in which a store
+                                  or atomic waited for the SM's lines-in-flight cap; the rest waited
+                                  for their warp's DRAM lines in flight (ProgramMemory
                                   warp_max_inflight) */
+  guint64 lg_load_sm;          /* warp-cycles of state[STALL_LONG_SCOREBOARD] in which a
+                                  ready global load waited for the SM's lines-in-flight cap
+                                  (the SM's lg_full throttle; the rest waited for data) */
   guint64 ctas;                /* CTAs run on this SM */
   guint64 load_latency_sum;    /* cycles, issue to data, summed over loads */
   guint64 ops[24];             /* warp instructions issued per InstrOp (program.h) */
@@ -81,9 +88,11 @@ typedef struct {
 /* Ready warps whose class is throttled, counted by state in the current
  * cycle, and charged once the span of cycles in which nothing changes is
  * known (stall_tally_flush): the cycle itself and, when no warp issues,
- * every further cycle of the span. */
+ * every further cycle of the span.  Only the SM's lines-in-flight cap
+ * fills the entries of long_scoreboard (its loads) and lg_throttle (its
+ * stores and atomics). */
 typedef struct {
-  guint64 blocked[STALL_MAX]; /* warps this cycle, by throttle state */
+  guint64 blocked[STALL_MAX]; /* warps this cycle, by the state they are charged */
   guint any;                  /* non-zero when some entry is */
 } StallTally;
 
@@ -93,16 +102,28 @@ static inline void stall_tally_add(StallTally *t, StallState state, guint n) {
   t->any |= n;
 }
 
-/* The cycle's tally holds for `span` cycles in all: charge it to `states`
- * and reset it. */
-static inline void stall_tally_flush(StallTally *t, guint64 *states, SimCycle span) {
+/* The cycle's tally holds for `span` cycles in all: charge it to `st` and
+ * reset it.  The warps at the SM's lines-in-flight cap count in
+ * st->lg_load_sm (loads: stall_tally_close adds them to long_scoreboard)
+ * and st->lg_throttle_sm (stores, atomics: charged lg_throttle here). */
+static inline void stall_tally_flush(StallTally *t, SimStats *st, SimCycle span) {
   if (!t->any)
     return;
+  st->lg_load_sm += t->blocked[STALL_LONG_SCOREBOARD] * span;
+  st->lg_throttle_sm += t->blocked[STALL_LG_THROTTLE] * span;
+  t->blocked[STALL_LONG_SCOREBOARD] = 0;
   for (guint i = STALL_LG_THROTTLE; i <= STALL_DISPATCH_STALL; i++) {
-    states[i] += t->blocked[i] * span;
+    st->state[i] += t->blocked[i] * span;
     t->blocked[i] = 0;
   }
   t->any = 0;
+}
+
+/* The run's last flush is done: add the loads' warp-cycles at the SM's
+ * lines-in-flight cap (st->lg_load_sm) to long_scoreboard, where the H200
+ * samples them (results/reference/h200/ldst/README.md). */
+static inline void stall_tally_close(SimStats *st) {
+  st->state[STALL_LONG_SCOREBOARD] += st->lg_load_sm;
 }
 
 #endif

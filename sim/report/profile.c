@@ -234,12 +234,20 @@ static ReportTable *section_table(const Profile *p, ProfileSection s) {
       guint st = p->pm.state_order[i];
       if (p->pm.state_cpi[st] > 0)
         row3(t, g_strdup(stall_name(st)), num(p->pm.state_cpi[st], 4), num(p->pm.state_pct[st], 1));
-      if (st == STALL_LG_THROTTLE && p->pm.lg_warp_cpi > 0) {      /* its two causes */
-        gdouble share = p->pm.state_pct[st] / p->pm.state_cpi[st]; /* % per warp cycle/inst */
+      gdouble share = p->pm.state_cpi[st] > 0 /* % per warp cycle per instruction */
+                          ? p->pm.state_pct[st] / p->pm.state_cpi[st]
+                          : 0;
+      if (st == STALL_LG_THROTTLE && p->pm.lg_warp_cpi > 0) { /* its two causes */
         gdouble sm_cpi = p->pm.lg_sm_cpi;
         row3(t, g_strdup("  of it: warp DRAM lines"), num(p->pm.lg_warp_cpi, 4),
              num(p->pm.lg_warp_cpi * share, 1));
         row3(t, g_strdup("  of it: SM miss slots"), num(sm_cpi, 4), num(sm_cpi * share, 1));
+      }
+      if (st == STALL_LONG_SCOREBOARD && p->pm.lsb_sm_cpi > 0) { /* data, the SM cap */
+        gdouble data_cpi = p->pm.state_cpi[st] - p->pm.lsb_sm_cpi;
+        row3(t, g_strdup("  of it: load data"), num(data_cpi, 4), num(data_cpi * share, 1));
+        row3(t, g_strdup("  of it: SM miss slots"), num(p->pm.lsb_sm_cpi, 4),
+             num(p->pm.lsb_sm_cpi * share, 1));
       }
     }
     return t;
@@ -371,6 +379,13 @@ static void json_state(JsonBuilder *b, const Profile *p, guint i) {
     json_builder_begin_object(b);
     json_num(b, "warp_dram_lines", p->pm.lg_warp_cpi);
     json_num(b, "sm_miss_slots", p->pm.lg_sm_cpi);
+    json_builder_end_object(b);
+  }
+  if (st == STALL_LONG_SCOREBOARD) { /* the loads' data, the SM's miss slots */
+    json_builder_set_member_name(b, "causes");
+    json_builder_begin_object(b);
+    json_num(b, "load_data", p->pm.state_cpi[st] - p->pm.lsb_sm_cpi);
+    json_num(b, "sm_miss_slots", p->pm.lsb_sm_cpi);
     json_builder_end_object(b);
   }
   json_builder_end_object(b);

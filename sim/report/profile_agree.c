@@ -163,6 +163,12 @@ static void simulated_metrics(const SmModel *m, const NcuDetails *d, const SimRe
         reasons[s].state < STALL_MAX && warp_cycles
             ? 100.0 * (gdouble)st->state[reasons[s].state] / (gdouble)warp_cycles
             : 0.0;
+  gdouble lsb = (gdouble)(st->state[STALL_LONG_SCOREBOARD] - st->lg_load_sm);
+  gdouble lg = (gdouble)(st->state[STALL_LG_THROTTLE] + st->lg_load_sm);
+  a->memory_wait_pct = warp_cycles ? 100.0 * lsb / (gdouble)warp_cycles +
+                                         100.0 * lg / (gdouble)warp_cycles +
+                                         a->state_simulated_pct[NCU_STALL_DRAIN]
+                                   : 0.0;
 }
 
 /* The profile's Issued Ipc Active.  Nsight Compute prints it with two

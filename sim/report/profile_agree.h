@@ -60,6 +60,10 @@ typedef struct {
   gdouble state_profiled_pct[NCU_STALL_MAX];  /* warp-state samples per reason, % (NaN: no
                                                  source page) */
   gdouble state_simulated_pct[NCU_STALL_MAX]; /* simulated warp cycles per state, % */
+  gdouble memory_wait_pct;    /* simulated warp cycles waiting for memory, %: long_scoreboard +
+                                 lg_throttle + drain, the loads waiting for the SM's lines in
+                                 flight (SimStats lg_load_sm) counted to lg_throttle, so that the
+                                 sum rounds as it did before they were charged long_scoreboard */
   gdouble cycles_ratio;       /* simulated / profiled SM active cycles (NaN = unknown) */
   gint worst;                 /* AgreeMetric, or AGREE_METRIC_MAX + NcuStall for a warp state,
                                  that disagrees most; -1 = none */

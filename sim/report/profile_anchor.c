@@ -87,10 +87,7 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
     return;
   }
   out->cycles_ratio = a->cycles_ratio;
-  out->memory_share =
-      (a->state_simulated_pct[NCU_STALL_LONG_SB] + a->state_simulated_pct[NCU_STALL_LG] +
-       a->state_simulated_pct[NCU_STALL_DRAIN]) /
-      100.0;
+  out->memory_share = a->memory_wait_pct / 100.0;
   if (!isfinite(a->cycles_ratio) || a->cycles_ratio <= 0) {
     out->why = "the details export has no SM Active Cycles";
     return;

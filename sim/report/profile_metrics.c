@@ -117,11 +117,29 @@ static void scheduler_stats(ProfileMetrics *p, const SmModel *m, const SimResult
   p->threads_per_inst = ratio((gdouble)r->st.thread_insts, (gdouble)r->st.issued);
 }
 
+/* The top cause of the warp states (ProfileMetrics top_cause), from the
+ * counts, so that it is the state, and its share the number, that the
+ * largest state was before the SM cap's loads were charged long_scoreboard. */
+static void top_cause(ProfileMetrics *p, const SimResult *r) {
+  guint64 c[STALL_MAX];
+  memcpy(c, r->st.state, sizeof c);
+  c[STALL_LONG_SCOREBOARD] -= r->st.lg_load_sm;
+  c[STALL_LG_THROTTLE] += r->st.lg_load_sm;
+  guint top = STALL_MAX;
+  for (guint s = 0; s < STALL_MAX; s++)
+    if (s != STALL_SELECTED && s != STALL_NOT_SELECTED && (top == STALL_MAX || c[s] > c[top]))
+      top = s;
+  p->top_cause = top;
+  p->top_cause_cpi = ratio((gdouble)c[top], (gdouble)r->st.issued);
+  p->top_cause_pct = 100.0 * ratio((gdouble)c[top], (gdouble)r->st.active_warp_cycles);
+}
+
 static void warp_states(ProfileMetrics *p, const SimResult *r) {
   p->total_cpi = ratio((gdouble)r->st.active_warp_cycles, (gdouble)r->st.issued);
   p->lg_warp_cpi = ratio((gdouble)(r->st.state[STALL_LG_THROTTLE] - r->st.lg_throttle_sm),
                          (gdouble)r->st.issued);
   p->lg_sm_cpi = ratio((gdouble)r->st.lg_throttle_sm, (gdouble)r->st.issued);
+  p->lsb_sm_cpi = ratio((gdouble)r->st.lg_load_sm, (gdouble)r->st.issued);
   for (guint s = 0; s < STALL_MAX; s++) {
     p->state_cpi[s] = ratio((gdouble)r->st.state[s], (gdouble)r->st.issued);
     p->state_pct[s] = 100.0 * ratio((gdouble)r->st.state[s], (gdouble)r->st.active_warp_cycles);
@@ -134,6 +152,7 @@ static void warp_states(ProfileMetrics *p, const SimResult *r) {
       p->state_order[j] = p->state_order[j - 1];
     p->state_order[j] = s;
   }
+  top_cause(p, r);
 }
 
 static void occupancy_stats(ProfileMetrics *p, const SmModel *m, const Kernel *k,

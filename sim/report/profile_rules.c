@@ -166,40 +166,58 @@ static const struct {
                               PROFILE_SUGGEST_ILP, PROFILE_SECTION_WARP_STATE},
 };
 
-/* The largest state other than selected and not_selected (STALL_MAX: none). */
-static StallState top_stall(const ProfileMetrics *pm) {
-  for (guint i = 0; i < STALL_MAX; i++)
-    if (pm->state_order[i] != STALL_SELECTED && pm->state_order[i] != STALL_NOT_SELECTED)
-      return pm->state_order[i];
-  return STALL_MAX;
-}
-
 /* Of lg_throttle, the percent that is the warps' own DRAM lines from which
  * cpi_stall suggests more occupancy: a choice (the larger cause), not a
  * measurement (cpi_message). */
 #define LG_WARP_SHARE_SUGGEST_PCT 50.0
 
+/* What cpi_stall calls the cause `top` (ProfileMetrics top_cause): its
+ * state's name, unless loads waiting for the SM's lines in flight, charged
+ * long_scoreboard (lsb_sm_cpi), moved between the two states. */
+static const gchar *cause_name(const ProfileMetrics *pm, StallState top) {
+  if (pm->lsb_sm_cpi > 0 && top == STALL_LG_THROTTLE)
+    return "lines in flight";
+  if (pm->lsb_sm_cpi > 0 && top == STALL_LONG_SCOREBOARD)
+    return "long_scoreboard (the loads' data)";
+  return stall_name(top);
+}
+
+/* The states the cause `top` is charged to, when it is not one state's (a
+ * new string, empty when it is). */
+static gchar *cause_states(const ProfileMetrics *pm, StallState top) {
+  if (pm->lsb_sm_cpi > 0 && top == STALL_LG_THROTTLE)
+    return g_strdup_printf(", of them %.2f charged long_scoreboard (loads waiting for a miss "
+                           "slot of the SM's lines-in-flight cap: Nsight Compute samples them "
+                           "there) and %.2f lg_throttle",
+                           pm->lsb_sm_cpi, pm->top_cause_cpi - pm->lsb_sm_cpi);
+  if (pm->lsb_sm_cpi > 0 && top == STALL_LONG_SCOREBOARD)
+    return g_strdup_printf(", without the %.2f of loads waiting for a miss slot of the SM's "
+                           "lines-in-flight cap",
+                           pm->lsb_sm_cpi);
+  return g_strdup("");
+}
+
 static gboolean cpi_test(const ProfileMetrics *pm, ProfileRules *rs, ProfileRule *r) {
   (void)rs;
-  StallState top = top_stall(pm);
-  r->value = top < STALL_MAX ? pm->state_pct[top] : 0;
+  StallState top = pm->top_cause;
+  r->value = top < STALL_MAX ? pm->top_cause_pct : 0;
   r->threshold = 30;
   return top < STALL_MAX && pm->issue_slot_pct < 80 && r->value >= r->threshold;
 }
 
 static gchar *cpi_message(const ProfileMetrics *pm, const ProfileRules *rs, ProfileRule *r) {
   (void)rs;
-  StallState top = top_stall(pm);
+  StallState top = pm->top_cause;
   r->next = stall_advice[top].next;
   r->suggests = stall_advice[top].suggests;
-  g_autofree gchar *hint = NULL;
+  g_autofree gchar *hint = NULL, *states = cause_states(pm, top);
   if (top == STALL_LG_THROTTLE && pm->lg_warp_cpi > 0) {
-    /* Which of its two causes: the SM's cap (lg_throttle_sm) or the warps'
-     * own DRAM lines in flight; more warps hide only the second.  The rule
+    /* Which of its two causes: the SM's cap (lg_load_sm, lg_throttle_sm) or
+     * the warps' own DRAM lines in flight; more warps hide only the second.  The rule
      * names the larger one (a choice, measured nowhere: gather at 4 CTAs
      * per SM has 28 % of the warps' own lines and gains 2.0 % from twice
      * the CTAs); the occupancy what-if measures what more warps give. */
-    gdouble warp_pct = 100.0 * pm->lg_warp_cpi / pm->state_cpi[top];
+    gdouble warp_pct = 100.0 * pm->lg_warp_cpi / pm->top_cause_cpi;
     gboolean warp_most = warp_pct >= LG_WARP_SHARE_SUGGEST_PCT;
     r->suggests = warp_most ? PROFILE_SUGGEST_OCCUPANCY : 0;
     r->next = warp_most ? PROFILE_SECTION_OCCUPANCY : PROFILE_SECTION_SOL;
@@ -210,9 +228,9 @@ static gchar *cpi_message(const ProfileMetrics *pm, const ProfileRules *rs, Prof
         warp_pct, 100.0 - warp_pct);
   }
   return g_strdup_printf("%s: %.2f of the %.2f warp cycles between two issues of a warp (%.1f %% "
-                         ">= 30 %%, issue active %.1f %% < 80 %%): %s",
-                         stall_name(top), pm->state_cpi[top], pm->total_cpi, r->value,
-                         pm->issue_slot_pct, hint ? hint : stall_advice[top].hint);
+                         ">= 30 %%, issue active %.1f %% < 80 %%)%s: %s",
+                         cause_name(pm, top), pm->top_cause_cpi, pm->total_cpi, r->value,
+                         pm->issue_slot_pct, states, hint ? hint : stall_advice[top].hint);
 }
 
 /* ---- launch ----------------------------------------------------------------- */
