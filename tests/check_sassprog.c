@@ -352,6 +352,46 @@ START_TEST(test_cta_l2_bytes) {
 }
 END_TEST
 
+/* sassmem_dram_bounded_hit, hand-worked: 100 load sectors reach L2 at a
+ * 10 % hit rate, 90 misses.  DRAM moved 64 sectors' worth (2048 B): the
+ * misses drop to 64, the rate rises to 1 - 64/100 = 0.36.  DRAM moved 100
+ * sectors (3200 B) or exactly 90 (2880 B): the 90 misses fit, 0.1 stays.
+ * No DRAM bytes in the export (NaN, 0) or no sectors: 0.1. */
+START_TEST(test_dram_bounded_hit) {
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 100, 2048), 0.36, 1e-12);
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 100, 3200), 0.1, 1e-12);
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 100, 2880), 0.1, 1e-12);
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 100, NAN), 0.1, 1e-12);
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 100, 0), 0.1, 1e-12);
+  ck_assert_double_eq_tol(sassmem_dram_bounded_hit(0.1, 0, 2048), 0.1, 1e-12);
+}
+END_TEST
+
+/* gemv (real_b, held out), worked by hand from its profile: 8 LDG.128 of
+ * 8,650,752 sectors and one LDG of 4,224 load 69,210,240 sectors; the STGs
+ * store 67,584 + 3 x 1,056 = 70,752.  L1 Hit Rate 28.93 % over loads and
+ * stores: loads hit 0.2893 x 69,280,992 / 69,210,240 = 0.289596, so
+ * 49,167,249 sectors reach L2.  L2 Hit Rate 13.49 % (stores an L2 hit
+ * each): loads hit (0.1349 x 49,238,001 - 70,752) / 49,167,249 = 0.133655,
+ * 42,595,814 misses = 1363 MB at 32 B, where DRAM moved 3.79 TB/s x 293.02
+ * us = 1,110,545,800 B = 34,704,556 sectors.  Bounded: 1 - 34,704,556 /
+ * 49,167,249 = 0.294153. */
+START_TEST(test_gemv_dram_bound) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  g_autofree gchar *dir = g_build_filename(root, "results", "reference", "h200", "real_b", NULL);
+  g_autofree gchar *listing = g_build_filename(dir, "sass", "gemv.sass", NULL);
+  g_autofree gchar *source = g_build_filename(dir, "ncu", "gemv_source_b8.csv", NULL);
+  g_autofree gchar *details =
+      g_build_filename(dir, "ncu", "details_vadd4_gemv_scan_conv3_b8.csv", NULL);
+  GError *err = NULL;
+  g_autoptr(SassKernel) sk = sass_kernel_load(listing, "k_gemv(", source, details, NULL, 0, &err);
+  ck_assert_msg(sk != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq_tol(sk->load_l1_hit, 0.289596, 1e-6);
+  ck_assert_double_eq_tol(sk->load_l2_hit, 0.294153, 1e-6);
+}
+END_TEST
+
 START_TEST(test_partial_sectors) {
   g_autoptr(SmModel) m = h200();
   const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
@@ -442,6 +482,8 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_l2_reuse);
   tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);
+  tcase_add_test(tc, test_dram_bounded_hit);
+  tcase_add_test(tc, test_gemv_dram_bound);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -253,6 +253,14 @@ static void derive_hit_rates(SassKernel *sk) {
           (miss - l2_c - scattered_dram) / (sk->l2_scattered * (1.0 - sk->load_l1_hit)), 0.0, 1.0);
     }
   }
+  /* Whatever the loads' kind, the sectors they missed in L2 were read from
+   * DRAM, so at 32 B each they cannot exceed all the bytes DRAM moved (reads
+   * and writes: the stores' share is left out of the bound, as L2 merges
+   * partial sectors before writing them back, transpose33's at 1.59x).
+   * gemv (real_b, held out): 13.49 % L2 hits leave load misses worth
+   * 1363 MB against 1111 MB from DRAM, the vector x's sectors (every SM reads
+   * the same 16 KiB) counted as misses that DRAM never served. */
+  sk->load_l2_hit = sassmem_dram_bounded_hit(sk->load_l2_hit, l2_loads, dram);
   /* Nsight Compute empties the caches before the profiled launch, so what
    * its loads missed in L2 is the data they read (each line once) and its
    * stores' sectors are the data written: the bytes the launch leaves in
@@ -266,6 +274,15 @@ static void derive_hit_rates(SassKernel *sk) {
                         (isnan(d->smem_dynamic) ? 0 : d->smem_dynamic) + 1024.0;
     sk->prof_smem = MAX(blocks * per_block, isnan(d->smem_config) ? 0.0 : d->smem_config);
   }
+}
+
+gdouble sassmem_dram_bounded_hit(gdouble h, gdouble l2_sectors, gdouble dram_bytes) {
+  if (isnan(dram_bytes) || dram_bytes <= 0 || l2_sectors <= 0)
+    return h;
+  gdouble dram_sectors = dram_bytes / 32.0;
+  if ((1.0 - h) * l2_sectors <= dram_sectors)
+    return h;
+  return 1.0 - dram_sectors / l2_sectors;
 }
 
 static void local_bytes(SassKernel *sk) {

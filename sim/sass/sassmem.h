@@ -59,12 +59,23 @@ gboolean sassmem_scattered(const SassKernel *sk, guint i);
  * are completed together (results/reference/h200/microbench/sync_partial.csv). */
 gboolean sassmem_barrier_synced(const SassKernel *sk, guint i);
 
+/* The L2 hit rate (0..1) of `l2_sectors` load sectors that reach L2 at the
+ * profiled rate `h` (0..1), raised so that their misses, at 32 bytes a
+ * sector, do not exceed `dram_bytes` (the profiled launch's DRAM bytes, reads
+ * and writes: a sector a load missed in L2 was read from DRAM).  `h`
+ * unchanged when the misses fit, or when dram_bytes is NaN or <= 0 (not in
+ * the export).  Nsight Compute's L2 Hit Rate can count more misses than DRAM
+ * served (doc/sass.md "The profile's DRAM bytes bound its L2 misses"). */
+gdouble sassmem_dram_bounded_hit(gdouble h, gdouble l2_sectors, gdouble dram_bytes);
+
 /* Fill sk's hit rates (load_l1_hit, load_l2_hit ...), estimated per-warp
  * footprints and local_bytes from its listing and profile.  load_l2_hit is
  * the details' L2 Hit Rate for loads, raised when the details' DRAM bytes
  * (Memory Throughput x Duration) cannot serve the scattered loads' share of
- * its misses at 32 bytes a sector (doc/sass.md "The profile's DRAM bytes bound
- * its L2 misses").  sk->fn (and the profiles, when given) must be loaded. */
+ * its misses at 32 bytes a sector, and for all loads' misses so that they do
+ * not exceed those bytes (sassmem_dram_bounded_hit; doc/sass.md "The
+ * profile's DRAM bytes bound its L2 misses").  sk->fn (and the profiles,
+ * when given) must be loaded. */
 void sassmem_derive(SassKernel *sk);
 
 /* Hit rates of global loads with `warps` resident warps per SM and
