@@ -271,7 +271,8 @@ static void derive_hit_rates(SassKernel *sk) {
    * stores' sectors are the data written: the bytes the launch leaves in
    * L2. */
   if (d->grid_size > 0)
-    sk->cta_l2_bytes = SASSMEM_SECTOR_BYTES * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
+    sk->cta_l2_bytes =
+        SASSMEM_SECTOR_BYTES * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
   if (!isnan(d->theoretical_warps) && d->block_size > 0) {
     sk->prof_warps = d->theoretical_warps;
     gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
