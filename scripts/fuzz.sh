@@ -34,7 +34,7 @@ done
 "$root/scripts/deps.sh"
 command -v clang >/dev/null 2>&1 || warpsim_die "clang not found (scripts/deps.sh installs it)"
 out=$root/build-fuzz
-CC=$(command -v clang) BUILD_DIR=$out "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC=$(command -v clang) BUILD_DIR=$out WARPSIM_BUILD_TARGETS=fuzz_all "$root/scripts/build.sh" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWARPSIM_SANITIZE=ON -DWARPSIM_FUZZ=ON
 mkdir -p "$out/artifacts"
 cd "$out" # libFuzzer writes its fuzz-N.log files (one per worker) here

@@ -63,14 +63,18 @@ curve() {
 
 # check NAME MAPE_LO MAPE_HI RATIO_LO RATIO_HI W S E LVL [--set ...]: the
 # curve's MAPE in [MAPE_LO, MAPE_HI] % and every simulated / measured ratio
-# in [RATIO_LO, RATIO_HI].
+# in [RATIO_LO, RATIO_HI]; with KNOWN="B LO HI" in the environment, point B's
+# ratio in [LO, HI) instead (a known miss, which fails the check once mended).
 check() {
   local name=$1 lo=$2 hi=$3 rlo=$4 rhi=$5
   shift 5
   curve "$@" >"$tmp/c"
   [ "$(wc -l <"$tmp/c")" -ge 5 ] || fail "$name: $(wc -l <"$tmp/c") points: $(cat "$tmp/err")"
-  awk -v lo="$lo" -v hi="$hi" -v rlo="$rlo" -v rhi="$rhi" '
-    { r = $2 / $3; d = r > 1 ? r - 1 : 1 - r; s += d; n++; if (r < rlo || r > rhi) bad = bad " B=" $1 ":" r }
+  awk -v lo="$lo" -v hi="$hi" -v rlo="$rlo" -v rhi="$rhi" -v known="${KNOWN:-}" '
+    BEGIN { split(known, kb, " ") }
+    { r = $2 / $3; d = r > 1 ? r - 1 : 1 - r; s += d; n++
+      if (known != "" && $1 == kb[1]) { if (r < kb[2] || r >= kb[3]) bad = bad " B=" $1 ":" r " (known miss " kb[2] ".." kb[3] ")" }
+      else if (r < rlo || r > rhi) bad = bad " B=" $1 ":" r }
     END { m = 100 * s / n; if (m < lo || m > hi || bad != "") { printf "MAPE %.1f %%%s\n", m, bad; exit 1 } }' \
     "$tmp/c" >"$tmp/why" || fail "$name: $(cat "$tmp/why") (allowed MAPE $lo..$hi %, ratios $rlo..$rhi)"
   ok
@@ -85,7 +89,7 @@ check "L2 stride 32, 4 in flight" 0 12 0.75 1.25 4 32 4 0
 # pair's L2 path, fitted when those misses went to DRAM, runs 25 % slow
 # there (0.782 before; 55 is still the best peak with the bound, MAPE 8.0 %
 # over the three coalesced loops against 8.4 at 60).
-check "L2 128-bit, 1 in flight (known miss at B = 16)" 0 12 0.70 1.25 16 1 1 0
+KNOWN="16 0.70 0.75" check "L2 128-bit, 1 in flight (known miss at B = 16)" 0 12 0.75 1.25 16 1 1 0
 check "L2 128-bit, 4 in flight" 0 12 0.75 1.25 16 1 4 0
 check "L2 32-bit, 4 in flight" 0 12 0.75 1.25 4 1 4 0
 check "DRAM 128-bit, 1 in flight" 0 12 0.75 1.25 16 1 1 1

@@ -76,6 +76,15 @@ a='^warpsim: warning: ghist_sass: at the profiled launch .*(x0\.02, more than 10
   fail "ghist pure: $(cat "$tmp/gh_pure.err")"
 [ -z "$(col "$tmp/tp_an.csv" anchor_memory_time_factor)" ] && [ "$(col "$tmp/tp_an.csv" cycles)" = "$(col "$tmp/pure.csv" cycles)" ] &&
   ok || fail "transpose_pad dropped but not the pure model"
+# The anchor and anchor_detail columns (the last two; the detail quoted as
+# CSV quotes a field with a comma): dropped and why; --no-anchor none; ghist
+# applied, the atomic rate; fma (no profile) empty.
+[ "$(col "$tmp/tp_an.csv" anchor)" = dropped ] &&
+  tail -1 "$tmp/tp_an.csv" | grep -qF ',dropped,"with it, the profiled launch'"'"'s DRAM throughput moves away' &&
+  ok || fail "transpose_pad anchor columns: $(tail -1 "$tmp/tp_an.csv" | cut -c1-40)...$(tail -1 "$tmp/tp_an.csv" | rev | cut -d, -f1-4 | rev)"
+tail -1 "$tmp/pure.csv" | grep -q ',none,--no-anchor$' && ok || fail "--no-anchor: anchor columns"
+"$bin" run --kernel "$gh" --format csv --no-whatif 2>/dev/null | tail -1 | grep -q ',applied,l2\.atomic_sectors_per_cycle$' &&
+  ok || fail "ghist: anchor columns"
 grep -q '"refused" *: *true' "$tmp/a.json" && grep -q '"dram_throughput_profiled_pct" *: *53.7' "$tmp/a.json" &&
   ok || fail "transpose_pad JSON checks"
 # spmv: anchored (factor 1.02), its warp cycles per issued instruction
@@ -175,8 +184,8 @@ grep -q 'anchor: none (the simulated profiled launch waits for memory less than 
   grep -q 'Section: Agreement with the profile' "$tmp/nb.txt" && ok || fail "nbody anchor text"
 # A synthetic kernel has neither: empty columns, no section.
 "$bin" run --kernel fma --format csv >"$tmp/fma.csv" || fail "fma"
-[ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] && ok ||
-  fail "fma has agreement columns"
+[ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] &&
+  tail -1 "$tmp/fma.csv" | grep -q ',,$' && ok || fail "fma has agreement columns"
 # The text report says at its top that the run is anchored, with the factor
 # the CSV gives; --no-anchor runs say nothing of the kind.
 "$bin" run --kernel "$tp" --format text >"$tmp/an.txt" 2>/dev/null || fail "anchored text run"

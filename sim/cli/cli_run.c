@@ -300,10 +300,29 @@ static void warn_ilp_empty_chains(const Kernel *k, GPtrArray *lines) {
                                            k->file, k->ilp, k->fma, k->sfu, k->lds, most, most));
 }
 
+/* The anchor's state for the CSV: "applied", "dropped" (derived, then
+ * refused by a check), "none" (not derived; --no-anchor included), "" for a
+ * run without a details export; *detail what an applied anchor derives
+ * ("memory_time_factor", or "l2.atomic_sectors_per_cycle" for the atomic
+ * rate), else why there is none ("" without a details export). */
+static const gchar *anchor_state(const ProfileAgreement *a, const ProfileAnchor *an,
+                                 const gchar **detail) {
+  *detail = "";
+  if (!a->present)
+    return "";
+  if (an->applied) {
+    *detail = an->atomic ? "l2.atomic_sectors_per_cycle" : "memory_time_factor";
+    return "applied";
+  }
+  *detail = an->why != NULL ? an->why : "";
+  return an->refused ? "dropped" : "none";
+}
+
 /* The agreement at the profiled launch: the profile's SM Active Cycles,
  * the cycles ratio (simulated / profiled SM active cycles, pure model;
  * empty without a details export), the metric that disagrees most ("-":
- * none), and the anchor's memory time factor (empty: not anchored). */
+ * none), the anchor's memory time factor (empty: not anchored), and the
+ * anchor's state and detail (anchor_state). */
 static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a,
                                   const ProfileAnchor *an) {
   gdouble prof = a->present ? a->profiled[AGREE_SM_ACTIVE_CYCLES] : NAN;
@@ -320,6 +339,9 @@ static void add_agreement_columns(ReportRow *row, const ProfileAgreement *a,
     report_add_double(row, "anchor_memory_time_factor", an->memory_factor, 4);
   else
     report_add_str(row, "anchor_memory_time_factor", "");
+  const gchar *detail;
+  report_add_str(row, "anchor", anchor_state(a, an, &detail));
+  report_add_str(row, "anchor_detail", detail);
 }
 
 /* The text report: what ran, its headline rates, then the Nsight Compute-style

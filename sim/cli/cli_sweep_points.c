@@ -726,14 +726,16 @@ static gchar *sass_sha256(const Kernel *k, GError **error) {
   return sha256(lines->str, lines->len);
 }
 
-/* Whether a point's sets ("k=v\tk=v...") name a [sass] key, which may name
- * another listing or export than point 1's. */
-static gboolean point_sets_sass(const gchar *point) {
+/* A point's [sass] sets ("k=v\tk=v..." -> its "sass.*" ones, tab-joined; a
+ * new string, "" for none), which may name another listing or export than
+ * point 1's. */
+static gchar *point_sass_sets(const gchar *point) {
   g_auto(GStrv) sets = g_strsplit(point, "\t", -1);
+  GString *out = g_string_new(NULL);
   for (guint i = 0; sets[i] != NULL; i++)
     if (g_str_has_prefix(sets[i], "sass."))
-      return TRUE;
-  return FALSE;
+      g_string_append_printf(out, "%s%s", out->len ? "\t" : "", sets[i]);
+  return g_string_free(out, FALSE);
 }
 
 /* The listings and exports of every point after the first that sets a [sass]
@@ -744,19 +746,25 @@ static gboolean point_sets_sass(const gchar *point) {
 static gchar *other_sass_sha256(const Sweep *s, const gchar *first, GError **error) {
   g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   g_hash_table_add(seen, g_strdup(first));
+  /* the [sass] sets already hashed: a value repeated over the grid is loaded once */
+  g_autoptr(GHashTable) loaded = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GString) lines = g_string_new(NULL);
   for (guint i = 1; i < s->points->len; i++) {
     const gchar *point = g_ptr_array_index(s->points, i);
-    if (!point_sets_sass(point))
+    gchar *sass_sets = point_sass_sets(point);
+    if (*sass_sets == '\0' || !g_hash_table_add(loaded, sass_sets)) {
+      if (*sass_sets == '\0')
+        g_free(sass_sets);
       continue;
+    }
     g_autoptr(SmModel) m = NULL;
     g_autoptr(Kernel) k = NULL;
     g_auto(GStrv) sets = g_strsplit(point, "\t", -1);
-    if (!cli_load(sp_model, sp_kernel, sets, &m, &k, error))
+    gchar *h = cli_load(sp_model, sp_kernel, sets, &m, &k, error) ? sass_sha256(k, error) : NULL;
+    if (h == NULL) {
+      g_prefix_error(error, "--signature: point %u: ", i + 1);
       return NULL;
-    gchar *h = sass_sha256(k, error);
-    if (h == NULL)
-      return NULL;
+    }
     if (g_hash_table_add(seen, h))
       g_string_append_printf(lines, "%s\n", h);
   }

@@ -6,6 +6,11 @@
 #include <math.h>
 #include <string.h>
 
+/* The bytes of one L2 sector, the unit of Nsight Compute's sector counts and
+ * of a DRAM access a sector miss makes at least (Nsight Compute Kernel
+ * Profiling Guide, "Memory Tables": a sector is 32 bytes). */
+#define SASSMEM_SECTOR_BYTES 32.0
+
 /* ---- what an instruction does ---------------------------------------------- */
 
 /* Bytes per thread the instruction moves (its .8/.16/.64/.128 modifier). */
@@ -245,7 +250,7 @@ static void derive_hit_rates(SassKernel *sk) {
   gdouble l2_c = sk->l2_coalesced * (1.0 - sk->load_l1_hit);
   gdouble miss = (1.0 - sk->load_l2_hit) * l2_loads;
   if (sk->l2_scattered > 0 && !isnan(dram) && miss > l2_c) {
-    gdouble scattered_dram = MAX(0.0, dram / 32.0 - l2_c - stores);
+    gdouble scattered_dram = MAX(0.0, dram / SASSMEM_SECTOR_BYTES - l2_c - stores);
     if (miss - l2_c > scattered_dram) {
       sk->load_l2_hit = 1.0 - (l2_c + scattered_dram) / l2_loads;
       /* those hits are the far partition's ([l2] far_extra_cycles) */
@@ -266,7 +271,8 @@ static void derive_hit_rates(SassKernel *sk) {
    * stores' sectors are the data written: the bytes the launch leaves in
    * L2. */
   if (d->grid_size > 0)
-    sk->cta_l2_bytes = 32.0 * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
+    sk->cta_l2_bytes =
+        SASSMEM_SECTOR_BYTES * (l2_loads * (1.0 - sk->load_l2_hit) + stores) / d->grid_size;
   if (!isnan(d->theoretical_warps) && d->block_size > 0) {
     sk->prof_warps = d->theoretical_warps;
     gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
@@ -279,7 +285,7 @@ static void derive_hit_rates(SassKernel *sk) {
 gdouble sassmem_dram_bounded_hit(gdouble h, gdouble l2_sectors, gdouble dram_bytes) {
   if (isnan(dram_bytes) || dram_bytes <= 0 || l2_sectors <= 0)
     return h;
-  gdouble dram_sectors = dram_bytes / 32.0;
+  gdouble dram_sectors = dram_bytes / SASSMEM_SECTOR_BYTES;
   if ((1.0 - h) * l2_sectors <= dram_sectors)
     return h;
   return 1.0 - dram_sectors / l2_sectors;
