@@ -280,6 +280,35 @@ START_TEST(test_lg_sm_exact) {
 }
 END_TEST
 
+/* cpi_stall's cause (ProfileMetrics top_cause) is no issue state: the
+ * wait case's run (one warp, 33 issued) with its counts set by hand to
+ * not_selected 500 > selected 33 > wait 20 > long_scoreboard 10 (none at
+ * the SM's cap), 563 warp cycles in all: the cause is wait, 20 / 33 =
+ * 0.6061 warp cycles per issue, 100 x 20 / 563 = 3.552 %.  Counting
+ * not_selected would make it not_selected (500), counting selected
+ * selected (33). */
+START_TEST(test_top_cause_skips_issue) {
+  Run run = {0};
+  run_sets(&run, NULL, exact_cases[1].sets);
+  ck_assert_uint_eq(run.r.st.issued, 33);
+  SimStats *st = &run.r.st;
+  memset(st->state, 0, sizeof st->state);
+  st->state[STALL_NOT_SELECTED] = 500;
+  st->state[STALL_SELECTED] = 33;
+  st->state[STALL_WAIT] = 20;
+  st->state[STALL_LONG_SCOREBOARD] = 10;
+  st->lg_load_sm = st->lg_throttle_sm = 0;
+  st->active_warp_cycles = 563;
+  ProfileMetrics pm;
+  profile_metrics_compute(run.m, run.k, &run.r, &pm);
+  ck_assert_int_eq(pm.state_order[0], STALL_NOT_SELECTED);
+  ck_assert_int_eq(pm.top_cause, STALL_WAIT);
+  ck_assert_double_eq_tol(pm.top_cause_cpi, 20.0 / 33, 1e-12);
+  ck_assert_double_eq_tol(pm.top_cause_pct, 100.0 * 20 / 563, 1e-12);
+  run_clear(&run);
+}
+END_TEST
+
 /* The SM's lines cap wins over mio_throttle: the load slots are full and
  * the LSU is busy (lsu.interval 50): the waits are the cap's (lg_load_sm,
  * charged long_scoreboard), none is mio_throttle or lg_throttle. */
@@ -443,7 +472,7 @@ START_TEST(test_rule_issue_and_cpi) {
   ck_assert_int_eq(tiny->top_cause, STALL_WAIT);
   tiny->issued_warps = 0.6;
   tiny->issue_slot_pct = 79.9;
-  tiny->top_cause_pct = 30; /* the cause's share (not_selected is none: test_lg_sm_exact) */
+  tiny->top_cause_pct = 30; /* the cause's share (not_selected: test_top_cause_skips_issue) */
   apply_tiny();
   ck_assert(!fired(&tiny_rules, PROFILE_RULE_ISSUE_SLOTS));
   ck_assert(fired(&tiny_rules, PROFILE_RULE_CPI_STALL));
@@ -710,6 +739,7 @@ int main(void) {
       {"accounting", test_priority_exact, G_N_ELEMENTS(exact_cases)},
       {"accounting", test_priority_lg_over_mio, 1},
       {"accounting", test_lg_sm_exact, 1},
+      {"accounting", test_top_cause_skips_issue, 1},
       {"accounting", test_priority_pipe_not_selected, 1},
       {"accounting", test_priority_dispatch, 1},
       {"accounting", test_priority_mio, 1},
