@@ -388,9 +388,11 @@ static gboolean check_totals(const SimStats *st, GError **error) {
               "invariant failed: warp states sum to %" G_GUINT64_FORMAT
               ", active warp-cycles %" G_GUINT64_FORMAT ", selected %" G_GUINT64_FORMAT
               ", issued %" G_GUINT64_FORMAT ", ready %" G_GUINT64_FORMAT
-              ", lg_throttle %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT,
+              ", lg_throttle %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT
+              ", long_scoreboard %" G_GUINT64_FORMAT " of it the SM's cap %" G_GUINT64_FORMAT,
               sum, st->active_warp_cycles, st->state[STALL_SELECTED], st->issued,
-              st->ready_warp_cycles, st->state[STALL_LG_THROTTLE], st->lg_throttle_sm);
+              st->ready_warp_cycles, st->state[STALL_LG_THROTTLE], st->lg_throttle_sm,
+              st->state[STALL_LONG_SCOREBOARD], st->lg_load_sm);
   return FALSE;
 }
 
