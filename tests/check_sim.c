@@ -148,7 +148,6 @@ START_TEST(test_invariants) {
   ck_assert_uint_eq(st->ctas, run.r.sm_blocks);
   ck_assert_msg(st->state[seen] > 0, "kernel %u: no %s", kernel, stall_name(seen));
   ck_assert_msg(!lines || st->lg_load_sm > 0, "kernel %u: no load waits for lines", kernel);
-  ck_assert_uint_le(st->lg_load_sm, st->state[STALL_LONG_SCOREBOARD]);
   ck_assert_uint_le(st->lg_throttle_sm, st->state[STALL_LG_THROTTLE]);
   ck_assert_uint_eq(st->ops[OP_EXIT], warps_run());
   /* Early-exit warps issue only EXIT; the others their whole stream. */

@@ -10,8 +10,9 @@
  * ([class_global] lines_in_flight) until its data is back, an L1 hit none;
  * with stores_hold_lines a store that goes to DRAM holds its lines until
  * DRAM has written it (its one access's latency after the start, at a
- * stored byte's cost of dram_write_cost = 1 read byte); a global load or
- * store waits (lg_throttle) while the slots are full.  Control words as in
+ * stored byte's cost of dram_write_cost = 1 read byte); while the slots
+ * are full a global load waits as long_scoreboard (lg_load_sm), a store
+ * or an atomic as lg_throttle (lg_throttle_sm).  Control words as in
  * check_sm.c: 0x000fe2 none, 0x000e22 sets SB0, 0x000e62 sets SB1, 0x001fe2
  * waits on SB0, 0x003fe2 on SB0 and SB1, 0x001e62 waits on SB0 and sets
  * SB1 (0x000e62 + 1 << 12). */
@@ -75,6 +76,30 @@ static const gchar store_load[] = SASS_HEADER
     SASS_INS("0010", "LDG.E R5, [R6.64]", "0x000e220000000000")
     SASS_INS("0020", "FADD R7, R5, R5", "0x001fe20000000000")
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* A global atomic waits for a miss slot as lg_throttle, a load as
+ * long_scoreboard (sm_decode: CLS_ATOMIC; one slot, [l2]
+ * atomic_sectors_per_cycle 1, so RED is an atomic: OP_LDG to L2, 128 B =
+ * 4 sectors).  LDG at 0 takes the slot (DRAM, data at 697); RED is ready
+ * at 1 but the slot is full: lg_throttle 1..696 (696, all the SM's cap:
+ * lg_throttle_sm 696); at 697 the slot frees and RED issues: its line on
+ * L2's one channel from 697, done at 697 + 305 = 1002 (the atomic unit's
+ * 4 sectors at 1 a cycle end at 701, earlier), so it holds the slot until
+ * 1002; the second LDG is ready at 698 and waits for the slot 698..1001
+ * (304, a load: long_scoreboard, lg_load_sm 304); it issues at 1002 (DRAM's
+ * channel long free: data at 1002 + 697 = 1699); FADD waits on SB0 and SB1
+ * 1003..1698 (696, long_scoreboard); FADD 1699, EXIT 1700, retire 1701.
+ * long_scoreboard 304 + 696 = 1000; selected 5; 5 + 696 + 1000 = 1701.
+ * Were RED of a load's class (CLS_LOAD), its 696 would be long_scoreboard
+ * too (1696, lg_load_sm 1000, lg_throttle 0). */
+/* clang-format off */
+static const gchar load_atomic[] = SASS_HEADER
+    SASS_INS("0000", "LDG.E R4, [R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "RED.E.ADD.STRONG.GPU [R6.64], R5", "0x000fe20000000000")
+    SASS_INS("0020", "LDG.E R8, [R10.64]", "0x000e620000000000")
+    SASS_INS("0030", "FADD R9, R4, R8", "0x003fe20000000000")
+    SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
 /* Two register spill loads that miss L1, one SM-wide local port of 128
@@ -199,6 +224,14 @@ static void store_extra(const SassRun *r) {
   ck_assert_uint_eq(r->st.lg_throttle_sm, 0);
 }
 
+static void atomic_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[1].op, OP_LDG);
+  ck_assert_uint_eq(r->p->code[1].atomic, 1); /* RED: a reduction */
+  ck_assert_uint_eq(r->st.atomic_bytes, 128);
+  ck_assert_uint_eq(r->st.lg_throttle_sm, 696);
+  ck_assert_uint_eq(r->st.lg_load_sm, 304);
+}
+
 #define ONE_SLOT "class_global.lines_in_flight=1"
 
 static const SassCase cases[] = {
@@ -235,6 +268,12 @@ static const SassCase cases[] = {
      52,
      {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 48},
      l1_extra},
+    {"atomic and load at the slot",
+     load_atomic,
+     {.sets = ONE_SLOT ";l2.atomic_sectors_per_cycle=1"},
+     1701,
+     {[STALL_SELECTED] = 5, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 1000},
+     atomic_extra},
     {"store holds a slot",
      store_load,
      {.sets = ONE_SLOT},

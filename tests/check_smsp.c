@@ -77,10 +77,50 @@ START_TEST(test_blocked) {
 }
 END_TEST
 
+/* smsp_unthrottled with the cap full (2 lines until 100, cap 2), stores
+ * holding lines and the shared-memory unit free at 3: ready warps set by
+ * hand, slots 0 and 1 loads, 2 an atomic, 3 and 4 stores, 5 an FMA.  Held:
+ * the 2 loads (long_scoreboard), the atomic and the 2 stores (lg_throttle:
+ * 1 + 2 = 3); the FMA is the one candidate (bit 5); *next lowers to the
+ * cap's next free cycle, 100.  Without store_held the stores are no
+ * longer held: lg_throttle 1 (the atomic), candidates the stores and the
+ * FMA (bits 3, 4, 5 = 0x38). */
+START_TEST(test_unthrottled) {
+  SmUnits u = {.max_inflight = 2, .store_held = ~G_GUINT64_CONSTANT(0)};
+  count_queue_init(&u.inflight);
+  count_queue_add(&u.inflight, 100, 2);
+  smsp_units_update(&u);
+  Smsp s;
+  smsp_init(&s);
+  s.ready[CLS_LOAD] = 0x3;
+  s.ready[CLS_ATOMIC] = 0x4;
+  s.ready[CLS_STORE] = 0x18;
+  s.ready[CLS_FMA] = 0x20;
+  s.ready_all = 0x3f;
+  StallTally t = {0};
+  SimCycle next = SIM_CYCLE_NEVER;
+  guint64 cand = 0;
+  smsp_unthrottled(&s, &u, 3, &next, &t, &cand);
+  ck_assert_uint_eq(t.blocked[STALL_LONG_SCOREBOARD], 2);
+  ck_assert_uint_eq(t.blocked[STALL_LG_THROTTLE], 3);
+  ck_assert_uint_eq(t.blocked[STALL_MIO_THROTTLE], 0);
+  ck_assert_uint_eq(cand, 0x20);
+  ck_assert_uint_eq(next, 100);
+  StallTally t2 = {0};
+  u.store_held = 0;
+  smsp_unthrottled(&s, &u, 3, &next, &t2, &cand);
+  ck_assert_uint_eq(t2.blocked[STALL_LONG_SCOREBOARD], 2);
+  ck_assert_uint_eq(t2.blocked[STALL_LG_THROTTLE], 1);
+  ck_assert_uint_eq(cand, 0x38);
+  count_queue_clear(&u.inflight);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("smsp");
   tcase_add_test(tc, test_op_class);
   tcase_add_test(tc, test_blocked);
+  tcase_add_test(tc, test_unthrottled);
   Suite *s = suite_create("smsp");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

@@ -552,19 +552,19 @@ awk -v t="$total" -v w="$warp" -v s="$sm" -v c="$csv_warp" \
   fail "v4 json causes: lg_throttle $total, warp_dram_lines $warp + sm_miss_slots $sm (CSV column $csv_warp)"
 passed=$((passed + 1))
 # The chase's waits for the SM's 32 loads in flight are long_scoreboard's:
-# its JSON entry splits it into load_data and sm_miss_slots, both there, and
-# they add up to the state's warp cycles per issue.
+# its JSON entry splits it into load_data and sm_miss_slots, both there.
+# (load_data is the state less sm_miss_slots, so their sum says nothing:
+# check_profile test_lsb_causes_exact asserts hand-counted values of both,
+# in JSON and in the text rows.)
 "$bin" run --kernel chase --set launch.blocks_per_sm=16 --set mem.max_inflight=32 --format json \
   --no-whatif >"$tmp/lsb.json" 2>"$tmp/err" || fail "chase json: $(cat "$tmp/err")"
-read -r total data sm < <(awk -F' : ' '
+read -r data sm < <(awk -F' : ' '
   /"state" : "long_scoreboard"/ { in_lsb = 1 }
-  in_lsb && /"warp_cycles_per_issued_instruction"/ { t = $2 + 0 }
   in_lsb && /"load_data"/ { d = $2 + 0 }
   in_lsb && /"sm_miss_slots"/ { s = $2 + 0; in_lsb = 0 }
-  END { print t, d, s }' "$tmp/lsb.json")
-awk -v t="$total" -v d="$data" -v s="$sm" \
-  'BEGIN { e = d + s - t; exit !(d > 0 && s > 0 && e * e < 1e-8 * t * t) }' ||
-  fail "chase json causes: long_scoreboard $total, load_data $data + sm_miss_slots $sm"
+  END { print d, s }' "$tmp/lsb.json")
+awk -v d="$data" -v s="$sm" 'BEGIN { exit !(d > 0 && s > 0) }' ||
+  fail "chase json causes: long_scoreboard load_data $data, sm_miss_slots $sm"
 passed=$((passed + 1))
 # The what-ifs of a SASS kernel change no compiled code: registers limit
 # spill_40 at 12 CTAs per SM, and a listing's registers cannot be capped

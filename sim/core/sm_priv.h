@@ -113,8 +113,9 @@ struct Sm {
   gdouble store_scale[2];         /* DRAM time of a one-line / a longer SASS warp-store at this
                                      launch's resident CTAs, x its write cost (1: none;
                                      ProgramMemory store_streams) */
-  SimCycle lg_held_until;         /* end of the last span in which a ready load or store waited
-                                     for the SM's lines in flight (the lg_full throttle); 0: none yet */
+  SimCycle lg_held_until;         /* end of the last span in which a ready load, store or
+                                     (SASS) global atomic waited for the SM's lines in flight
+                                     (the lg_full throttle); 0: none yet */
   guint n_ready;                  /* warps in the SMSPs' ready sets */
   guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
   guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets

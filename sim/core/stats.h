@@ -121,7 +121,11 @@ static inline void stall_tally_flush(StallTally *t, SimStats *st, SimCycle span)
 
 /* The run's last flush is done: add the loads' warp-cycles at the SM's
  * lines-in-flight cap (st->lg_load_sm) to long_scoreboard, where the H200
- * samples them (results/reference/h200/ldst/README.md). */
+ * samples them (results/reference/h200/ldst/README.md).  Call it exactly
+ * once per run, after the last stall_tally_flush (sm_collect does): not
+ * called, those warp-cycles are in no state; called twice, counted twice
+ * (either way the states no longer sum to the active warp-cycles, which
+ * the run's invariant check reports). */
 static inline void stall_tally_close(SimStats *st) {
   st->state[STALL_LONG_SCOREBOARD] += st->lg_load_sm;
 }

@@ -129,7 +129,7 @@ static void top_cause(ProfileMetrics *p, const SimResult *r) {
   for (guint s = 0; s < STALL_MAX; s++)
     if (s != STALL_SELECTED && s != STALL_NOT_SELECTED && (top == STALL_MAX || c[s] > c[top]))
       top = s;
-  p->top_cause = top;
+  p->top_cause = (StallState)top;
   p->top_cause_cpi = ratio((gdouble)c[top], (gdouble)r->st.issued);
   p->top_cause_pct = 100.0 * ratio((gdouble)c[top], (gdouble)r->st.active_warp_cycles);
 }

@@ -100,12 +100,13 @@ typedef struct {
   gdouble lg_warp_cpi;          /* of state_cpi[STALL_LG_THROTTLE]: waiting for the warp's own
                                    DRAM lines in flight ([class_global]
                                    warp_lines_in_flight) */
-  gdouble lg_sm_cpi;            /* the rest of it: stores waiting for a miss slot of the
-                                   SM's lines-in-flight cap (SimStats lg_throttle_sm) */
+  gdouble lg_sm_cpi;            /* the rest of it: stores and (SASS) global atomics waiting
+                                   for a miss slot of the SM's lines-in-flight cap (SimStats
+                                   lg_throttle_sm) */
   gdouble lsb_sm_cpi;           /* of state_cpi[STALL_LONG_SCOREBOARD]: loads waiting for a
                                    miss slot of the SM's lines-in-flight cap (SimStats
                                    lg_load_sm); the rest waited for their data */
-  guint top_cause;              /* the StallState cpi_stall names: the largest state other
+  StallState top_cause;         /* the state cpi_stall names: the largest state other
                                    than selected and not_selected when the loads waiting
                                    for the SM's cap count to lg_throttle (the limiter: lines
                                    in flight), not long_scoreboard, where they are charged
