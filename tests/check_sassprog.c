@@ -352,6 +352,39 @@ START_TEST(test_cta_l2_bytes) {
 }
 END_TEST
 
+/* sassmem_scattered_dram_scale, hand-worked from gather's profile
+ * (results/reference/h200/real/ncu/details_full_b8.csv, gather_source_b8.csv):
+ * DRAM moved 1,229,650,200 B (Memory Throughput x Duration) = 38,426,568.75
+ * sectors; its coalesced loads missed 2,166,430 sectors and its stores wrote
+ * 2,165,856 (4,332,286 in all), its scattered loads missed 15,985,410:
+ * (38,426,568.75 - 4,332,286) / 15,985,410 = 2.13284 bytes per byte.  DRAM
+ * bytes that fit the misses (32 x 4 sectors over 10 + 2): 1.  No export
+ * (NaN, 0) or no scattered misses: 1. */
+START_TEST(test_scattered_dram_scale) {
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(15985410, 4332286, 1229650200), 2.13284,
+                          1e-5);
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(10, 2, 32 * 4), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(10, 2, 32 * 32), 3.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(10, 2, NAN), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(10, 2, 0), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassmem_scattered_dram_scale(0, 2, 32 * 32), 1.0, 1e-12);
+}
+END_TEST
+
+/* The same from gather's profile as loaded (the sectors of its source page,
+ * the rates and bytes of its details): 2.1328 (above); spmv, whose
+ * scattered misses the DRAM bytes bound (l2_far), has none left over: 1. */
+START_TEST(test_scattered_dram_scale_loaded) {
+  GError *err = NULL;
+  g_autoptr(SassKernel) g = load(4, TRUE, 0, &err);
+  ck_assert_msg(g != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq_tol(g->dram_scatter, 2.1328, 1e-3);
+  g_autoptr(SassKernel) sp = load(7, TRUE, 0, &err);
+  ck_assert_msg(sp != NULL, "%s", err ? err->message : "?");
+  ck_assert_double_eq_tol(sp->dram_scatter, 1.0, 1e-9);
+}
+END_TEST
+
 /* sassmem_dram_bounded_hit, hand-worked: 100 load sectors reach L2 at a
  * 10 % hit rate, 90 misses.  DRAM moved 64 sectors' worth (2048 B): the
  * misses drop to 64, the rate rises to 1 - 64/100 = 0.36.  DRAM moved 100
@@ -483,6 +516,8 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);
   tcase_add_test(tc, test_dram_bounded_hit);
+  tcase_add_test(tc, test_scattered_dram_scale);
+  tcase_add_test(tc, test_scattered_dram_scale_loaded);
   tcase_add_test(tc, test_gemv_dram_bound);
   suite_add_tcase(s, tc);
   return s;

@@ -203,6 +203,16 @@ static void scattered_dram_extra(const SassRun *r) {
   ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 1024);
 }
 
+/* The same load with scattered_dram_scale 2.13 (gather's profile: DRAM
+ * read 2.13 x the 32 B of each scattered sector that missed,
+ * sassmem_scattered_dram_scale): DRAM's count takes 1024 x 2.13 = 2181.12
+ * -> 2181 B, and its time is a line per sector all the same (retire 930). */
+static void scattered_scale_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].scattered, 1);
+  ck_assert_uint_eq(r->st.level_bytes[MEM_DRAM], 2181);
+  ck_assert_uint_eq(r->st.load_bytes, 1024);
+}
+
 static void near_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].scattered, 1);
   ck_assert_uint_eq(r->st.load_latency_sum, 330);
@@ -305,6 +315,12 @@ static const SassCase cases[] = {
      930,
      {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 927},
      scattered_dram_extra},
+    {"scattered DRAM load, DRAM's bytes scaled",
+     profiled_listing,
+     {.source = far_source, .dram_scale = 2.13},
+     930,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 927},
+     scattered_scale_extra},
     {"scattered DRAM load, 139 bytes per sector",
      profiled_listing,
      {.source = far_source, .sets = "class_global.scattered_dram_bytes=139"},

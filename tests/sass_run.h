@@ -73,6 +73,7 @@ typedef struct {
   gdouble l1_hit;      /* global loads: L1 hit probability */
   gdouble l2_hit;      /* of those missing L1: L2 hit probability */
   gdouble l2_far;      /* of a scattered load's L2 hits: the far partition's share */
+  gdouble dram_scale;  /* DRAM's counted bytes per byte of a scattered DRAM load; 0 = 1 */
   gboolean spill_miss; /* every local access (LDL, STL) misses L1; FALSE: every one hits */
   guint trips;         /* [sass] trip_count (one for every loop); 0 = none */
   const gchar *sets;   /* more model overrides, ';'-separated; NULL = none */
@@ -148,6 +149,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .dram_turnaround = g->dram_turnaround,
                         .l1_cycle_per_line = g->l1_cycle_per_line,
                         .scattered_dram_bytes = g->scattered_dram_bytes,
+                        .scattered_dram_scale = s->dram_scale,
                         .stores_hold_lines = g->stores_hold_lines,
                         .store_streams = {g->store_streams[0], g->store_streams[1],
                                           g->store_streams[2], g->store_streams[3]}},

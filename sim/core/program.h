@@ -162,6 +162,9 @@ typedef struct {
                                     sector it touches; 0 = a line ([mem] line_bytes) */
   gboolean stores_hold_lines;    /* a store that leaves L1 holds its lines of max_inflight until
                                     written; stores wait while none is free */
+  gdouble scattered_dram_scale;  /* DRAM bytes a scattered load (OP_LDG, line_cost > 0) served by
+                                    DRAM counts (SimStats level_bytes) per byte of its sectors;
+                                    its DRAM time is scattered_dram_bytes's (<= 1 = its sectors) */
   gdouble store_streams[4];      /* DRAM time of a stored byte (SASS, through L1TEX) relative to
                                     dram_write_cost's: a one-line warp-store at 1 and at >= 8
                                     resident CTAs per SM, a warp-store of more lines at 1 and

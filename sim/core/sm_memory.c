@@ -69,6 +69,10 @@ static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a
   for (MemLevel level = 0; level < MEM_LEVELS; level++)
     a->shape[level] = mem_shape(sm->mem, global ? global_cost(sm, in, bytes, level) : bytes);
   a->dram_cost = global ? global_cost(sm, in, bytes, MEM_DRAM) : 0;
+  a->dram_bytes = a->request_bytes;
+  if (in->op == OP_LDG && in->line_cost > 0 && sm->l.mem.scattered_dram_scale > 1.0)
+    /* the sectors' neighbours DRAM reads with them: bytes, not time */
+    a->dram_bytes = (guint32)(a->request_bytes * sm->l.mem.scattered_dram_scale + 0.5);
   a->port_cycles = a->bytes / sm->m->spill_bytes_per_cycle;
   if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
     a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->dram_cost, 0.0));
@@ -169,7 +173,7 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
       a->shape[level].lines > 0) /* (an entry holds at least one line) */
     sm_misses_add(&sm->misses[w - sm->warp], sm->l.mem.warp_max_inflight, now, ready,
                   a->shape[level].lines);
-  sm->st.level_bytes[level] += a->request_bytes;
+  sm->st.level_bytes[level] += level == MEM_DRAM ? a->dram_bytes : a->request_bytes;
   if (G_UNLIKELY(level != MEM_L1 && sm->l.mem.miss_refills_l1 && in->level == MEM_LEVELS &&
                  !in->l1tex)) {
     /* A drawn load that missed L1 without passing the L1TEX data stage

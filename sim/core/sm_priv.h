@@ -42,6 +42,9 @@ typedef struct {
   guint32 dram_cost;          /* global: bytes of DRAM time the access takes (its bytes,
                                  a scattered access's lines, misaligned sectors), a store's
                                  before its write cost (write_cost) */
+  guint32 dram_bytes;         /* global: the bytes DRAM's count (SimStats level_bytes) takes
+                                 when DRAM serves it: request_bytes, a scattered load's times
+                                 ProgramMemory scattered_dram_scale */
   gdouble port_cycles;        /* local (LDL/STL): cycles the SM's local-memory port is held,
                                  bytes / [spill] bytes_per_cycle (the same double as at
                                  every issue: no division on the hot path) */

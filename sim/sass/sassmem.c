@@ -266,6 +266,13 @@ static void derive_hit_rates(SassKernel *sk) {
    * 1363 MB against 1111 MB from DRAM, the vector x's sectors (every SM reads
    * the same 16 KiB) counted as misses that DRAM never served. */
   sk->load_l2_hit = sassmem_dram_bounded_hit(sk->load_l2_hit, l2_loads, dram);
+  /* What DRAM moved beyond the coalesced loads' misses and the stores, at
+   * 32 B a sector, is what the scattered loads' misses read: about 2x their
+   * 32 B (gather, real/: 2.13), reported as DRAM's bytes. */
+  if (sk->l2_scattered > 0) {
+    gdouble miss_all = (1.0 - sk->load_l2_hit) * l2_loads, c = MIN(miss_all, l2_c);
+    sk->dram_scatter = sassmem_scattered_dram_scale(miss_all - c, c + stores, dram);
+  }
   /* Nsight Compute empties the caches before the profiled launch, so what
    * its loads missed in L2 is the data they read (each line once) and its
    * stores' sectors are the data written: the bytes the launch leaves in
@@ -289,6 +296,13 @@ gdouble sassmem_dram_bounded_hit(gdouble h, gdouble l2_sectors, gdouble dram_byt
   if ((1.0 - h) * l2_sectors <= dram_sectors)
     return h;
   return 1.0 - dram_sectors / l2_sectors;
+}
+
+gdouble sassmem_scattered_dram_scale(gdouble scattered_misses, gdouble other_sectors,
+                                     gdouble dram_bytes) {
+  if (isnan(dram_bytes) || dram_bytes <= 0 || scattered_misses <= 0)
+    return 1.0;
+  return MAX(1.0, (dram_bytes / 32.0 - other_sectors) / scattered_misses);
 }
 
 static void local_bytes(SassKernel *sk) {
@@ -390,6 +404,9 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
                          .stores_hold_lines = g->stores_hold_lines,
                          .store_streams = {g->store_streams[0], g->store_streams[1],
                                            g->store_streams[2], g->store_streams[3]}};
+  /* DRAM's bytes of a scattered sector: the profile's, at most a line */
+  if (m->sector_bytes > 0)
+    mem->scattered_dram_scale = MIN(sk->dram_scatter, (gdouble)m->line_bytes / m->sector_bytes);
   /* the misses fall on the coalesced loads first */
   sassmem_l2_split(sk, l2, &mem->load_l2_hit_coalesced, &mem->load_l2_hit_scattered);
   /* far-partition hits cost more only with [l2] far_extra_cycles */

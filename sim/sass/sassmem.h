@@ -68,6 +68,19 @@ gboolean sassmem_barrier_synced(const SassKernel *sk, guint i);
  * served (doc/sass.md "The profile's DRAM bytes bound its L2 misses"). */
 gdouble sassmem_dram_bounded_hit(gdouble h, gdouble l2_sectors, gdouble dram_bytes);
 
+/* DRAM's bytes per byte of a scattered load's sectors that missed L2 (>= 1):
+ * the profiled launch's `dram_bytes` (Memory Throughput x Duration, reads
+ * and writes) less `other_sectors` (the coalesced loads' L2 misses and the
+ * store sectors) at 32 bytes a sector, over `scattered_misses` sectors at
+ * 32 bytes.  1 when that is less, when scattered_misses <= 0, or when
+ * dram_bytes is NaN or <= 0 (not in the export).  DRAM reads about two
+ * sectors per scattered one that missed (gather 2.13; results/reference/
+ * h200/l2flight/ncu/raw_b4.csv 2.00 for adjacent lines); the caller bounds
+ * it by a line (sassmem_launch_memory).  It counts bytes only, not DRAM
+ * time ([class_global] scattered_dram_bytes, a line per sector). */
+gdouble sassmem_scattered_dram_scale(gdouble scattered_misses, gdouble other_sectors,
+                                     gdouble dram_bytes);
+
 /* Fill sk's hit rates (load_l1_hit, load_l2_hit ...), estimated per-warp
  * footprints and local_bytes from its listing and profile.  load_l2_hit is
  * the details' L2 Hit Rate for loads, raised when the details' DRAM bytes

@@ -62,6 +62,9 @@ typedef struct SassKernel {
   gdouble l2_far;         /* fraction (0..1) of the scattered load sectors that miss L1 which the
                              profile counts as L2 misses but DRAM did not serve: the far L2
                              partition's hits (sassmem_derive; 0 = none) */
+  gdouble dram_scatter;   /* DRAM's bytes per byte of the scattered loads' sectors that miss L2
+                             at the profiled launch, >= 1 (sassmem_scattered_dram_scale; 0 or 1
+                             = their sectors' own) */
   gdouble prof_warps;     /* resident warps per SM at the profiled launch; 0 = unknown */
   gdouble prof_smem;      /* shared memory per SM at the profiled launch, bytes */
   gdouble est_l1, est_l2; /* estimated footprints per warp, bytes */
