@@ -5,8 +5,10 @@
 # its cases: fma ILP 4 at 64 warps (measured 112 in a Release build, doc/speed.md
 # "Speed"; limit 135), sgemm simulated from its SASS and profile at 8 blocks
 # per SM (measured 330; limit 370) and gather the same way, the memory path's
-# case: 11 L1-missing lines per load (measured 927; limit 1230).  The limits
-# leave 20 % for compilers and build types.  Skipped (77) without valgrind;
+# case: 11 L1-missing lines per load (measured 1232 on 2026-12-03, 1026 when
+# its limit was last set: the warp-state split of loads at the lines cap, the
+# atomic issue class and the profile's DRAM bytes cost the 20 %; limit 1480).
+# The limits leave 20 % for compilers and build types.  Skipped (77) without valgrind;
 # not run under the sanitizers (test.sh excludes 'bench').  Needs WARPSIM_BIN.
 set -euo pipefail
 root=${WARPSIM_ROOT:?}
@@ -28,5 +30,5 @@ check() {
 }
 check fma "${WARPSIM_CALLGRIND_LIMIT:-135}"
 check sgemm_sass "${WARPSIM_CALLGRIND_SASS_LIMIT:-370}"
-check gather_sass "${WARPSIM_CALLGRIND_GATHER_LIMIT:-1230}"
+check gather_sass "${WARPSIM_CALLGRIND_GATHER_LIMIT:-1480}"
 exit $status
