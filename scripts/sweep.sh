@@ -203,8 +203,9 @@ trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
 # ---- the first point, the signature and the state directory ---------------
-# The first point, run here, gives the header and the first row (its
-# warnings were said by sweep-points).
+# The first point, run here, gives the header and the first row; its
+# warnings (the kernel's and the profile's, such as the agreement warning,
+# the same at every point) are said once here, the grid's by sweep-points.
 IFS=$'\t' read -r -a first <"$scratch/grid"
 first_args=()
 for kv in "${first[@]}"; do first_args+=(--set "$kv"); done
@@ -214,6 +215,7 @@ if ! "$warpsim" run "${base[@]}" "${first_args[@]}" --format csv --no-whatif \
   msg=$(warpsim_error_line "$probe.err")
   die "warpsim rejected the sweep's settings: ${msg#warpsim: }"
 fi
+grep '^warpsim: warning: ' "$probe.err" | sed 's/^warpsim: warning: /sweep.sh: warning (point 1): /' >&2 || true
 if [ $resume -eq 1 ] && [ -f "$work/signature" ]; then
   if [ "$(cat "$work/signature")" != "$(cat "$scratch/signature")" ]; then
     what=$(diff "$work/signature" "$scratch/signature" |

@@ -281,4 +281,12 @@ done
 [ -p "$tmp/fifo" ] && [ -L "$tmp/link.csv" ] && [ ! -e "$tmp/elsewhere.csv" ] || fail "-o replaced a pipe or a link"
 ok
 
+# A warning of the runs themselves (transpose_pad: the pure model x1.29 off
+# its profile, anchor dropped) is said once, from point 1; it was dropped.
+"$sweep" -o "$tmp/tp.csv" --kernel "$root/traces/transpose_pad_sass.ini" \
+  --axis launch.blocks_per_sm=4,8 2>"$tmp/tp.err" || fail "transpose_pad sweep: $(cat "$tmp/tp.err")"
+[ "$(grep -c '^sweep.sh: warning (point 1): transpose_pad_sass: at the profiled launch .*do not trust this curve' "$tmp/tp.err")" = 1 ] ||
+  fail "transpose_pad sweep: the agreement warning not said once: $(cat "$tmp/tp.err")"
+ok
+
 echo "$passed passed"
