@@ -302,7 +302,7 @@ gdouble sassmem_scattered_dram_scale(gdouble scattered_misses, gdouble other_sec
                                      gdouble dram_bytes) {
   if (isnan(dram_bytes) || dram_bytes <= 0 || scattered_misses <= 0)
     return 1.0;
-  return MAX(1.0, (dram_bytes / 32.0 - other_sectors) / scattered_misses);
+  return MAX(1.0, (dram_bytes / SASSMEM_SECTOR_BYTES - other_sectors) / scattered_misses);
 }
 
 static void local_bytes(SassKernel *sk) {
