@@ -7,7 +7,8 @@
 # step is 1 + (profiled/simulated - 1) / the memory-wait share of the pure
 # run's own stall columns; the anchored run is the pure model with the
 # overrides the anchor prints; the anchored profiled launch lands within
-# 2 % of the profile; a launch not bound by memory is not anchored; a factor
+# 2 % of the profile; a launch not bound by memory is not anchored (the
+# warning line says why); a factor
 # at its range, or one that moves the warp cycles per issued instruction or
 # the DRAM throughput away from the profile, or one that changes a doubling's
 # gain next to the profiled launch by more than 5 %, is dropped.
@@ -182,6 +183,24 @@ awk -v c="$(col "$tmp/anch_at.csv" cycles)" 'BEGIN { r = c / 565051.71; exit !(r
 "$bin" run --kernel "$root/traces/nbody_sass.ini" --no-whatif >"$tmp/nb.txt" 2>/dev/null || fail "nbody"
 grep -q 'anchor: none (the simulated profiled launch waits for memory less than 20 %' "$tmp/nb.txt" &&
   grep -q 'Section: Agreement with the profile' "$tmp/nb.txt" && ok || fail "nbody anchor text"
+# transpose (its kernel file's launch is the profiled one) waits for memory
+# in under 20 % of its warp cycles (its own stall columns): not anchored,
+# and the warning's "do not trust this curve" ends with the reason the
+# report's "anchor: none (...)" line gives; --no-anchor's says --no-anchor.
+t=$root/traces/transpose_sass.ini
+why='the simulated profiled launch waits for memory less than 20 % of its warp cycles'
+"$bin" run --kernel "$t" --format csv --no-whatif >"$tmp/t.csv" 2>"$tmp/t.err" || fail "transpose"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { exit !(($c["stall_long_scoreboard"] + $c["stall_lg_throttle"] + $c["stall_drain"]) < 0.2 * $c["warp_cycles_per_issued"]) }' \
+  "$tmp/t.csv" && [ "$(col "$tmp/t.csv" anchor)" = none ] && ok || fail "transpose: memory share or anchor column"
+[ "$(wc -l <"$tmp/t.err")" = 1 ] &&
+  grep -q "^warpsim: warning: transpose_sass: at the profiled launch .*: do not trust this curve; the metric .*); not anchored at the profile ($why), so the curve is the pure model's\$" "$tmp/t.err" &&
+  ok || fail "transpose warning without the reason: $(cat "$tmp/t.err")"
+"$bin" run --kernel "$t" --no-whatif 2>/dev/null | grep -qF "anchor: none ($why): the curve is the pure model's" &&
+  ok || fail "transpose report: no 'anchor: none ($why)'"
+"$bin" run --kernel "$t" --format csv --no-whatif --no-anchor 2>&1 >/dev/null |
+  grep -q "); not anchored at the profile (--no-anchor), so the curve is the pure model's\$" && ok ||
+  fail "transpose --no-anchor: warning without its reason"
 # A synthetic kernel has neither: empty columns, no section.
 "$bin" run --kernel fma --format csv >"$tmp/fma.csv" || fail "fma"
 [ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] &&
