@@ -6,7 +6,8 @@
 # one meaning of ILP (a loads_in_flight column, a warning when stream.ilp has
 # no effect and disagrees with stream.loads); --units device rates equal the
 # per-SM rates x SMs x clock computed here; bench.sh argument errors are one
-# line.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+# line; warnings name files without ".." (relative to the working
+# directory under it).  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
@@ -125,6 +126,24 @@ env WARPSIM="$bin" "$root/scripts/bench.sh" --no-fixed --curves store4f4 >"$tmp/
 awk -v n="$want" '$1 == "store4f4" && $2 == n && $3 > 0 { found = 1 } END { exit !found }' "$tmp/out" ||
   fail "bench.sh --curves store4f4: no row of $want points: $(cat "$tmp/out")"
 ok
+# Paths in warnings as a user reads them: ghist's listing is
+# traces/../results/reference/h200/real5/sass/kernels5.sass (its [sass]
+# file, from the kernel file's folder): run from the source tree it is
+# results/..., from elsewhere the absolute path without "..", and through a
+# symbolic link (where ".." leaves the link's target) as written.
+w="global atomics (19.0 % of the warp instructions)"
+(cd "$root" && "$bin" run --kernel ghist_sass --format csv --no-whatif) 2>"$tmp/err" >/dev/null || fail "ghist"
+grep -q "^warpsim: warning: results/reference/h200/real5/sass/kernels5.sass:675: '[^']*': $w" "$tmp/err" &&
+  ok || fail "ghist from the tree: $(cut -c1-160 "$tmp/err")"
+(cd "$tmp" && "$bin" run --kernel "$root/traces/../traces/ghist_sass.ini" --format csv --no-whatif) \
+  2>"$tmp/err" >/dev/null || fail "ghist from $tmp"
+grep -qF "warpsim: warning: $root/results/reference/h200/real5/sass/kernels5.sass:675: " "$tmp/err" &&
+  ! grep -q '/\.\./' "$tmp/err" && ok || fail "ghist from elsewhere: $(cut -c1-160 "$tmp/err")"
+mkdir "$tmp/t" && ln -s "$root/traces" "$tmp/t/link"
+(cd "$tmp" && "$bin" run --kernel t/link/ghist_sass.ini --format csv --no-whatif) 2>"$tmp/err" >/dev/null ||
+  fail "ghist through a link"
+grep -qF "warpsim: warning: t/link/../results/reference/h200/real5/sass/kernels5.sass:675: " "$tmp/err" &&
+  ok || fail "ghist through a link: $(cut -c1-160 "$tmp/err")"
 # run.sh argument errors: one line, exit 2, before any build or sweep.
 bad "run.sh --model" "--model needs a value" -- "$root/scripts/run.sh" --model
 bad "run.sh --bogus" "unknown argument '--bogus'" -- "$root/scripts/run.sh" --bogus
