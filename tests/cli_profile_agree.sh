@@ -11,7 +11,8 @@
 # warning line says why); a factor
 # at its range, or one that moves the warp cycles per issued instruction or
 # the DRAM throughput away from the profile, or one that changes a doubling's
-# gain next to the profiled launch by more than 5 %, is dropped.
+# gain next to the profiled launch by more than 5 %, is dropped; --no-anchor
+# without a profile is one note line.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 : "${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}" "${WARPSIM_ROOT:?set WARPSIM_ROOT}"
@@ -205,6 +206,21 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 "$bin" run --kernel fma --format csv >"$tmp/fma.csv" || fail "fma"
 [ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] &&
   tail -1 "$tmp/fma.csv" | grep -q ',,$' && ok || fail "fma has agreement columns"
+# --no-anchor where there is no profile (fma; spill_sass, a listing without
+# exports): accepted (sweeps pass it to every kernel), the same bytes, and
+# one note line saying there is nothing to anchor; under --points once.
+note="warpsim: note: --no-anchor: kernel fma has no profile (no [sass] details_csv), so there is nothing to anchor: the run is the same without it"
+"$bin" run --kernel fma --format csv --no-anchor >"$tmp/fma_na.csv" 2>"$tmp/fma_na.err" || fail "fma --no-anchor"
+cmp -s "$tmp/fma.csv" "$tmp/fma_na.csv" && [ "$(cat "$tmp/fma_na.err")" = "$note" ] && ok ||
+  fail "fma --no-anchor: other bytes or not the note: $(cat "$tmp/fma_na.err")"
+"$bin" run --kernel fma --format csv 2>&1 >/dev/null | grep -q 'note: --no-anchor' && fail "note without --no-anchor" || ok
+printf 'launch.blocks_per_sm=1\nlaunch.blocks_per_sm=2\n' >"$tmp/na.pts"
+"$bin" run --kernel fma --set stream.iterations=4 --no-anchor --points "$tmp/na.pts" 2>"$tmp/na.err" >/dev/null &&
+  [ "$(cat "$tmp/na.err")" = "$note" ] && ok || fail "--points --no-anchor: not one note: $(cat "$tmp/na.err")"
+"$bin" run --kernel "$root/traces/spill_sass.ini" --format csv --no-anchor 2>&1 >/dev/null |
+  grep -qxF "${note/kernel fma/kernel spill_sass}" && ok || fail "spill_sass --no-anchor: no note"
+"$bin" run --kernel "$tp" --format csv --no-anchor 2>&1 >/dev/null | grep -q 'note: --no-anchor' &&
+  fail "transpose_pad --no-anchor: a note though it has a profile" || ok
 # The text report says at its top that the run is anchored, with the factor
 # the CSV gives; --no-anchor runs say nothing of the kind.
 "$bin" run --kernel "$tp" --format text >"$tmp/an.txt" 2>/dev/null || fail "anchored text run"

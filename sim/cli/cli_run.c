@@ -96,7 +96,8 @@ static GOptionContext *run_context(RunOptions *o) {
        NULL},
       {"no-anchor", 0, 0, G_OPTION_ARG_NONE, &o->no_anchor,
        "SASS with a details export: simulate with the pure model, not the one anchored at the "
-       "profiled launch (doc/profile_agreement.md)",
+       "profiled launch (doc/profile_agreement.md); without a profile a note says it changes "
+       "nothing",
        NULL},
       {"units", 'u', 0, G_OPTION_ARG_STRING, &o->units,
        "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
@@ -514,12 +515,28 @@ static void say_warning(GHashTable *said, const gchar *line) {
   fprintf(stderr, "warpsim: warning: %s\n", line);
 }
 
+/* One note line on stderr ("warpsim: note: "), said once as say_warning
+ * says a warning. */
+static void say_note(GHashTable *said, const gchar *line) {
+  g_autofree gchar *key = g_strconcat("note: ", line, NULL);
+  if (said != NULL && !g_hash_table_add(said, g_steal_pointer(&key)))
+    return;
+  fprintf(stderr, "warpsim: note: %s\n", line);
+}
+
 static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
                              const SmModel *used, const Kernel *k, const SimOptions *opt,
                              const SimResult *r, ProfileAgreeMemo *memo, RunProfile *rp,
                              GHashTable *said, GError **error) {
   if (o->no_anchor && !profile_agree(m, k, opt, r, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
+  if (o->no_anchor && !rp->pure.present) { /* accepted, as sweeps pass it to every kernel */
+    g_autofree gchar *note = g_strdup_printf(
+        "--no-anchor: kernel %s has no profile (no [sass] details_csv), so there is nothing to "
+        "anchor: the run is the same without it",
+        k->name);
+    say_note(said, note);
+  }
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
       !profile_agree(used, k, opt, r, memo, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
