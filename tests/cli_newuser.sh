@@ -6,7 +6,9 @@
 # one meaning of ILP (a loads_in_flight column, a warning when stream.ilp has
 # no effect and disagrees with stream.loads); --units device rates equal the
 # per-SM rates x SMs x clock computed here; bench.sh argument errors are one
-# line.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+# line; warnings name files without ".." (relative to the working
+# directory under it); README's minimal kernel file runs the launch README
+# says.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 bin=${WARPSIM_BIN:?}
 root=${WARPSIM_ROOT:?}
@@ -125,6 +127,46 @@ env WARPSIM="$bin" "$root/scripts/bench.sh" --no-fixed --curves store4f4 >"$tmp/
 awk -v n="$want" '$1 == "store4f4" && $2 == n && $3 > 0 { found = 1 } END { exit !found }' "$tmp/out" ||
   fail "bench.sh --curves store4f4: no row of $want points: $(cat "$tmp/out")"
 ok
+# Paths in warnings as a user reads them: ghist's listing is
+# traces/../results/reference/h200/real5/sass/kernels5.sass (its [sass]
+# file, from the kernel file's folder): run from the source tree it is
+# results/..., from elsewhere the absolute path without "..", and through a
+# symbolic link (where ".." leaves the link's target) as written.
+w="global atomics (19.0 % of the warp instructions)"
+(cd "$root" && "$bin" run --kernel ghist_sass --format csv --no-whatif) 2>"$tmp/err" >/dev/null || fail "ghist"
+grep -q "^warpsim: warning: results/reference/h200/real5/sass/kernels5.sass:675: '[^']*': $w" "$tmp/err" &&
+  ok || fail "ghist from the tree: $(cut -c1-160 "$tmp/err")"
+(cd "$tmp" && "$bin" run --kernel "$root/traces/../traces/ghist_sass.ini" --format csv --no-whatif) \
+  2>"$tmp/err" >/dev/null || fail "ghist from $tmp"
+grep -qF "warpsim: warning: $root/results/reference/h200/real5/sass/kernels5.sass:675: " "$tmp/err" &&
+  ! grep -q '/\.\./' "$tmp/err" && ok || fail "ghist from elsewhere: $(cut -c1-160 "$tmp/err")"
+mkdir "$tmp/t" && ln -s "$root/traces" "$tmp/t/link"
+(cd "$tmp" && "$bin" run --kernel t/link/ghist_sass.ini --format csv --no-whatif) 2>"$tmp/err" >/dev/null ||
+  fail "ghist through a link"
+grep -qF "warpsim: warning: t/link/../results/reference/h200/real5/sass/kernels5.sass:675: " "$tmp/err" &&
+  ok || fail "ghist through a link: $(cut -c1-160 "$tmp/err")"
+# README's minimal kernel file (its ini block, with saxpy's listing and
+# exports under the names it uses) runs the default launch, not the
+# profiled one, and the report says both as README quotes them: 16 CTAs/SM
+# resident (64 warps of 128 threads), grid 2112 (one wave of 132 SMs), and
+# the profiled launch from the details export (grid 1056, 28160 B, 8).
+mkdir "$tmp/mine" && r=$root/results/reference/h200/real
+cp "$r/sass/saxpy.sass" "$tmp/mine/app.sass" && cp "$r/ncu/saxpy_source_b8.csv" "$tmp/mine/my_kernel_source.csv" &&
+  cp "$r/ncu/details_full_b8.csv" "$tmp/mine/details.csv" || fail "copy saxpy's files"
+awk '/^```ini$/ { f = 1; next } f && /^```$/ { exit } f' "$root/README.md" |
+  sed 's/^function=my_kernel$/function=k_saxpy/' >"$tmp/mine/my.ini"
+grep -q '^threads_per_block=128$' "$tmp/mine/my.ini" && ! grep -q '^blocks' "$tmp/mine/my.ini" ||
+  fail "README's minimal file: $(cat "$tmp/mine/my.ini")"
+"$bin" run --kernel "$tmp/mine/my.ini" --no-whatif >"$tmp/mine/out" 2>"$tmp/err" || fail "minimal file: $(cat "$tmp/err")"
+readme=$(tr '\n' ' ' <"$root/README.md" | tr -s ' ')
+for q in "launch: 128 threads/CTA, 32 regs/thread, 16 CTAs/SM resident" \
+  "the profiled launch simulated: 128 threads/CTA, grid 1056, 32 regs/thread, 0 + 28160 B shared memory per CTA, 8 CTAs/SM"; do
+  grep -qF -- "$q" "$tmp/mine/out" || fail "minimal file: the report lacks '$q'"
+  grep -qF -- "$q" <<<"$readme" || fail "README does not quote '$q'"
+  ok
+done
+grep -q '^    Grid Size  *block  *2112$' "$tmp/mine/out" && grep -qF 'Grid Size ... 2112' <<<"$readme" && ok ||
+  fail "minimal file: grid not 2112 or README does not say so"
 # run.sh argument errors: one line, exit 2, before any build or sweep.
 bad "run.sh --model" "--model needs a value" -- "$root/scripts/run.sh" --model
 bad "run.sh --bogus" "unknown argument '--bogus'" -- "$root/scripts/run.sh" --bogus

@@ -7,10 +7,12 @@
 # step is 1 + (profiled/simulated - 1) / the memory-wait share of the pure
 # run's own stall columns; the anchored run is the pure model with the
 # overrides the anchor prints; the anchored profiled launch lands within
-# 2 % of the profile; a launch not bound by memory is not anchored; a factor
+# 2 % of the profile; a launch not bound by memory is not anchored (the
+# warning line says why); a factor
 # at its range, or one that moves the warp cycles per issued instruction or
 # the DRAM throughput away from the profile, or one that changes a doubling's
-# gain next to the profiled launch by more than 5 %, is dropped.
+# gain next to the profiled launch by more than 5 %, is dropped; --no-anchor
+# without a profile is one note line.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
 set -u
 : "${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}" "${WARPSIM_ROOT:?set WARPSIM_ROOT}"
@@ -182,10 +184,43 @@ awk -v c="$(col "$tmp/anch_at.csv" cycles)" 'BEGIN { r = c / 565051.71; exit !(r
 "$bin" run --kernel "$root/traces/nbody_sass.ini" --no-whatif >"$tmp/nb.txt" 2>/dev/null || fail "nbody"
 grep -q 'anchor: none (the simulated profiled launch waits for memory less than 20 %' "$tmp/nb.txt" &&
   grep -q 'Section: Agreement with the profile' "$tmp/nb.txt" && ok || fail "nbody anchor text"
+# transpose (its kernel file's launch is the profiled one) waits for memory
+# in under 20 % of its warp cycles (its own stall columns): not anchored,
+# and the warning's "do not trust this curve" ends with the reason the
+# report's "anchor: none (...)" line gives; --no-anchor's says --no-anchor.
+t=$root/traces/transpose_sass.ini
+why='the simulated profiled launch waits for memory less than 20 % of its warp cycles'
+"$bin" run --kernel "$t" --format csv --no-whatif >"$tmp/t.csv" 2>"$tmp/t.err" || fail "transpose"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { exit !(($c["stall_long_scoreboard"] + $c["stall_lg_throttle"] + $c["stall_drain"]) < 0.2 * $c["warp_cycles_per_issued"]) }' \
+  "$tmp/t.csv" && [ "$(col "$tmp/t.csv" anchor)" = none ] && ok || fail "transpose: memory share or anchor column"
+[ "$(wc -l <"$tmp/t.err")" = 1 ] &&
+  grep -q "^warpsim: warning: transpose_sass: at the profiled launch .*: do not trust this curve; the metric .*); not anchored at the profile ($why), so the curve is the pure model's\$" "$tmp/t.err" &&
+  ok || fail "transpose warning without the reason: $(cat "$tmp/t.err")"
+"$bin" run --kernel "$t" --no-whatif 2>/dev/null | grep -qF "anchor: none ($why): the curve is the pure model's" &&
+  ok || fail "transpose report: no 'anchor: none ($why)'"
+"$bin" run --kernel "$t" --format csv --no-whatif --no-anchor 2>&1 >/dev/null |
+  grep -q "); not anchored at the profile (--no-anchor), so the curve is the pure model's\$" && ok ||
+  fail "transpose --no-anchor: warning without its reason"
 # A synthetic kernel has neither: empty columns, no section.
 "$bin" run --kernel fma --format csv >"$tmp/fma.csv" || fail "fma"
 [ -z "$(col "$tmp/fma.csv" profile_cycles_ratio)$(col "$tmp/fma.csv" anchor_memory_time_factor)" ] &&
   tail -1 "$tmp/fma.csv" | grep -q ',,$' && ok || fail "fma has agreement columns"
+# --no-anchor where there is no profile (fma; spill_sass, a listing without
+# exports): accepted (sweeps pass it to every kernel), the same bytes, and
+# one note line saying there is nothing to anchor; under --points once.
+note="warpsim: note: --no-anchor: kernel fma has no profile (no [sass] details_csv), so there is nothing to anchor: the run is the same without it"
+"$bin" run --kernel fma --format csv --no-anchor >"$tmp/fma_na.csv" 2>"$tmp/fma_na.err" || fail "fma --no-anchor"
+cmp -s "$tmp/fma.csv" "$tmp/fma_na.csv" && [ "$(cat "$tmp/fma_na.err")" = "$note" ] && ok ||
+  fail "fma --no-anchor: other bytes or not the note: $(cat "$tmp/fma_na.err")"
+"$bin" run --kernel fma --format csv 2>&1 >/dev/null | grep -q 'note: --no-anchor' && fail "note without --no-anchor" || ok
+printf 'launch.blocks_per_sm=1\nlaunch.blocks_per_sm=2\n' >"$tmp/na.pts"
+"$bin" run --kernel fma --set stream.iterations=4 --no-anchor --points "$tmp/na.pts" 2>"$tmp/na.err" >/dev/null &&
+  [ "$(cat "$tmp/na.err")" = "$note" ] && ok || fail "--points --no-anchor: not one note: $(cat "$tmp/na.err")"
+"$bin" run --kernel "$root/traces/spill_sass.ini" --format csv --no-anchor 2>&1 >/dev/null |
+  grep -qxF "${note/kernel fma/kernel spill_sass}" && ok || fail "spill_sass --no-anchor: no note"
+"$bin" run --kernel "$tp" --format csv --no-anchor 2>&1 >/dev/null | grep -q 'note: --no-anchor' &&
+  fail "transpose_pad --no-anchor: a note though it has a profile" || ok
 # The text report says at its top that the run is anchored, with the factor
 # the CSV gives; --no-anchor runs say nothing of the kind.
 "$bin" run --kernel "$tp" --format text >"$tmp/an.txt" 2>/dev/null || fail "anchored text run"

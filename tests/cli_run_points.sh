@@ -8,7 +8,7 @@
 # JSON output, a bad point after good ones) is one line naming the file
 # and line, exit 2, before any point runs; a warning
 # line is said once per file; --timeout is one deadline for all the points
-# together (exit 3).
+# together (exit 3); without --format the output is CSV.
 # Needs WARPSIM_BIN (CTest sets it).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -49,8 +49,20 @@ one_line "bad value" "value.pts:2: " -- run --kernel fma --format csv --points "
 printf '# none\n\n' >"$tmp/empty.pts"
 one_line "no point" "no point" -- run --kernel fma --format csv --points "$tmp/empty.pts"
 one_line "no file" "--points" -- run --kernel fma --format csv --points "$tmp/missing.pts"
-one_line "text" "CSV only" -- run --kernel fma --points "$tmp/fma.pts"
-one_line "json" "CSV only" -- run --kernel fma --format json --points "$tmp/fma.pts"
+# No --format: CSV, the same bytes as --format csv; an explicit text or JSON
+# is refused (one line, exit 2), and so is --config-comments.
+"$bin" run --kernel fma --set stream.iterations=64 --points "$tmp/fma.pts" >"$tmp/nofmt" 2>/dev/null ||
+  fail "no --format: exit $?"
+"$bin" run --kernel fma --set stream.iterations=64 --format csv --points "$tmp/fma.pts" >"$tmp/csv" 2>/dev/null ||
+  fail "--format csv: exit $?"
+[ "$(head -c 6 "$tmp/nofmt")" = "model," ] && [ "$(wc -l <"$tmp/nofmt")" -eq 3 ] && cmp -s "$tmp/nofmt" "$tmp/csv" ||
+  fail "no --format: not the CSV of --format csv: $(head -c 300 "$tmp/nofmt")"
+ok
+one_line "text" "--points: --format csv only, the default with --points" -- \
+  run --kernel fma --format text --points "$tmp/fma.pts"
+one_line "json" "--points: --format csv only" -- run --kernel fma --format json --points "$tmp/fma.pts"
+one_line "comments" "--points: without --config-comments only" -- \
+  run --kernel fma --config-comments --points "$tmp/fma.pts"
 # An error of the run itself (no such kernel) is no point's: no file:line.
 "$bin" run --kernel no_such_kernel --format csv --points "$tmp/fma.pts" >/dev/null 2>"$tmp/err"
 grep -q "^warpsim: --kernel no_such_kernel: no such kernel" "$tmp/err" && ok ||

@@ -6,7 +6,8 @@
 # stream.ilp above the FFMAs its chains share, stream.ilp swept with
 # stream.fma fixed); plot_occupancy.gp draws the metric it is given
 # (-e "metric='ipc'", any numeric column) and tells coinciding curves apart
-# (a point type per curve).  Needs WARPSIM_BIN and WARPSIM_ROOT; GNU parallel
+# (a point type per curve); README's shared-memory padding formula gives
+# exactly B CTAs per SM with and without static shared memory.  Needs WARPSIM_BIN and WARPSIM_ROOT; GNU parallel
 # (skipped, 77, without it).
 set -u
 bin=${WARPSIM_BIN:?}
@@ -129,4 +130,35 @@ for id in 6 4 8 10; do
 done
 grep -q "stroke-dasharray" "$tmp/p.svg" || fail "no dashed curve"
 ok
+# README's padding formula pins B CTAs per SM on every kernel, static
+# shared memory included: 233472/B/128*128 - 1024 - S.  S from the report
+# ("... S + D B shared memory per CTA"): transpose_pad 4224, vadd4 0.  At
+# every B = 1..16 the occupancy of S + D is B CTAs (shared_mem binding) and
+# D is what `warpsim occupancy --smem-for-blocks B` gives; at B = 8 and 16
+# it is the measurement's padding (real_b/curves.csv: 23936, 9344; 28160,
+# 13568).  Without "-S" transpose_pad's B = 8 fits only 6.
+expr=$(grep -o "launch.smem_dynamic=233472/launch.blocks_per_sm/128\*128-1024-4224'" "$root/README.md" | tr -d "'")
+[ -n "$expr" ] || fail "README: no smem_dynamic formula with transpose_pad's static 4224"
+for ks in transpose_pad:4224:23936:9344 vadd4:0:28160:13568; do
+  IFS=: read -r k s d8 d16 <<<"$ks"
+  "$bin" run --kernel "${k}_sass" --no-whatif 2>/dev/null |
+    grep -q "the profiled launch simulated: .*, $s + $d8 B shared memory per CTA, 8 CTAs/SM" ||
+    fail "$k: the report does not give static $s + $d8"
+  "$root/scripts/sweep.sh" --print-grid --kernel "${k}_sass" --set launch.optin=true \
+    --axis launch.blocks_per_sm=1..16 --derive "${expr%-4224}-$s" >"$tmp/grid" 2>"$tmp/err" ||
+    fail "$k: --print-grid: $(cat "$tmp/err")"
+  [ "$(wc -l <"$tmp/grid")" = 16 ] || fail "$k: grid of $(wc -l <"$tmp/grid") points"
+  while read -r b d; do
+    occ=$("$bin" occupancy --model h200 --threads 128 --regs 32 --smem-static "$s" --smem-dynamic "$d" --optin \
+      --format csv | col blocks_per_sm)
+    most=$("$bin" occupancy --model h200 --threads 128 --regs 32 --smem-static "$s" --smem-for-blocks "$b" \
+      --optin --format csv | col smem_dynamic)
+    [ "$occ" = "$b" ] && [ "$most" = "$d" ] || fail "$k B = $b: padding $d fits $occ CTAs, --smem-for-blocks $most"
+  done < <(sed 's/.*blocks_per_sm=\([0-9]*\).*smem_dynamic=\([0-9]*\).*/\1 \2/' "$tmp/grid")
+  grep -q "blocks_per_sm=8.*smem_dynamic=$d8\$" "$tmp/grid" && grep -q "blocks_per_sm=16.*smem_dynamic=$d16\$" "$tmp/grid" ||
+    fail "$k: B = 8, 16 not $d8, $d16: $(grep -E 'sm=(8|16)\b' "$tmp/grid")"
+  ok
+done
+[ "$("$bin" occupancy --model h200 --threads 128 --regs 32 --smem-static 4224 --smem-dynamic 28160 --optin \
+  --format csv | col blocks_per_sm)" = 6 ] && ok || fail "transpose_pad without its static part: not 6 CTAs"
 echo "$passed passed, 0 failed"

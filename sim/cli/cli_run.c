@@ -85,7 +85,8 @@ static GOptionContext *run_context(RunOptions *o) {
        "warp-scheduler policy: gto, lrr, oldest, grr, two_level or oldest_group (default: the "
        "model's)",
        "P"},
-      {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format, "output: text, csv or json", "F"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+       "output: text, csv or json (default text; csv with --points)", "F"},
       {"no-header", 0, 0, G_OPTION_ARG_NONE, &o->no_header,
        "CSV without the header row (to append rows in a loop)", NULL},
       {"config-comments", 0, 0, G_OPTION_ARG_NONE, &o->comments,
@@ -95,7 +96,8 @@ static GOptionContext *run_context(RunOptions *o) {
        NULL},
       {"no-anchor", 0, 0, G_OPTION_ARG_NONE, &o->no_anchor,
        "SASS with a details export: simulate with the pure model, not the one anchored at the "
-       "profiled launch (doc/profile_agreement.md)",
+       "profiled launch (doc/profile_agreement.md); without a profile a note says it changes "
+       "nothing",
        NULL},
       {"units", 'u', 0, G_OPTION_ARG_STRING, &o->units,
        "sm (default: rates per SM per cycle) or device: add the whole GPU's rates (GB/s, "
@@ -110,7 +112,8 @@ static GOptionContext *run_context(RunOptions *o) {
        "the points of --points together; 0 = none (default " RUN_TIMEOUT_DEFAULT ")",
        "S"},
       {"points", 0, 0, G_OPTION_ARG_FILENAME, &o->points,
-       "CSV: one row per line of FILE, each line launch.KEY=VALUE words beside the --set ones "
+       "CSV (the default and only format here): one row per line of FILE, each line "
+       "launch.KEY=VALUE words beside the --set ones "
        "(a key set once in all; the points of one curve; the profiled launch simulated once; "
        "FILE at most 16 MiB)",
        "FILE"},
@@ -512,12 +515,28 @@ static void say_warning(GHashTable *said, const gchar *line) {
   fprintf(stderr, "warpsim: warning: %s\n", line);
 }
 
+/* One note line on stderr ("warpsim: note: "), said once as say_warning
+ * says a warning. */
+static void say_note(GHashTable *said, const gchar *line) {
+  g_autofree gchar *key = g_strconcat("note: ", line, NULL);
+  if (said != NULL && !g_hash_table_add(said, g_steal_pointer(&key)))
+    return;
+  fprintf(stderr, "warpsim: note: %s\n", line);
+}
+
 static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmModel *m,
                              const SmModel *used, const Kernel *k, const SimOptions *opt,
                              const SimResult *r, ProfileAgreeMemo *memo, RunProfile *rp,
                              GHashTable *said, GError **error) {
   if (o->no_anchor && !profile_agree(m, k, opt, r, memo, &rp->pure, error))
     return sim_failed(o, "the profiled launch", error);
+  if (o->no_anchor && !rp->pure.present) { /* accepted, as sweeps pass it to every kernel */
+    g_autofree gchar *note = g_strdup_printf(
+        "--no-anchor: kernel %s has no profile (no [sass] details_csv), so there is nothing to "
+        "anchor: the run is the same without it",
+        k->name);
+    say_note(said, note);
+  }
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
       !profile_agree(used, k, opt, r, memo, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
@@ -806,7 +825,7 @@ int cli_run_main(int argc, char **argv) {
       rc = cli_exit(err);
   } else if (o.kernel == NULL) {
     rc = cli_fail("run: --kernel is required (e.g. --kernel fma; see --help)");
-  } else if (!cli_parse_format(o.format ? o.format : "text", &format, &err)) {
+  } else if (!cli_parse_format(o.format ? o.format : o.points ? "csv" : "text", &format, &err)) {
     rc = cli_exit(err);
   } else if (o.units != NULL && g_strcmp0(o.units, "sm") != 0 &&
              g_strcmp0(o.units, "device") != 0) {
@@ -816,7 +835,10 @@ int cli_run_main(int argc, char **argv) {
       g_clear_pointer(&o.units, g_free); /* the default */
     g_autoptr(GString) out = g_string_new(NULL);
     if (o.points != NULL && (format != CLI_FORMAT_CSV || o.comments)) {
-      rc = cli_fail("--points: CSV only, without --config-comments (one header, one row a point)");
+      rc = cli_fail(o.comments
+                        ? "--points: without --config-comments only (one header, one row a point)"
+                        : "--points: --format csv only, the default with --points (one header, "
+                          "one row a point)");
     } else if (o.points != NULL ? run_points(&o, out, &err) : run(&o, format, out, &err)) {
       cli_note_renamed(o.model); /* once it ran: bad input is its error line alone */
       fputs(out->str, stdout);

@@ -113,12 +113,14 @@ gboolean kernel_override_group(const gchar *group) {
   return config_has_group(kernel_table, N_KERNEL_KEYS, group);
 }
 
-/* A [sass] path: relative to the kernel file's folder. */
+/* A [sass] path: relative to the kernel file's folder, as messages show
+ * it (paths_display: "traces/../results/x.sass" is "results/x.sass"). */
 static gchar *sass_path(const gchar *kernel_file, const gchar *p) {
-  if (p == NULL || *p == '\0' || g_path_is_absolute(p))
-    return g_strdup(p ? p : "");
+  if (p == NULL || *p == '\0')
+    return g_strdup("");
   g_autofree gchar *dir = g_path_get_dirname(kernel_file);
-  return g_build_filename(dir, p, NULL);
+  g_autofree gchar *path = g_path_is_absolute(p) ? g_strdup(p) : g_build_filename(dir, p, NULL);
+  return paths_display(path);
 }
 
 /* Registers per thread of a SASS kernel: the file's, else the details
@@ -384,8 +386,9 @@ Kernel *kernel_load_like(const gchar *spec, const gchar *const *overrides, const
       return NULL;
     }
   }
-  if (path == NULL)
-    path = g_strdup(spec);
+  gchar *shown = paths_display(path != NULL ? path : spec); /* the file as messages name it */
+  g_free(path);
+  path = shown;
   g_autoptr(GKeyFile) kf =
       config_keyfile_load(path, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND, KERNEL_ERROR_PARSE, error);
   if (kf == NULL)

@@ -1,6 +1,7 @@
 /* paths.c - finding models/ and traces/ relative to the running binary. */
 #include "input/paths.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* The directory of the running executable (newly allocated), or NULL where
@@ -62,4 +63,17 @@ gchar *paths_describe(const gchar *kind) {
     g_string_append_printf(s, "%s is not set", var);
   }
   return g_string_free(s, FALSE);
+}
+
+gchar *paths_display(const gchar *path) {
+  g_autofree gchar *cwd = g_get_current_dir();
+  g_autofree gchar *canon = g_canonicalize_filename(path, cwd);
+  GStatBuf a, b;
+  if (g_stat(path, &a) != 0 || g_stat(canon, &b) != 0 || a.st_dev != b.st_dev ||
+      a.st_ino != b.st_ino)
+    return g_strdup(path);
+  gsize n = strlen(cwd);
+  if (n > 1 && strncmp(canon, cwd, n) == 0 && canon[n] == '/')
+    return g_strdup(canon + n + 1);
+  return g_steal_pointer(&canon);
 }

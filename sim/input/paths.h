@@ -28,4 +28,11 @@ gchar *paths_find(const gchar *kind, const gchar *file);
  * say where warpsim looked (newly allocated). */
 gchar *paths_describe(const gchar *kind);
 
+/* `path` as messages show it (newly allocated): "." and ".." taken out
+ * (g_canonicalize_filename, from the working directory), and relative to
+ * the working directory when under it ("/repo/traces/../results/x.sass"
+ * run from /repo: "results/x.sass"); `path` itself when it names no file or
+ * the shorter spelling names another one (a ".." after a symbolic link). */
+gchar *paths_display(const gchar *path);
+
 #endif

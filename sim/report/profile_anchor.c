@@ -215,8 +215,11 @@ gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const g
 }
 
 gchar *profile_anchor_warning(const ProfileAnchor *an) {
-  if (!an->refused)
+  if (an->applied)
     return NULL;
+  if (!an->refused) /* not derived: the reason of the report's "anchor: none (...)" */
+    return g_strdup_printf("not anchored at the profile (%s), so the curve is the pure model's",
+                           an->why != NULL ? an->why : "not derived");
   if (an->atomic)
     return g_strdup_printf("not anchored at the profile (derived [l2] atomic_sectors_per_cycle "
                            "%.4g): %s, so the curve is the pure model's",

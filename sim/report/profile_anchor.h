@@ -165,10 +165,13 @@ gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const g
 gboolean profile_anchor_moves_away(gdouble profiled, gdouble pure, gdouble anchored,
                                    gdouble tolerance);
 
-/* When the anchor was derived and dropped, the clause the agreement's
- * warning line ends with (profile_agree_warning; no newline), else NULL; a
- * new string.  A dropped anchor of a launch within the warning band is
- * said in the report only. */
+/* When the anchor is not applied, the clause the agreement's warning line
+ * ends with (profile_agree_warning; no newline): derived and dropped, the
+ * factor and the rule that dropped it; not derived (--no-anchor, a launch
+ * waiting for memory less than 20 % of its warp cycles), the reason the
+ * report's "anchor: none (...)" line gives.  NULL when applied; a new
+ * string.  An anchor missing at a launch within the warning band is said in
+ * the report only. */
 gchar *profile_anchor_warning(const ProfileAnchor *an);
 
 /* The anchor as '--set' overrides of the pure model, e.g. "l2.latency=271
