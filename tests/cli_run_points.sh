@@ -3,7 +3,8 @@
 # process: its CSV is byte for byte the rows of one `warpsim run` per
 # point (the point's words as --set after the others), with the header
 # once, anchored and pure (--no-anchor: the profiled point takes its own
-# run), for a SASS kernel with a profile and a synthetic one; bad input
+# run), for a SASS kernel with a profile and a synthetic one, and for a
+# point the anchor's shape check simulated (taken from the memo); bad input
 # (a word outside [launch], a bad value, no point, no such file, text or
 # JSON output, a bad point after good ones) is one line naming the file
 # and line, exit 2, before any point runs; a warning
@@ -39,6 +40,14 @@ printf '%s\n' 'launch.blocks_per_sm=1 launch.blocks=132' 'launch.blocks_per_sm=8
   'launch.blocks_per_sm=3 launch.blocks=396' >"$tmp/sass.pts"
 same_as_runs "saxpy anchored" "$tmp/sass.pts" -- --kernel "$sass"
 same_as_runs "saxpy pure" "$tmp/sass.pts" -- --kernel "$sass" --no-anchor
+# conv3's anchor checks the curve's shape at 4 and 8 CTAs per SM on the
+# anchored model (profile_agree_cycles_at); at 8 that launch is the point
+# below (validate_real.sh's), which --points takes from the memo: the row
+# is still the one run's.
+printf '%s\n' 'launch.blocks_per_sm=8 launch.blocks=1056 launch.smem_dynamic=26496 launch.optin=true' \
+  'launch.blocks_per_sm=2 launch.blocks=264 launch.smem_dynamic=114048 launch.optin=true' >"$tmp/conv3.pts"
+same_as_runs "conv3 anchored, a point the shape check ran" "$tmp/conv3.pts" -- \
+  --kernel "$root/traces/conv3_sass.ini"
 printf '%s\n' 'launch.blocks_per_sm=1' 'launch.blocks_per_sm=2 launch.blocks=300' >"$tmp/fma.pts"
 same_as_runs "fma" "$tmp/fma.pts" -- --kernel fma --set stream.iterations=64
 

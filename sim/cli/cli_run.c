@@ -632,8 +632,12 @@ static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m,
     return FALSE;
   const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
   g_autofree SimResult *r = g_new0(SimResult, 1);
-  /* the pure model's run is the plan's; an anchored one builds its own */
-  if (!(used == m ? sim_plan_run(plan, r, error) : sim_run(used, k, &opt, r, error)))
+  /* the pure model's run is the plan's; an anchored one builds its own; one the memo
+   * holds (the anchor's shape check ran this launch on this model) is not run again */
+  const SimResult *known = memo != NULL ? profile_agree_memo_lookup(memo, used, k, &opt) : NULL;
+  if (known != NULL)
+    *r = *known;
+  else if (!(used == m ? sim_plan_run(plan, r, error) : sim_run(used, k, &opt, r, error)))
     return sim_failed(o, NULL, error);
   if (r->warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);

@@ -429,16 +429,15 @@ static inline gboolean sm_units_throttle_all(Sm *sm, guint ready, SimCycle now, 
   const SmUnits *u = &sm->units;
   if (G_LIKELY(now >= u->busy_until)) /* neither unit throttles */
     return FALSE;
-  guint lg_loads = u->lg_full ? sm->n_ready_of[CLS_LOAD] : 0;
-  guint lg_others =
-      u->lg_full ? (sm->n_ready_of[CLS_STORE] & (guint)u->store_held) + sm->n_ready_of[CLS_ATOMIC]
-                 : 0;
-  guint lg = lg_loads + lg_others;
+  guint64 lg_loads, lg_others;
+  smsp_lg_held(u, sm->n_ready_of[CLS_LOAD], sm->n_ready_of[CLS_STORE], sm->n_ready_of[CLS_ATOMIC],
+               &lg_loads, &lg_others);
+  guint lg = (guint)(lg_loads + lg_others);
   guint mio = u->smem_block > now ? sm->n_ready_of[CLS_SMEM] : 0;
   if (lg + mio < ready)
     return FALSE;
-  stall_tally_add(&sm->tally, STALL_LONG_SCOREBOARD, lg_loads); /* (smsp_class_blocked) */
-  stall_tally_add(&sm->tally, STALL_LG_THROTTLE, lg_others);
+  stall_tally_add(&sm->tally, STALL_LONG_SCOREBOARD, (guint)lg_loads);
+  stall_tally_add(&sm->tally, STALL_LG_THROTTLE, (guint)lg_others);
   stall_tally_add(&sm->tally, STALL_MIO_THROTTLE, mio);
   *next = MIN(*next, lg ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
   *next = MIN(*next, mio ? u->smem_block : SIM_CYCLE_NEVER);

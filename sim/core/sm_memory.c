@@ -60,8 +60,7 @@ void sm_store_scales(const gdouble s[4], guint ctas, gdouble out[2]) {
   out[1] = s[2] + (s[3] - s[2]) * x;
 }
 
-/* Work out what the memory instruction `in` costs at `bytes` per access. */
-static void access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
+void sm_access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
   gboolean global = in->op == OP_LDG || in->op == OP_STG;
   a->bytes = bytes;
   a->busy = (bytes + sm->m->l1.bytes_per_cycle - 1) / sm->m->l1.bytes_per_cycle;
@@ -194,66 +193,10 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
   return ready;
 }
 
-/* A register spill access (LDL/STL) `a` issued at `now`; returns the cycle
- * its data is back. */
-static SimCycle spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
-  /* Local memory has one SM-wide port, first come first served: each
-   * access holds it for bytes / [spill] bytes_per_cycle cycles
-   * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
-  gdouble start = MAX((gdouble)now, sm->local_free);
-  sm->local_free = start + a->port_cycles;
-  SimCycle begin = sim_cycle_ceil(start);
-  SimCycle ready = begin + sm->m->l1.latency;
-  /* A spill access also goes to L2 when it misses, which happens when the
-   * SM's spill footprint outgrows the L1 that the shared-memory carveout
-   * leaves (doc/model.md "Register spills").  The port stays the limit whatever
-   * the hit rate (results/reference/h200/spill_sass: 0.25-0.26 LDL/STL per
-   * cycle per SM with local-load L1 hit rates from 41 % down to 3 %,
-   * Nsight Compute), so a missing STL waits for L2's latency but takes none
-   * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
-   * missing LDL's data comes back over it. */
-  if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit) {
-    gboolean load = in->op == OP_LDL;
-    SimCycle l2 = load ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2], in->sequential, begin)
-                       : mem_latency(sm->mem, MEM_L2, in->sequential, begin);
-    ready = MAX(ready, l2); /* (made once: GLib's MAX evaluates its arguments twice) */
-  }
-  sm->st.spill_insts++;
-  return ready;
-}
-
 /* `lines` more in flight until `at`: the units' throttles follow. */
 static inline void sm_inflight_add(Sm *sm, SimCycle at, guint lines) {
   count_queue_add(&sm->units.inflight, at, lines);
   smsp_units_update(&sm->units);
-}
-
-/* The cost of `in` (code[w->pc]) at the warp's active lanes: the pc's
- * cached MemAccess, worked out again when the bytes differ. */
-static inline MemAccess *sm_access(Sm *sm, const Warp *w, const Instr *in) {
-  guint bytes = in->lane_bytes ? w->lanes * in->lane_bytes : in->bytes;
-  MemAccess *a = &sm->access[w->pc];
-  if (G_UNLIKELY(!a->valid || a->bytes != bytes))
-    access_init(sm, in, bytes, a);
-  return a;
-}
-
-SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
-  MemAccess *a = sm_access(sm, w, in);
-  gboolean load = in->op == OP_LDL;
-  if (in->l1tex) {
-    /* An access through L1TEX: its data passes the data stage that shared
-     * memory uses too (sm_issue_memory); the units are updated below. */
-    sm->units.smem_free = MAX(now, sm->units.smem_free) + a->busy; /* sm_smem_take's */
-    sm->st.pipe_busy[PIPE_SMEM] += a->busy;
-  }
-  SimCycle ready = spill_access(sm, in, a, now);
-  if (load) /* a load's data is in flight until it is back (a store's: nothing waits) */
-    count_queue_add(&sm->units.inflight, ready, 1);
-  if (in->l1tex || load) /* once for both changes: spill_access reads no unit */
-    smsp_units_update(&sm->units);
-  w->last_mem = MAX(w->last_mem, ready);
-  return ready;
 }
 
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {

@@ -61,6 +61,22 @@ static inline void smsp_units_update(SmUnits *u) {
   u->busy_until = u->lg_full ? SIM_CYCLE_NEVER : u->smem_block;
 }
 
+/* The SM's lines-in-flight cap (u->lg_full) holds the ready global loads,
+ * the ready global stores when they hold lines (u->store_held) and the ready
+ * global atomics: given those of the three classes, as disjoint warp sets
+ * (bit masks) or as counts of warps, *as_load gets the loads it holds, which
+ * are charged long_scoreboard (where the H200 samples them, stats.h), and
+ * *as_throttle the stores and atomics it holds, charged lg_throttle (both 0
+ * when the cap is not reached).  One rule for the three places that apply
+ * it: smsp_class_blocked (its class as a set of one), smsp_unthrottled
+ * (one SMSP's masks) and sm_units_throttle_all (the SM's counts). */
+static inline void smsp_lg_held(const SmUnits *u, guint64 loads, guint64 stores, guint64 atomics,
+                                guint64 *as_load, guint64 *as_throttle) {
+  guint64 full = -(guint64)u->lg_full; /* all ones when the cap is reached */
+  *as_load = loads & full;
+  *as_throttle = ((stores & u->store_held) + atomics) & full; /* (disjoint: + is |) */
+}
+
 typedef struct {
   Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
   guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
@@ -115,9 +131,9 @@ static inline void smsp_busy(Smsp *s, SimCycle *free_at, SimCycle until) {
 
 /* Why warps of class `cls` cannot issue at `now` (STALL_SELECTED: they can),
  * as the state they are charged; *free_at gets the cycle the obstacle
- * clears.  Priority: the SM's lines-in-flight cap (a load: long_scoreboard,
- * as the H200 samples it; a held store or an atomic: lg_throttle),
- * mio_throttle, math_pipe_throttle, dispatch_stall (doc/report.md "Warp states"). */
+ * clears.  Priority: the SM's lines-in-flight cap (smsp_lg_held: a load
+ * long_scoreboard, a held store or an atomic lg_throttle), mio_throttle, math_pipe_throttle,
+ * dispatch_stall (doc/report.md "Warp states"). */
 static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, IssueClass cls,
                                             SimCycle now, SimCycle *free_at) {
   static const guint8 pipe_of[CLS_MAX] = {
@@ -137,13 +153,12 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
       return STALL_MIO_THROTTLE;
     }
   } else if (cls != CLS_NONE) {
-    if (u->lg_full && cls == CLS_LOAD) { /* charged where the H200 samples it (stats.h) */
+    guint64 as_load, as_throttle, one = 1ULL << cls; /* the class as a set of one */
+    smsp_lg_held(u, one & 1ULL << CLS_LOAD, one & 1ULL << CLS_STORE, one & 1ULL << CLS_ATOMIC,
+                 &as_load, &as_throttle);
+    if (as_load | as_throttle) {
       *free_at = count_queue_next(&u->inflight);
-      return STALL_LONG_SCOREBOARD;
-    }
-    if (u->lg_full && (cls == CLS_ATOMIC || (cls == CLS_STORE && u->store_held))) {
-      *free_at = count_queue_next(&u->inflight);
-      return STALL_LG_THROTTLE;
+      return as_load ? STALL_LONG_SCOREBOARD : STALL_LG_THROTTLE;
     }
     if (s->pipe_free[PIPE_LSU] > now) { /* loads and stores need the LSU */
       *free_at = s->pipe_free[PIPE_LSU];
@@ -160,25 +175,23 @@ static inline StallState smsp_class_blocked(const Smsp *s, const SmUnits *u, Iss
 /* Ready warps of the SMSP whose class is not throttled at `now`, in *cand,
  * when no pipe or dispatch port of the SMSP is busy, so
  * only the SM-wide units can throttle: the shared-memory unit (mio_throttle)
- * and the lines-in-flight cap (its loads charged long_scoreboard, its
- * stores and atomics lg_throttle).  The throttled ones are charged
+ * and the lines-in-flight cap (smsp_lg_held).  The throttled ones are charged
  * (stall_tally_add) and lower *next to the cycle their unit frees up, as
  * smsp_class_blocked would; without a branch on the (unpredictable) outcome. */
 static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle now, SimCycle *next,
                                     StallTally *t, guint64 *cand) {
   gboolean smem_busy = u->smem_block > now;
-  guint64 lg_mask = -(guint64)u->lg_full; /* all ones when the cap is full */
   guint n_smem = smem_busy ? smsp_count(s->ready[CLS_SMEM]) : 0;
-  guint64 lg_loads = s->ready[CLS_LOAD] & lg_mask;
-  guint64 lg_held =
-      lg_loads | (((s->ready[CLS_STORE] & u->store_held) | s->ready[CLS_ATOMIC]) & lg_mask);
-  guint n_load = smsp_count(lg_loads), n_held = smsp_count(lg_held);
-  *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~lg_held;
+  guint64 lg_loads, lg_others;
+  smsp_lg_held(u, s->ready[CLS_LOAD], s->ready[CLS_STORE], s->ready[CLS_ATOMIC], &lg_loads,
+               &lg_others);
+  guint n_load = smsp_count(lg_loads), n_others = smsp_count(lg_others);
+  *cand = s->ready_all & ~(smem_busy ? s->ready[CLS_SMEM] : 0) & ~(lg_loads | lg_others);
   stall_tally_add(t, STALL_MIO_THROTTLE, n_smem);
-  stall_tally_add(t, STALL_LONG_SCOREBOARD, n_load); /* the cap's loads (smsp_class_blocked) */
-  stall_tally_add(t, STALL_LG_THROTTLE, n_held - n_load);
+  stall_tally_add(t, STALL_LONG_SCOREBOARD, n_load);
+  stall_tally_add(t, STALL_LG_THROTTLE, n_others);
   *next = MIN(*next, n_smem ? u->smem_block : SIM_CYCLE_NEVER);
-  *next = MIN(*next, n_held ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
+  *next = MIN(*next, n_load + n_others ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 
 /* One cycle of the SMSP's scheduler at `now`: charges its ready

@@ -335,6 +335,12 @@ static const SimResult *memo_run(const SmModel *m, const Kernel *pk, const SimOp
   return known;
 }
 
+const SimResult *profile_agree_memo_lookup(ProfileAgreeMemo *memo, const SmModel *m,
+                                           const Kernel *k, const SimOptions *opt) {
+  g_autoptr(GBytes) key = memo_key(m, k, opt);
+  return g_hash_table_lookup(memo->runs, key);
+}
+
 gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
                        const SimResult *same, ProfileAgreeMemo *memo, ProfileAgreement *out,
                        GError **error) {
@@ -375,7 +381,11 @@ gboolean profile_agree_cycles_at(const SmModel *m, const Kernel *k, const SimOpt
       reason != NULL)
     return TRUE; /* that many cannot reside */
   pk.smem_dynamic = MIN(pk.smem_dynamic, bytes);
-  pk.optin = pk.smem_static + pk.smem_dynamic > m->sm.smem_per_block;
+  /* the opt-in as the curve's launches set it (validate_real.sh's points always do): it
+   * only widens what a block may ask for, so the CTAs that reside and the cycles are the
+   * same, and such a launch is the curve's own point, which run_one then takes from the
+   * memo (doc/speed.md "Fifth pass") */
+  pk.optin = k->optin || pk.smem_static + pk.smem_dynamic > m->sm.smem_per_block;
   const SimResult *r = memo_run(m, &pk, opt, memo, &own, error);
   if (r == NULL)
     return FALSE;

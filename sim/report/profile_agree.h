@@ -107,6 +107,13 @@ ProfileAgreeMemo *profile_agree_memo_new(void);
 void profile_agree_memo_free(ProfileAgreeMemo *memo);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ProfileAgreeMemo, profile_agree_memo_free)
 
+/* The run of `k` on `m` with `opt` that `memo` holds (a profiled launch
+ * simulated for the agreement or the anchor: the anchor's shape check at a
+ * curve's own launch, profile_agree_cycles_at), owned by `memo`; NULL when
+ * it holds none.  The same as sim_run's result for those inputs. */
+const SimResult *profile_agree_memo_lookup(ProfileAgreeMemo *memo, const SmModel *m,
+                                           const Kernel *k, const SimOptions *opt);
+
 /* Simulate the profiled launch of `k` on `m` with `opt` (or take `same`, a
  * run of `k` itself, when its launch is that one: may be NULL; or the
  * simulation `memo` holds, when not NULL, which then keeps this one) and
@@ -121,9 +128,12 @@ gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,
  * `opt`: the grid scaled alike (as many waves per SM as profiled, at least
  * one CTA), the dynamic shared memory cut to the most that lets that many
  * reside when the export's (the padding that pinned its count) allows
- * fewer, and L2 as `k`'s own launches find it (`[launch] l2_warm`: the
- * curve's, not the profile's cold replay).  *cycles = its SM active cycles
- * averaged over the device's SMs, as the agreement's simulated column; NaN
+ * fewer, and L2 and the opt-in as `k`'s own launches have them (`[launch]
+ * l2_warm`: the curve's, not the profile's cold replay; `optin`, which
+ * changes no resident CTA of a launch that fits without it, so such a
+ * launch may be the curve's own point, which `warpsim run --points` then
+ * takes from `memo`).  *cycles = its SM active cycles averaged over the
+ * device's SMs, as the agreement's simulated column; NaN
  * when `a` is not present or that many CTAs cannot reside (warps,
  * registers or the static shared memory allow fewer).  `memo` (may be
  * NULL) as profile_agree's.  FALSE with the simulation's SIM_ERROR. */
