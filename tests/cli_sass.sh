@@ -315,12 +315,6 @@ warns call "$tmp/call.ini" "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 t
 # atomic per block.
 warns "ghist atomics" "$root/traces/ghist_sass.ini" "kernels5.sass:675: 'REDG.E.ADD.STRONG.GPU" \
   "timed at the L2 atomic unit's rate"
-# A DEPBAR that waits through its operands for cp.async groups (real10's
-# cpasync: "DEPBAR.LE SB0, 0x1", its control bits wait on nothing): one
-# warning naming the first, at listing line 6240 (its second, line 6292, is
-# not named); reduce below has none.
-warns "cp.async DEPBAR" "$root/traces/cpasync_sass.ini" "kernels10.sass:6240: 'DEPBAR.LE SB0, 0x1' waits" \
-  "cp.async groups (LDGDEPBAR)" "not modelled"
 timeout 60 "$bin" run --kernel "$root/traces/reduce_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
   fail "reduce: $(cat "$tmp/err")"
 [ ! -s "$tmp/err" ] || fail "reduce warned: $(cat "$tmp/err")"
