@@ -36,7 +36,9 @@
 # held-out kernels that mix the mechanisms of the six (results/reference/
 # h200/real9/: st2d, rowsm, gstore, mm32, colsum), and seven measured by
 # someone else (results/reference/h200/real_b/: nbody, histo, transpose_pad,
-# vadd4, gemv, scan_b, conv3).
+# vadd4, gemv, scan_b, conv3), and seven on mechanisms no earlier kernel
+# exercises (results/reference/h200/real10/: wmma, cpasync, h2axpy, shist,
+# ihash, dgemm, bsort).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #          [--print-jobs]
@@ -87,7 +89,7 @@ profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real9/, real_b/: measured afterwards, held out; scripts/lib.sh).
+# real3/ to real9/, real_b/, real10/: measured afterwards, held out; scripts/lib.sh).
 warpsim_real_jobs "$root" >"$tmp/jobs"
 [ $print_jobs -eq 0 ] || { cat "$tmp/jobs"; exit 0; }
 n=$(wc -l <"$tmp/jobs")
@@ -276,7 +278,7 @@ awk -F, 'NR > 1 && $2 == "no" {
 # named as warpsim_real_jobs names the kernels (a name an earlier set used
 # takes its set's suffix).
 seen=" "
-for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b; do
+for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10; do
   [ -f "$root/results/reference/h200/$set/curves.csv" ] || continue
   awk -F, -v seen="$seen" -v suffix="${set#real}" 'FNR > 1 { sub(/\r$/, ""); k = $1
       if (suffix != "" && index(seen, " " k " ")) k = k suffix

@@ -425,6 +425,64 @@ START_TEST(test_gemv_dram_bound) {
 }
 END_TEST
 
+/* cp.async (results/reference/h200/real10/, cpasync): its listing has three
+ * LDGSTS, three LDGDEPBAR and two "DEPBAR.LE SB0, 0x1" (read by hand from
+ * kernels10.sass lines 6144-6330).  Each LDGSTS joins the open group, each
+ * LDGDEPBAR closes it keeping 1 group (the next DEPBAR's 0x1), and each DEPBAR
+ * waits on barrier SB0, which its control bits (wait mask 0) do not say.  In
+ * matrix/'s 3-stage copy loop (tests/data/matrix/cpasync_sel.sass: 5 LDGSTS,
+ * 5 LDGDEPBAR, 3 DEPBAR.LE SB0, 0x2 and the last one's 0x0) the first and the
+ * last LDGDEPBAR both keep 2, the loop's: the prologue's first reaches past
+ * its second LDGDEPBAR to the loop's DEPBAR. */
+static void cp_counts(const gchar *listing, const gchar *function, guint keep_of_first,
+                      guint keep_of_last, guint want_copies, guint want_commits, guint want_waits) {
+  g_autoptr(SmModel) m = h200();
+  const guint trips[] = {4};
+  GError *err = NULL;
+  g_autoptr(SassKernel) sk = sass_kernel_load(listing, function, NULL, NULL, trips, 1, &err);
+  ck_assert_msg(sk != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(sk, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  guint copies = 0, commits = 0, waits = 0, first = 99, last = 99;
+  for (guint i = 0; i < sk->fn->n; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    const Instr *c = &p->code[i];
+    if (sass_op_is(in, "LDGSTS")) {
+      ck_assert_uint_eq(c->cp_async, 1);
+      copies++;
+    } else if (sass_op_is(in, "LDGDEPBAR")) {
+      ck_assert_uint_eq(c->cp_async, 2);
+      ck_assert_uint_eq(c->sb_write, 0);
+      first = commits++ == 0 ? c->cp_keep : first;
+      last = c->cp_keep;
+    } else {
+      ck_assert_uint_eq(c->cp_async, 0);
+    }
+    if (sass_op_is(in, "DEPBAR")) {
+      ck_assert_uint_eq(in->ctrl.wait_mask, 0);
+      ck_assert_uint_eq(c->wait_mask, 1);
+      waits++;
+    }
+  }
+  ck_assert_uint_eq(copies, want_copies);
+  ck_assert_uint_eq(commits, want_commits);
+  ck_assert_uint_eq(waits, want_waits);
+  ck_assert_uint_eq(first, keep_of_first);
+  ck_assert_uint_eq(last, keep_of_last);
+}
+
+START_TEST(test_cp_async) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  g_autofree gchar *real10 = g_build_filename(root, "results", "reference", "h200", "real10",
+                                              "sass", "kernels10.sass", NULL);
+  cp_counts(real10, "k_cpasync(", 1, 1, 3, 3, 2);
+  g_autofree gchar *matrix =
+      g_build_filename(root, "tests", "data", "matrix", "cpasync_sel.sass", NULL);
+  cp_counts(matrix, "_Z9k_cpasyncILi3ELi1ELi3EEvPK6float4mmPfP3Reci", 2, 2, 5, 5, 4);
+}
+END_TEST
+
 START_TEST(test_partial_sectors) {
   g_autoptr(SmModel) m = h200();
   const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
@@ -519,6 +577,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_scattered_dram_scale);
   tcase_add_test(tc, test_scattered_dram_scale_loaded);
   tcase_add_test(tc, test_gemv_dram_bound);
+  tcase_add_test(tc, test_cp_async);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -60,6 +60,7 @@ typedef enum {
 #define INSTR_SB_BARRIERS 6     /* scoreboard barriers per warp (SASS SB0..SB5) */
 #define INSTR_NO_SB 0xff        /* sb_write: sets no scoreboard barrier */
 #define PROGRAM_MAX_COUNTERS 64 /* per-warp branch counters */
+#define PROGRAM_CP_GROUPS 8     /* cp.async groups a warp's history keeps (Instr cp_keep) */
 
 /* One instruction.  Dependencies are value slots: the warp's scoreboard keeps
  * the cycle each slot's value is ready; an instruction waits for its `src`
@@ -88,6 +89,12 @@ typedef struct {
   guint8 sb_read;             /* scoreboard barrier set until its source registers are read
                                  (`read_latency` cycles after issue), or INSTR_NO_SB */
   guint8 read_latency;        /* cycles after issue its source registers are read */
+  guint8 cp_async;            /* cp.async (SASS): 1 = LDGSTS, its copy joins the warp's open
+                                 group; 2 = LDGDEPBAR, it closes the group and sets `sb_write`
+                                 until all but `cp_keep` of the warp's closed groups are done
+                                 (the DEPBAR.LE SBn, cp_keep that waits on it); 0 = neither */
+  guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
+                                 (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
   guint8 level;          /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
                             from the launch's hit rates (SmLaunch) */

@@ -168,6 +168,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   case OP_STG:
     ready = sm_issue_memory(sm, w, in, now);
     *reason = STALL_LONG_SCOREBOARD;
+    if (in->cp_async == 1) /* LDGSTS: its copy is done when its data is in */
+      w->cp_open = MAX(w->cp_open, ready);
     break;
   case OP_BAR:
     /* A warp arrival passes the MIO like an LDS: it takes the shared-memory
@@ -197,6 +199,18 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
      * its consumers wait on the short scoreboard. */
     if (in->sb_write != INSTR_NO_SB)
       *reason = STALL_SHORT_SCOREBOARD;
+    if (in->cp_async == 2) {
+      /* LDGDEPBAR closes the open group; its barrier holds the DEPBAR that
+       * waits until at most cp_keep groups are outstanding: until the group
+       * closed cp_keep groups before this one is done. */
+      w->cp_done[w->cp_n % PROGRAM_CP_GROUPS] = MAX(w->cp_open, now);
+      w->cp_n++;
+      w->cp_open = 0;
+      ready = w->cp_n > in->cp_keep
+                  ? MAX(now + 1, w->cp_done[(w->cp_n - 1 - in->cp_keep) % PROGRAM_CP_GROUPS])
+                  : now + 1;
+      *reason = STALL_LONG_SCOREBOARD;
+    }
     break;
   case OP_BRA:
   case OP_IALU:
@@ -563,7 +577,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
                   in->op == OP_UNIFORM || in->op == OP_IMAD;
   gboolean smsp_pipe = in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM && in->pipe != PIPE_LSU;
   d->slow = !math || !smsp_pipe || in->has_branch || in->sb_write != INSTR_NO_SB ||
-            in->sb_read != INSTR_NO_SB || in->dispatch > 1;
+            in->sb_read != INSTR_NO_SB || in->dispatch > 1 || in->cp_async;
 }
 
 Sm *sm_new(const SmLaunch *launch, GError **error) {

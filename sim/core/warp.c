@@ -26,6 +26,8 @@ void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
   w->done = w->at_barrier = 0;
   w->issued = 0;
   w->last_mem = w->charged = now;
+  w->cp_open = 0;
+  w->cp_n = 0;
 }
 
 /* Slot `i` joins the causes pending at `from`: end[state] is the latest

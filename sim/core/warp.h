@@ -36,16 +36,21 @@ typedef struct Warp {
   guint8 at_barrier;                      /* waiting at __syncthreads */
   guint8 cls; /* IssueClass of the next instruction (smsp.h): the ready set that holds the warp,
                  changed only while it is out of them (sm_ready, sm_unready) */
-  const Instr *in;        /* the next instruction: code[pc] */
-  struct SmDecoded *d;    /* the SM's decoded form of `in` (sm.c) */
-  guint cta;              /* CTA slot */
-  guint smsp;             /* SMSP index */
-  guint slot;             /* slot within the SMSP (< 64) */
-  guint64 bit;            /* 1 << slot */
-  guint lanes;            /* active threads of this warp */
-  guint sb_base;          /* index of scoreboard barrier 0 in the scoreboard */
-  Scoreboard sb;          /* owned */
-  struct Warp *wake_next; /* next warp of its wake-wheel bucket (sm.c) */
+  const Instr *in;     /* the next instruction: code[pc] */
+  struct SmDecoded *d; /* the SM's decoded form of `in` (sm.c) */
+  guint cta;           /* CTA slot */
+  guint smsp;          /* SMSP index */
+  guint slot;          /* slot within the SMSP (< 64) */
+  guint64 bit;         /* 1 << slot */
+  guint lanes;         /* active threads of this warp */
+  guint sb_base;       /* index of scoreboard barrier 0 in the scoreboard */
+  SimCycle cp_open;    /* cp.async: when the copies of the open group (LDGSTS since the
+                          last LDGDEPBAR) are all done */
+  SimCycle cp_done[PROGRAM_CP_GROUPS]; /* when each of the last closed groups is done, by
+                                          cp_n % PROGRAM_CP_GROUPS */
+  guint32 cp_n;                        /* groups closed since the warp started */
+  Scoreboard sb;                       /* owned */
+  struct Warp *wake_next;              /* next warp of its wake-wheel bucket (sm.c) */
 } Warp;
 
 /* Allocate the scoreboard for `n_slots` value slots plus the barriers. */

@@ -301,6 +301,46 @@ static void warn_atomics(const SassKernel *sk, const SmModel *m, GString *warnin
                            sk->fn->file, in->line, in->text, share);
 }
 
+/* "DEPBAR.LE SBn, k" (what __pipeline_wait_prior(k) compiles to): wait until
+ * at most k of the warp's LDGDEPBAR groups of cp.async copies (LDGSTS) are
+ * outstanding.  The wait is in its operands, not in the control bits' wait
+ * mask.  Returns the barrier n and sets *keep to k, or returns -1 when `in` is
+ * no such DEPBAR (or k is past what a warp's history keeps). */
+static gint depbar_wait(const SassInstr *in, guint *keep) {
+  const gchar *sb = strstr(in->text, " SB");
+  if (!sass_op_is(in, "DEPBAR") || sb == NULL || !g_ascii_isdigit(sb[3]))
+    return -1;
+  guint n = (guint)(sb[3] - '0');
+  const gchar *comma = strchr(sb, ',');
+  guint64 k = comma != NULL ? g_ascii_strtoull(comma + 1, NULL, 0) : 0; /* "0x1", " 1" */
+  if (n >= SASS_BARRIERS || k >= PROGRAM_CP_GROUPS)
+    return -1;
+  *keep = (guint)k;
+  return (gint)n;
+}
+
+/* cp.async (results/reference/h200/real10/README.md, cpasync; matrix/cpasync.csv):
+ * LDGSTS copies join the warp's open group, LDGDEPBAR closes it and sets its
+ * write barrier until all but k closed groups are done, k from the next
+ * "DEPBAR.LE SBn, k" in the listing, which waits on barrier n. */
+static void mark_cp_async(const SassFunction *fn, guint i, Instr *out) {
+  const SassInstr *in = &fn->ins[i];
+  guint keep = 0;
+  gint b = depbar_wait(in, &keep);
+  if (b >= 0)
+    out->wait_mask |= (guint8)(1u << b);
+  if (sass_op_is(in, "LDGSTS"))
+    out->cp_async = 1;
+  if (sass_op_is(in, "LDGDEPBAR")) {
+    out->cp_async = 2;
+    for (guint j = i + 1; j < fn->n; j++)
+      if (depbar_wait(&fn->ins[j], &keep) >= 0) {
+        out->cp_keep = (guint8)keep;
+        break;
+      }
+  }
+}
+
 gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
                           GError **error) {
   return sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error) &&
@@ -346,6 +386,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
       out->sb_read = in->ctrl.read_sb;
       out->read_latency = MAX(out->read_latency, 1);
     }
+    mark_cp_async(fn, i, out);
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
     if (((sass_is_branch(in) && in->target >= 0) || sassflow_guarded_exit(in)) &&
