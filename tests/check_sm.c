@@ -124,6 +124,27 @@ static const gchar order_listing[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* LDSM takes the shared-memory unit for one wavefront per 8x8 matrix it
+ * loads (.4: 4, .2: 2, none: 1; sassprog.c, measured in results/reference/
+ * h200/ldsm/tput.csv: 0.25, 0.50, 0.99 per cycle per SM), with no profile;
+ * its result is ready [smem] latency + (wavefronts - 1) x interval after the
+ * unit starts it (29 + 3, + 1, + 0), as for an LDS of that many wavefronts.
+ * One warp, queue 0 (an LDSM issues only to an idle unit): LDSM.16.M88.4
+ * (SB0) at 0, the unit busy 0..3, ready 32; LDSM.16.M88.2 (SB1) ready at 1
+ * waits for the unit (mio_throttle 1..3), issues at 4, busy 4..5, ready 35;
+ * LDSM.16.MT88 (SB2) mio_throttle at 5, issues at 6, ready 35; FADD waits on
+ * SB0..SB2 7..34 (short_scoreboard, 28), issues at 35, EXIT 36, retires at
+ * 37.  As one wavefront each (the old rule: 4 bytes per thread) the LDSMs
+ * would issue at 0, 1, 2 (ready 29, 30, 31) and the run take 33. */
+/* clang-format off */
+static const gchar ldsm_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDSM.16.M88.4 R4, [R2]", "0x000e220000000000")
+    SASS_INS("0010", "LDSM.16.M88.2 R8, [R3]", "0x000e620000000000")
+    SASS_INS("0020", "LDSM.16.MT88 R10, [R3+0x80]", "0x000ea20000000000")
+    SASS_INS("0030", "FADD R12, R4, R10", "0x007fe20000000000")
+    SASS_INS("0040", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* IMAD runs on the FMA pipe's heavy half in the shipped H200 model (models/
  * h200.ini [class_imad]: latency 4, interval 2, its own pipe; measured in
  * results/reference/h200/matrix/int.csv and pipemix/): four independent
@@ -170,6 +191,13 @@ static void order_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].op, OP_LDS);
   ck_assert_uint_eq(r->st.active_warp_cycles, 241);
   ck_assert_uint_eq(r->st.smsp_active_cycles, 142);
+}
+
+static void ldsm_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_LDS);
+  ck_assert_uint_eq(r->p->code[0].ways, 4);
+  ck_assert_uint_eq(r->p->code[1].ways, 2);
+  ck_assert_uint_eq(r->p->code[2].ways, 1);
 }
 
 static void imad_extra(const SassRun *r) {
@@ -220,6 +248,12 @@ static const SassCase cases[] = {
       [STALL_MIO_THROTTLE] = 18,
       [STALL_SHORT_SCOREBOARD] = 7 * 28},
      order_extra},
+    {"LDSM wavefronts",
+     ldsm_listing,
+     {0},
+     37,
+     {[STALL_SELECTED] = 5, [STALL_MIO_THROTTLE] = 4, [STALL_SHORT_SCOREBOARD] = 28},
+     ldsm_extra},
 };
 
 START_TEST(test_case) {

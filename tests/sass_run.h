@@ -13,7 +13,7 @@
  * The SM is the fixture's plus one opcode class per group the listings use,
  * with the fixture's round latencies: FP32 (FFMA, FADD, IMAD) 4 cycles,
  * interval 1; integer 4, interval 2; MUFU 16, interval 8; shared memory
- * (read after 1 cycle); global (registers read 2 cycles after issue, no
+ * (LDS, STS, LDSM; read after 1 cycle); global (registers read 2 cycles after issue, no
  * per-warp cap, stores hold their lines until written, a stored byte costs
  * as a read, no turnaround, no L1 wavefronts); control; special.  The
  * barrier unit takes an arrival every 2 cycles and releases 6 cycles after
@@ -46,7 +46,7 @@
   "[class_fp32]\nopcodes=FFMA;FADD;IMAD\nlatency=4\ninterval=1\n"                                  \
   "[class_int]\nopcodes=IADD3;ISETP;MOV\nlatency=4\ninterval=2\n"                                  \
   "[class_mufu]\nopcodes=MUFU\nlatency=16\ninterval=8\n"                                           \
-  "[class_shared]\nopcodes=LDS;STS\nlatency=29\ninterval=1\n"                                      \
+  "[class_shared]\nopcodes=LDS;STS;LDSM\nlatency=29\ninterval=1\n"                                      \
   "[class_global]\nopcodes=LDG;STG\nlatency=49\ninterval=1\nread_latency=2\n"                      \
   "lines_in_flight=512\nstores_hold_lines=true\ndram_write_cost=1\n"                               \
   "[class_control]\nopcodes=BRA;EXIT;BAR\nlatency=1\ninterval=1\n"                                 \

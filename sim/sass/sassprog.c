@@ -64,13 +64,20 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
 /* ---- the program ------------------------------------------------------------------ */
 
 /* A shared-memory load or store: wavefronts per request from the profile,
- * else one per 4 bytes per thread moved. */
+ * else one per 4 bytes per thread moved, and for LDSM one per 8x8 matrix
+ * (.2, .4: 2, 4; each matrix is 8 rows of 16 B, 128 B, one wavefront when
+ * its rows fall in distinct banks): LDSM x1/x2/x4, plain and .MT88, ran at
+ * 0.99, 0.50, 0.25 warp-instructions per cycle per SM and Nsight Compute
+ * counted 1, 2, 4 shared wavefronts each, conflict-free rows 16 B and 80 B
+ * apart (results/reference/h200/ldsm/tput.csv, ncu_wavefronts.csv). */
 static void classify_shared(const SassInstr *in, const NcuInstr *p, const OpClassModel *cm,
                             Instr *out) {
-  gboolean load = sass_op_is(in, "LDS") || sass_op_is(in, "LDSM");
-  out->op = load ? OP_LDS : OP_STS;
+  gboolean ldsm = sass_op_is(in, "LDSM");
+  out->op = ldsm || sass_op_is(in, "LDS") ? OP_LDS : OP_STS;
   out->pipe = PIPE_SMEM;
   gdouble ways = sassmem_width_bytes(in) > 4 ? sassmem_width_bytes(in) / 4.0 : 1.0;
+  if (ldsm)
+    ways = g_str_has_suffix(in->mods, ".4") ? 4.0 : g_str_has_suffix(in->mods, ".2") ? 2.0 : 1.0;
   if (p && p->executed > 0 && p->smem_wavefronts > 0)
     ways = (gdouble)p->smem_wavefronts / (gdouble)p->executed;
   out->ways = (guint16)CLAMP(lround(ways), 1, 64);
