@@ -6,6 +6,7 @@
 # history keeps), past 2^64, hex junk, trailing junk, no count at all, and
 # scoreboards SB6 and SB10 (a warp has SB0..SB5).  Each was taken silently
 # before: the wait dropped (negative, 8 and up, SB6 and up) or read as 0.
+# Kernel and model files whose path is not UTF-8.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -33,4 +34,15 @@ cp_ini ge '6240s/DEPBAR.LE SB0, 0x1/DEPBAR.GE SB0, 0x1/'
 sed -i '/^source_csv=/d; /^details_csv=/d; /^\[launch\]/i trip_count=4' "$tmp/ge.ini"
 one_line "DEPBAR.GE" "ge.sass:6240: 'DEPBAR.GE SB0, 0x1': $want" -- \
   run --kernel "$tmp/ge.ini" --format csv --no-whatif
+# A kernel or model file whose path is not UTF-8 ran and wrote its name's raw
+# bytes into the JSON results ("kernel" : "k\xff\xfe"), which no JSON reader
+# takes; now refused, the path shown with U+FFFD for each bad byte.
+cp "$root/traces/fma.ini" "$tmp/k"$'\xff\xfe'".ini"
+cp "$root/models/h200.ini" "$tmp/h"$'\xff'".ini"
+(cd "$tmp" && one_line "a kernel path not UTF-8" \
+  "warpsim: k"$'\xef\xbf\xbd\xef\xbf\xbd'".ini: the file's path is not UTF-8 (the results carry it): rename the file" -- \
+  run --kernel "k"$'\xff\xfe'".ini" --format json --no-whatif) || exit 1
+ok
+one_line "a model path not UTF-8" "/h"$'\xef\xbf\xbd'".ini: the file's path is not UTF-8" -- \
+  run --kernel fma --model "$tmp/h"$'\xff'".ini" --format json --no-whatif
 echo "$passed passed"
