@@ -6,7 +6,8 @@
 # history keeps), past 2^64, hex junk, trailing junk, no count at all, and
 # scoreboards SB6 and SB10 (a warp has SB0..SB5).  Each was taken silently
 # before: the wait dropped (negative, 8 and up, SB6 and up) or read as 0.
-# Kernel and model files whose path is not UTF-8.
+# Kernel and model files whose path is not UTF-8.  A --points file named
+# with "..".
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -45,4 +46,11 @@ cp "$root/models/h200.ini" "$tmp/h"$'\xff'".ini"
 ok
 one_line "a model path not UTF-8" "/h"$'\xef\xbf\xbd'".ini: the file's path is not UTF-8" -- \
   run --kernel fma --model "$tmp/h"$'\xff'".ini" --format json --no-whatif
+# A --points file was named as given ("../t/p.txt") where the kernel file
+# beside it is named relative to the working directory, ".." taken out.
+: >"$tmp/p.txt"
+(cd "$tmp" && one_line "--points ../DIR/FILE" \
+  "warpsim: --points p.txt: no point (allowed one or more lines of launch.KEY=VALUE words)" -- \
+  run --kernel fma --points "../$(basename "$tmp")/p.txt") || exit 1
+ok
 echo "$passed passed"
