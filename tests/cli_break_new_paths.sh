@@ -24,7 +24,7 @@ cp_ini same 's/x/x/'
 "$bin" run --kernel "$tmp/same.ini" --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" ||
   fail "the unedited listing: $(cat "$tmp/err")"
 ok
-want="not 'DEPBAR.LE SBn, k' with n 0..5 and k 0..7 (the cp.async groups a warp's history keeps)"
+want="not 'DEPBAR.LE SBn, k' or 'DEPBAR.LE SBn, k, {a,b}' with barriers 0..5 and k 0..7"
 for op in "SB0, -1" "SB0, 0x8" "SB0, 0xffffffffffffffffffff" "SB0, 0xZZ" "SB0, 1q" "SB0" "SB0," \
   "SB6, 0x1" "SB10, 0x1"; do
   cp_ini bad "6240s/SB0, 0x1/$op/"
