@@ -483,6 +483,56 @@ START_TEST(test_cp_async) {
 }
 END_TEST
 
+/* matrix/cpasync_sel.sass's 1-stage copy loop with its first DEPBAR (line 73,
+ * "DEPBAR.LE SB0, 0x0") replaced by `depbar`, built with one trip; NULL with
+ * *err when refused. */
+static Program *cp_edited(const gchar *depbar, GError **err) {
+  const gchar *root = g_getenv("WARPSIM_ROOT");
+  ck_assert_msg(root != NULL, "WARPSIM_ROOT not set (run under CTest)");
+  g_autofree gchar *listing =
+      g_build_filename(root, "tests", "data", "matrix", "cpasync_sel.sass", NULL);
+  g_autofree gchar *text = NULL;
+  ck_assert(g_file_get_contents(listing, &text, NULL, NULL));
+  gchar *at = strstr(text, "DEPBAR.LE SB0, 0x0 ;");
+  ck_assert(at != NULL);
+  g_autoptr(GString) edited = g_string_new_len(text, at - text);
+  g_string_append_printf(edited, "%s ;%s", depbar, at + strlen("DEPBAR.LE SB0, 0x0 ;"));
+  g_autofree gchar *path = g_build_filename(g_get_tmp_dir(), "check_sassprog_XXXXXX.sass", NULL);
+  gint fd = g_mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  ck_assert(g_file_set_contents(path, edited->str, -1, NULL));
+  g_autoptr(SmModel) m = h200();
+  const guint trips[] = {1};
+  g_autoptr(SassKernel) sk = sass_kernel_load(
+      path, "_Z9k_cpasyncILi1ELi1ELi3EEvPK6float4mmPfP3Reci", NULL, NULL, trips, 1, err);
+  g_unlink(path);
+  return sk ? sass_program_new(sk, m, NULL, err) : NULL;
+}
+
+/* "DEPBAR.LE SB0, 0x0, {2,1}" (CuAssembler's notes on the form) also waits
+ * on barriers 1 and 2: wait mask 1 | 2 | 4 = 7 at 0x210 (instruction 0x21);
+ * the loop's other DEPBAR (0x290) keeps 1.  A count of 8 or a barrier 6 in
+ * the list is refused naming line 73. */
+START_TEST(test_depbar_forms) {
+  GError *err = NULL;
+  g_autoptr(Program) p = cp_edited("DEPBAR.LE SB0, 0x0, {2,1}", &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(p->code[0x210 / 16].wait_mask, 7);
+  ck_assert_uint_eq(p->code[0x290 / 16].wait_mask, 1);
+  const gchar *bad[] = {"DEPBAR.LE SB0, 0x8", "DEPBAR.LE SB0, 0x0, {6}", "DEPBAR.LE SB0, 0x0, {2,"};
+  for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+    ck_assert(cp_edited(bad[i], &err) == NULL);
+    g_autofree gchar *want = g_strdup_printf(
+        ".sass:73: '%s': not 'DEPBAR.LE SBn, k' or 'DEPBAR.LE SBn, k, {a,b}' with barriers "
+        "0..5 and k 0..7 (the cp.async groups a warp's history keeps)",
+        bad[i]);
+    ck_assert_msg(strstr(err->message, want) != NULL, "%s", err->message);
+    g_clear_error(&err);
+  }
+}
+END_TEST
+
 START_TEST(test_partial_sectors) {
   g_autoptr(SmModel) m = h200();
   const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
@@ -578,6 +628,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_scattered_dram_scale_loaded);
   tcase_add_test(tc, test_gemv_dram_bound);
   tcase_add_test(tc, test_cp_async);
+  tcase_add_test(tc, test_depbar_forms);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -6,6 +6,7 @@
 #include "cli/cli_row.h"
 #include "core/sched.h"
 #include "input/config.h"
+#include "input/paths.h"
 #include "input/readfile.h"
 #include "report/profile.h"
 #include "report/profile_agree.h"
@@ -837,6 +838,11 @@ int cli_run_main(int argc, char **argv) {
   } else {
     if (g_strcmp0(o.units, "sm") == 0)
       g_clear_pointer(&o.units, g_free); /* the default */
+    if (o.points != NULL) { /* named in messages as the kernel file is: "..", "." out */
+      gchar *shown = paths_display(o.points);
+      g_free(o.points);
+      o.points = shown;
+    }
     g_autoptr(GString) out = g_string_new(NULL);
     if (o.points != NULL && (format != CLI_FORMAT_CSV || o.comments)) {
       rc = cli_fail(o.comments

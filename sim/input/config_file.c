@@ -84,6 +84,12 @@ static gboolean check_duplicates(const gchar *text, GError **error) {
 
 GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,
                               gint parse_code, GError **error) {
+  if (!g_utf8_validate(path, -1, NULL)) { /* JSON results carry the name and the path */
+    g_autofree gchar *shown = g_utf8_make_valid(path, -1);
+    g_set_error(error, domain, parse_code,
+                "%s: the file's path is not UTF-8 (the results carry it): rename the file", shown);
+    return NULL;
+  }
   gboolean not_found = FALSE;
   GError *err = NULL;
   g_autofree gchar *text = config_read_text(path, CONFIG_MAX_FILE_BYTES, &not_found, &err);

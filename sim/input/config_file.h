@@ -18,7 +18,8 @@ gchar *config_read_text(const gchar *path, gsize max_bytes, gboolean *not_found,
 
 /* Read the GKeyFile at `path` (through config_read_text).  Returns it, or NULL with an error "PATH:
  * reason" in the caller's `domain`: `not_found_code` when the file does not
- * exist, `parse_code` when it is unreadable or malformed. */
+ * exist, `parse_code` when it is unreadable or malformed or `path` is not
+ * UTF-8 (results files name the file: JSON must be UTF-8). */
 GKeyFile *config_keyfile_load(const gchar *path, GQuark domain, gint not_found_code,
                               gint parse_code, GError **error);
 

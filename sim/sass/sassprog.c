@@ -308,44 +308,94 @@ static void warn_atomics(const SassKernel *sk, const SmModel *m, GString *warnin
                            sk->fn->file, in->line, in->text, share);
 }
 
+/* The "{a,b,...}" list of scoreboards a DEPBAR also waits on ("DEPBAR.LE
+ * SB0, 0x0, {2,1}") at `p`, each below SASS_BARRIERS, as a mask in *mask;
+ * the end of the list, or NULL when it is malformed. */
+static const gchar *depbar_list(const gchar *p, guint *mask) {
+  if (*p++ != '{')
+    return NULL;
+  for (;;) {
+    while (*p == ' ')
+      p++;
+    if (!g_ascii_isdigit(p[0]) || g_ascii_isdigit(p[1]) || p[0] - '0' >= SASS_BARRIERS)
+      return NULL;
+    *mask |= 1u << (p[0] - '0');
+    for (p++; *p == ' '; p++)
+      ;
+    if (*p == '}')
+      return p + 1;
+    if (*p++ != ',')
+      return NULL;
+  }
+}
+
 /* "DEPBAR.LE SBn, k" (what __pipeline_wait_prior(k) compiles to): wait until
  * at most k of the warp's LDGDEPBAR groups of cp.async copies (LDGSTS) are
- * outstanding.  The wait is in its operands, not in the control bits' wait
- * mask.  Returns the barrier n and sets *keep to k, or returns -1 when `in` is
- * no such DEPBAR (or k is past what a warp's history keeps). */
-static gint depbar_wait(const SassInstr *in, guint *keep) {
+ * outstanding, and for the barriers of its optional "{a,b,...}" list, set in
+ * *also.  The wait is in its operands, not in the control bits' wait mask.
+ * Returns the barrier n and sets *keep to k; -1 when `in` is no DEPBAR
+ * naming a scoreboard; -2 when it names one but not as ".LE SBn, k[, {...}]"
+ * with barriers below SASS_BARRIERS and k (decimal or 0x hex) below
+ * PROGRAM_CP_GROUPS, the groups a warp's history keeps. */
+static gint depbar_wait(const SassInstr *in, guint *keep, guint *also) {
   const gchar *sb = strstr(in->text, " SB");
-  if (!sass_op_is(in, "DEPBAR") || sb == NULL || !g_ascii_isdigit(sb[3]))
+  if (!sass_op_is(in, "DEPBAR") || sb == NULL)
     return -1;
-  guint n = (guint)(sb[3] - '0');
-  const gchar *comma = strchr(sb, ',');
-  guint64 k = comma != NULL ? g_ascii_strtoull(comma + 1, NULL, 0) : 0; /* "0x1", " 1" */
-  if (n >= SASS_BARRIERS || k >= PROGRAM_CP_GROUPS)
-    return -1;
+  const gchar *p = sb + 3;
+  if (strcmp(in->mods, ".LE") != 0 || !g_ascii_isdigit(p[0]) || g_ascii_isdigit(p[1]))
+    return -2;
+  guint n = (guint)(*p++ - '0');
+  while (*p == ' ')
+    p++;
+  if (*p++ != ',')
+    return -2;
+  while (*p == ' ')
+    p++;
+  gchar *end = NULL;
+  guint64 k = g_ascii_isdigit(*p) ? g_ascii_strtoull(p, &end, 0) : G_MAXUINT64; /* "0x1", "1" */
+  for (p = end; p != NULL && *p == ' '; p++)
+    ;
+  if (p != NULL && *p == ',') {
+    for (p++; *p == ' '; p++)
+      ;
+    for (p = depbar_list(p, also); p != NULL && *p == ' '; p++)
+      ;
+  }
+  if (p == NULL || *p != '\0' || n >= SASS_BARRIERS || k >= PROGRAM_CP_GROUPS)
+    return -2;
   *keep = (guint)k;
   return (gint)n;
 }
 
 /* cp.async (results/reference/h200/real10/README.md, cpasync; matrix/cpasync.csv):
  * LDGSTS copies join the warp's open group, LDGDEPBAR closes it and sets its
- * write barrier until all but k closed groups are done, k from the next
- * "DEPBAR.LE SBn, k" in the listing, which waits on barrier n. */
-static void mark_cp_async(const SassFunction *fn, guint i, Instr *out) {
+ * write barrier n until all but k closed groups are done, k from the next
+ * "DEPBAR.LE SBn, k" in the listing that waits on that barrier n.  A DEPBAR
+ * naming a scoreboard in another form (depbar_wait) is SASSPROG_ERROR_INPUT. */
+static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GError **error) {
   const SassInstr *in = &fn->ins[i];
-  guint keep = 0;
-  gint b = depbar_wait(in, &keep);
+  guint keep = 0, also = 0;
+  gint b = depbar_wait(in, &keep, &also);
+  if (b == -2) {
+    g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
+                "%s:%u: '%s': not 'DEPBAR.LE SBn, k' or 'DEPBAR.LE SBn, k, {a,b}' with "
+                "barriers 0..%d and k 0..%d (the cp.async groups a warp's history keeps)",
+                fn->file, in->line, in->text, SASS_BARRIERS - 1, PROGRAM_CP_GROUPS - 1);
+    return FALSE;
+  }
   if (b >= 0)
-    out->wait_mask |= (guint8)(1u << b);
+    out->wait_mask |= (guint8)(1u << b | also);
   if (sass_op_is(in, "LDGSTS"))
     out->cp_async = 1;
   if (sass_op_is(in, "LDGDEPBAR")) {
     out->cp_async = 2;
     for (guint j = i + 1; j < fn->n; j++)
-      if (depbar_wait(&fn->ins[j], &keep) >= 0) {
+      if (depbar_wait(&fn->ins[j], &keep, &also) == (gint)out->sb_write) {
         out->cp_keep = (guint8)keep;
         break;
       }
   }
+  return TRUE;
 }
 
 gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
@@ -393,7 +443,8 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
       out->sb_read = in->ctrl.read_sb;
       out->read_latency = MAX(out->read_latency, 1);
     }
-    mark_cp_async(fn, i, out);
+    if (!mark_cp_async(fn, i, out, error))
+      return NULL;
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
     if (((sass_is_branch(in) && in->target >= 0) || sassflow_guarded_exit(in)) &&

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# cli_break_new_paths.sh - bad input on what landed on 2026-12-03, each
+# refused with one line on stderr, exit 2 and nothing on stdout:
+# hand-edited cp.async waits in the real10 cpasync listing (its line 6240,
+# "DEPBAR.LE SB0, 0x1"): a count of -1, 8 (past the 8 groups a warp's
+# history keeps), past 2^64, hex junk, trailing junk, no count at all, and
+# scoreboards SB6 and SB10 (a warp has SB0..SB5).  Each was taken silently
+# before: the wait dropped (negative, 8 and up, SB6 and up) or read as 0.
+# Kernel and model files whose path is not UTF-8.  A --points file named
+# with "..".
+# Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
+set -u
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+root=${WARPSIM_ROOT:?}
+. "$root/tests/common.sh"
+r10=$root/results/reference/h200/real10
+# cp_ini NAME SED: traces/cpasync_sass.ini on a copy of its listing edited by SED.
+cp_ini() {
+  sed "$2" "$r10/sass/kernels10.sass" >"$tmp/$1.sass"
+  sed -e "s|^file=.*|file=$tmp/$1.sass|" -e "s|^source_csv=\.\./|source_csv=$root/|" \
+    -e "s|^details_csv=\.\./|details_csv=$root/|" "$root/traces/cpasync_sass.ini" >"$tmp/$1.ini"
+}
+cp_ini same 's/x/x/'
+"$bin" run --kernel "$tmp/same.ini" --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" ||
+  fail "the unedited listing: $(cat "$tmp/err")"
+ok
+want="not 'DEPBAR.LE SBn, k' or 'DEPBAR.LE SBn, k, {a,b}' with barriers 0..5 and k 0..7"
+for op in "SB0, -1" "SB0, 0x8" "SB0, 0xffffffffffffffffffff" "SB0, 0xZZ" "SB0, 1q" "SB0" "SB0," \
+  "SB6, 0x1" "SB10, 0x1"; do
+  cp_ini bad "6240s/SB0, 0x1/$op/"
+  one_line "DEPBAR.LE $op" "bad.sass:6240: 'DEPBAR.LE $op': $want" -- \
+    run --kernel "$tmp/bad.ini" --format csv --no-whatif
+done
+cp_ini ge '6240s/DEPBAR.LE SB0, 0x1/DEPBAR.GE SB0, 0x1/'
+sed -i '/^source_csv=/d; /^details_csv=/d; /^\[launch\]/i trip_count=4' "$tmp/ge.ini"
+one_line "DEPBAR.GE" "ge.sass:6240: 'DEPBAR.GE SB0, 0x1': $want" -- \
+  run --kernel "$tmp/ge.ini" --format csv --no-whatif
+# A kernel or model file whose path is not UTF-8 ran and wrote its name's raw
+# bytes into the JSON results ("kernel" : "k\xff\xfe"), which no JSON reader
+# takes; now refused, the path shown with U+FFFD for each bad byte.
+cp "$root/traces/fma.ini" "$tmp/k"$'\xff\xfe'".ini"
+cp "$root/models/h200.ini" "$tmp/h"$'\xff'".ini"
+(cd "$tmp" && one_line "a kernel path not UTF-8" \
+  "warpsim: k"$'\xef\xbf\xbd\xef\xbf\xbd'".ini: the file's path is not UTF-8 (the results carry it): rename the file" -- \
+  run --kernel "k"$'\xff\xfe'".ini" --format json --no-whatif) || exit 1
+ok
+one_line "a model path not UTF-8" "/h"$'\xef\xbf\xbd'".ini: the file's path is not UTF-8" -- \
+  run --kernel fma --model "$tmp/h"$'\xff'".ini" --format json --no-whatif
+# A --points file was named as given ("../t/p.txt") where the kernel file
+# beside it is named relative to the working directory, ".." taken out.
+: >"$tmp/p.txt"
+(cd "$tmp" && one_line "--points ../DIR/FILE" \
+  "warpsim: --points p.txt: no point (allowed one or more lines of launch.KEY=VALUE words)" -- \
+  run --kernel fma --points "../$(basename "$tmp")/p.txt") || exit 1
+ok
+echo "$passed passed"
