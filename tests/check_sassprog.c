@@ -533,6 +533,46 @@ START_TEST(test_depbar_forms) {
 }
 END_TEST
 
+/* sassmem_store_rewrites_load, hand-read: a store writes back a load's
+ * sectors when an earlier LDG of its block has the same base register,
+ * offset and width and nothing between writes the register or branches
+ * (h2axpy's `y = p(x) + y`).  Instruction 2 does; 3 has another offset, 5
+ * follows a write of R8, 7 another width (a 64-bit load), 11 a branch that
+ * lands on it, 14 a branch between (to 0x100), 17 that branch's target
+ * between its load and it. */
+#define RMW_INS(off, text)                                                                         \
+  "        /*" off "*/ " text " ; /* 0x0000000000000000 */\n"                                      \
+  "                              /* 0x000fe20000000000 */\n"
+static const gchar rmw_listing[] = "\n\tcode for sm_90\n\t\tFunction : _Z4testv\n" RMW_INS(
+    "0000", "LDG.E R24, desc[UR6][R8.64+-0x800]") RMW_INS("0010", "FFMA R29, R24, R2, R3")
+    RMW_INS("0020", "STG.E desc[UR6][R8.64+-0x800], R29") RMW_INS(
+        "0030", "STG.E desc[UR6][R8.64+-0x600], R29") RMW_INS("0040", "IADD3 R8, R8, 0x10, RZ")
+        RMW_INS("0050", "STG.E desc[UR6][R8.64+-0x800], R29")
+            RMW_INS("0060", "LDG.E.64 R10, desc[UR6][R12.64]")
+                RMW_INS("0070", "STG.E desc[UR6][R12.64], R29")
+                    RMW_INS("0080", "LDG.E R14, desc[UR6][R16.64]") RMW_INS("0090", "@P0 BRA 0xb0")
+                        RMW_INS("00a0", "NOP") RMW_INS("00b0", "STG.E desc[UR6][R16.64], R14")
+                            RMW_INS("00c0", "LDG.E R20, desc[UR6][R18.64]")
+                                RMW_INS("00d0", "@P1 BRA 0x100")
+                                    RMW_INS("00e0", "STG.E desc[UR6][R18.64], R20")
+                                        RMW_INS("00f0", "LDG.E R22, desc[UR6][R24.64]")
+                                            RMW_INS("0100", "NOP")
+                                                RMW_INS("0110", "STG.E desc[UR6][R24.64], R22")
+                                                    RMW_INS("0120", "EXIT");
+
+START_TEST(test_store_rewrites_load) {
+  GError *err = NULL;
+  g_autoptr(SassFunction) fn =
+      sass_load_data(rmw_listing, strlen(rmw_listing), "rmw.sass", "test", &err);
+  ck_assert_msg(fn != NULL, "%s", err ? err->message : "?");
+  const guint yes[] = {2}, no[] = {3, 5, 7, 11, 14, 17};
+  for (guint i = 0; i < G_N_ELEMENTS(yes); i++)
+    ck_assert_msg(sassmem_store_rewrites_load(fn, yes[i]), "instruction %u", yes[i]);
+  for (guint i = 0; i < G_N_ELEMENTS(no); i++)
+    ck_assert_msg(!sassmem_store_rewrites_load(fn, no[i]), "instruction %u", no[i]);
+}
+END_TEST
+
 START_TEST(test_partial_sectors) {
   g_autoptr(SmModel) m = h200();
   const OpClassModel *g = &m->opclass[OPCLASS_GLOBAL];
@@ -629,6 +669,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_gemv_dram_bound);
   tcase_add_test(tc, test_cp_async);
   tcase_add_test(tc, test_depbar_forms);
+  tcase_add_test(tc, test_store_rewrites_load);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -101,6 +101,16 @@ void sassmem_derive(SassKernel *sk);
 void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
                        gdouble *l1_hit, gdouble *l2_hit);
 
+/* TRUE when store `i` of `fn` writes back what a global load of the same
+ * basic block read: an LDG earlier in the block with the same address
+ * operand (general base register and immediate offset, e.g. `[R8.64+-0x800]`)
+ * and width, the base register written by nothing in between, no branch and
+ * no branch target between the two (a read-modify-write such as `y = a x +
+ * y`).  Such a store's sectors are in L2 already: they add nothing to the
+ * bytes a CTA leaves there (SassKernel.cta_l2_bytes).  A counting rule of
+ * the listing, nothing measured or fitted. */
+gboolean sassmem_store_rewrites_load(const SassFunction *fn, guint i);
+
 /* The fraction (0..1) of what a launch of `grid_blocks` CTAs of the kernel
  * touches (F = cta_l2_bytes x grid_blocks bytes) that is still in L2 when
  * the same launch runs again: 1 up to F = [l2] reuse_full_bytes, 0 from
