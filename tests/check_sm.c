@@ -145,6 +145,21 @@ static const gchar ldsm_listing[] = SASS_HEADER
     SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* Each wavefront beyond the first adds [smem] wavefront_latency cycles to an
+ * access's latency (the unit stays busy one interval per wavefront): one
+ * warp, LDSM.16.M88.4 (4 wavefronts, SB0) at 0, FADD waiting on SB0, EXIT.
+ * At the default 1 the result is ready at 29 + 3 = 32: FADD waits 1..31
+ * (short_scoreboard, 31), issues at 32, EXIT 33, retires at 34.  At 2 (the
+ * H200's, results/reference/h200/ldsm/chain.csv x4 - x1 = 6.00 cycles a
+ * step) it is ready at 29 + 6 = 35: 34 cycles waiting, FADD 35, EXIT 36,
+ * retire 37. */
+/* clang-format off */
+static const gchar wavefront_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDSM.16.M88.4 R4, [R2]", "0x000e220000000000")
+    SASS_INS("0010", "FADD R12, R4, R5", "0x001fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* IMAD runs on the FMA pipe's heavy half in the shipped H200 model (models/
  * h200.ini [class_imad]: latency 4, interval 2, its own pipe; measured in
  * results/reference/h200/matrix/int.csv and pipemix/): four independent
@@ -254,6 +269,18 @@ static const SassCase cases[] = {
      37,
      {[STALL_SELECTED] = 5, [STALL_MIO_THROTTLE] = 4, [STALL_SHORT_SCOREBOARD] = 28},
      ldsm_extra},
+    {"wavefront latency 1",
+     wavefront_listing,
+     {0},
+     34,
+     {[STALL_SELECTED] = 3, [STALL_SHORT_SCOREBOARD] = 31},
+     NULL},
+    {"wavefront latency 2",
+     wavefront_listing,
+     {.sets = "smem.wavefront_latency=2"},
+     37,
+     {[STALL_SELECTED] = 3, [STALL_SHORT_SCOREBOARD] = 34},
+     NULL},
 };
 
 START_TEST(test_case) {

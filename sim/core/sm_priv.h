@@ -299,13 +299,14 @@ static inline SimCycle sm_smem_take(Sm *sm, SimCycle busy, SimCycle now) {
 /* Shared-memory effects of issuing `in`: the SM-wide shared-memory unit
  * takes it for `ways` intervals once it has done what it has queued (at most
  * [smem] queue cycles of work, or the LDS would not have issued); returns the
- * cycle its result is ready.  Inline: a quarter of a GEMM's instructions are
+ * cycle its result is ready: latency plus [smem] wavefront_latency for each
+ * wavefront beyond the first.  Inline: a quarter of a GEMM's instructions are
  * LDS. */
 static inline SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
   SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
   SimCycle start = sm_smem_take(sm, busy, now);
   guint latency = in->latency ? in->latency : sm->m->smem.latency;
-  return start + latency + busy - sm->m->smem.interval;
+  return start + latency + (SimCycle)sm->m->smem_wavefront_latency * (in->ways - 1u);
 }
 
 #endif

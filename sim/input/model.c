@@ -133,6 +133,11 @@ static const ConfigEntry model_table[] = {
     {"smem", "interval", CONFIG_UINT, M(smem.interval), 0, NULL, 1, 64, NULL, 0, T,
      "cycles per conflict-free warp-wide 4 B load per SM",
      "shared-memory unit initiation interval (whole SM)", NULL},
+    {"smem", "wavefront_latency", CONFIG_UINT, M(smem_wavefront_latency), 0, "1", 0, 64, NULL, 0, 0,
+     "cycles per wavefront",
+     "shared-memory access: latency each wavefront beyond the first adds (bank-conflict ways, "
+     "LDSM x2/x4 matrices); the unit's occupancy stays one [smem] interval per wavefront",
+     "assumed: one cycle per wavefront (one conflict-free wavefront per cycle)"},
     {"smem", "queue", CONFIG_UINT, M(smem_queue), 0, "0", 0, 1024, NULL, 0, 0, "cycles per SM",
      "shared-memory unit: work it may have queued when an LDS/STS/SHFL issues (MIO queue)",
      "assumed: none (an LDS issues only to an idle unit)"},

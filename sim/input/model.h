@@ -88,6 +88,8 @@ typedef struct {
   PipeModel alu;                 /* INT32 pipe, per SMSP */
   PipeModel sfu;                 /* MUFU pipe, per SMSP */
   PipeModel smem;                /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  guint smem_wavefront_latency;  /* cycles of latency each shared-memory wavefront beyond the
+                                    first adds to the access (bank-conflict ways, LDSM matrices) */
   guint smem_queue;              /* cycles of work the shared-memory unit may have queued when an
                                     LDS/STS/SHFL issues (0 = it issues only to an idle unit) */
   PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
