@@ -142,31 +142,25 @@ static gboolean address_of(const SassInstr *in, gchar **base, gint64 *offset) {
   return TRUE;
 }
 
-/* TRUE when instruction k writes register `reg` (file R) or any of the
- * `count` registers from it. */
-static gboolean writes_reg(const SassInstr *in, guint reg, guint count) {
-  for (guint d = 0; d < in->n_dst; d++)
-    if (in->dst[d].file == SASS_REG_R && in->dst[d].index < reg + count &&
-        reg < (guint)in->dst[d].index + MAX(in->dst[d].count, 1))
-      return TRUE;
-  return FALSE;
-}
-
 gboolean sassmem_store_rewrites_load(const SassFunction *fn, guint i) {
   const SassInstr *st = &fn->ins[i];
   g_autofree gchar *base = NULL;
   gint64 off = 0;
   if (!address_of(st, &base, &off) || base[0] != 'R' || !g_ascii_isdigit(base[1]))
     return FALSE;
-  guint reg = (guint)g_ascii_strtoull(base + 1, NULL, 10);
-  guint count = strstr(base, ".64") ? 2 : 1;
-  for (guint j = i; j-- > 0;) {
+  SassReg addr = {SASS_REG_R, (guint8)g_ascii_strtoull(base + 1, NULL, 10),
+                  strstr(base, ".64") ? 2 : 1};
+  gint64 lead = -1; /* the last branch target at or before the store: where its block starts */
+  for (guint b = 0; b < fn->n; b++)
+    if (fn->ins[b].target <= (gint64)st->offset)
+      lead = MAX(lead, fn->ins[b].target);
+  for (guint j = i; j-- > 0 && (gint64)fn->ins[j].offset >= lead;) {
     const SassInstr *in = &fn->ins[j];
-    if (in->target >= 0 || writes_reg(in, reg, count))
-      return FALSE;                   /* a branch, or the address changes: another block */
-    for (guint b = 0; b < fn->n; b++) /* a branch into (j, i]: another path */
-      if (fn->ins[b].target > (gint64)in->offset && fn->ins[b].target <= (gint64)st->offset)
-        return FALSE;
+    if (in->target >= 0)
+      return FALSE; /* a branch: another block */
+    for (guint d = 0; d < in->n_dst; d++)
+      if (sass_reg_overlaps(&in->dst[d], &addr))
+        return FALSE; /* the address changes */
     g_autofree gchar *lb = NULL;
     gint64 loff = 0;
     if (sass_op_is(in, "LDG") && address_of(in, &lb, &loff) && loff == off &&
