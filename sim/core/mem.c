@@ -100,15 +100,6 @@ SimCycle mem_load_lines_scaled(Mem *mem, MemLevel level, MemShape shape, gboolea
   guint c = p->channels > 1 ? sim_rng_below(mem->rng, p->channels) : 0;
   gdouble done = (gdouble)now;
   Pool *o = sequential ? &l->random : &l->sequential; /* the other view */
-  if (shape.lines == 1) { /* the loop's one pass (a spill, a 32-bit warp-load) */
-    gdouble start = MAX(done, p->free_at[c]);
-    gdouble bytes = scale * (gdouble)shape.last_bytes;
-    p->free_at[c] = start + bytes * p->cycles_per_byte;
-    guint oc = o->shadow;
-    o->shadow = oc + 1 < o->channels ? oc + 1 : 0;
-    o->free_at[oc] = MAX(done, o->free_at[oc]) + bytes * o->cycles_per_byte;
-    return sim_cycle_ceil(MAX(done, start + latency));
-  }
   for (guint i = 1; i <= shape.lines; i++) {
     gdouble start = MAX((gdouble)now, p->free_at[c]);
     gdouble bytes =
