@@ -59,9 +59,14 @@ warpsim_error_line() {
   grep -v '^warpsim: warning:' "$1" 2>/dev/null | head -n1 || true
 }
 
+# The measurement sets of real kernels under results/reference/h200/, in the
+# order every script reads them (warpsim_real_jobs, validate_real.sh's units):
+# a kernel name an earlier set used takes a later set's suffix.
+WARPSIM_REAL_SETS="real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10"
+
 # warpsim_real_jobs ROOT [KERNEL...]: the measured points of the real
-# kernels under ROOT/results/reference/h200/ (the sets real, real2,
-# spill_sass, real3 .. real9, real_b, real10, in that order; a set without a
+# kernels under ROOT/results/reference/h200/ (the sets of WARPSIM_REAL_SETS,
+# in that order; a set without a
 # curves.csv is skipped), one line per point in the order of the sets and
 # their curves.csv, tab-separated: kernel, B (resident blocks per SM),
 # warps per SM, measured work per cycle per SM, work per block (attrs.csv),
@@ -78,7 +83,7 @@ warpsim_real_jobs() {
   local root=$1 ref=$1/results/reference/h200 jobs="" seen=" " set sms k rows
   shift
   sms=$(awk -F= '$1 == "sms" { print $2 }' "$root/models/h200.ini")
-  for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10; do
+  for set in $WARPSIM_REAL_SETS; do
     [ -f "$ref/$set/curves.csv" ] || continue
     rows=$(awk -F, -v sms="$sms" -v root="$root" -v seen="$seen" -v suffix="${set#real}" '
       function trace(k,   base, f) {

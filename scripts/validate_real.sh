@@ -278,7 +278,7 @@ awk -F, 'NR > 1 && $2 == "no" {
 # named as warpsim_real_jobs names the kernels (a name an earlier set used
 # takes its set's suffix).
 seen=" "
-for set in real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10; do
+for set in $WARPSIM_REAL_SETS; do
   [ -f "$root/results/reference/h200/$set/curves.csv" ] || continue
   awk -F, -v seen="$seen" -v suffix="${set#real}" 'FNR > 1 { sub(/\r$/, ""); k = $1
       if (suffix != "" && index(seen, " " k " ")) k = k suffix
