@@ -3,7 +3,8 @@
  * shared-memory unit's queue), and why a class cannot issue, in the
  * documented priority: the lines-in-flight cap (long_scoreboard for a load,
  * lg_throttle for a store or atomic), mio_throttle, math_pipe_throttle,
- * dispatch_stall (stats.h), each with the cycle it clears. */
+ * dispatch_stall (stats.h), each with the cycle it clears; and the yield
+ * hint's effect on the scheduler's pick. */
 #include "core/smsp.h"
 
 #include <check.h>
@@ -116,11 +117,49 @@ START_TEST(test_unthrottled) {
 }
 END_TEST
 
+/* Two ready FMA warps, slot 0 (age 0, older) and slot 1 (age 1), nothing
+ * busy, gto.  Slot 0 issued last without the yield hint: greedy, it goes
+ * again.  It issued with the hint: slot 1 goes (the older warp passed over),
+ * and then, slot 1 having issued without it, greedy slot 1 again.  The hint
+ * with no other candidate (only slot 0 ready): slot 0.  Each pick counts
+ * the other candidate as not selected (1, 1, 1, 0). */
+START_TEST(test_yield) {
+  SmUnits u = {0};
+  count_queue_init(&u.inflight);
+  Smsp s;
+  smsp_init(&s);
+  Warp w[2] = {{.slot = 0, .bit = 0x1, .cls = CLS_FMA}, {.slot = 1, .bit = 0x2, .cls = CLS_FMA}};
+  for (guint i = 0; i < 2; i++) {
+    s.slot[i] = &w[i];
+    s.ages[i] = i;
+    smsp_ready(&s, &w[i]);
+  }
+  const SchedPolicy *gto = sched_lookup("gto");
+  ck_assert_ptr_nonnull(gto);
+  StallTally t = {0};
+  SimCycle next = SIM_CYCLE_NEVER;
+  guint not_selected = 0;
+  smsp_selected(&s, &w[0], FALSE);
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 10, &next, &t, &not_selected), &w[0]);
+  smsp_selected(&s, &w[0], TRUE);
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 11, &next, &t, &not_selected), &w[1]);
+  smsp_selected(&s, &w[1], FALSE);
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 12, &next, &t, &not_selected), &w[1]);
+  ck_assert_uint_eq(not_selected, 3);
+  smsp_unready(&s, &w[1]);
+  smsp_selected(&s, &w[0], TRUE);
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 13, &next, &t, &not_selected), &w[0]);
+  ck_assert_uint_eq(not_selected, 3);
+  count_queue_clear(&u.inflight);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("smsp");
   tcase_add_test(tc, test_op_class);
   tcase_add_test(tc, test_blocked);
   tcase_add_test(tc, test_unthrottled);
+  tcase_add_test(tc, test_yield);
   Suite *s = suite_create("smsp");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

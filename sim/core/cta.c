@@ -19,6 +19,7 @@ void cta_retire_warp(Sm *sm, Warp *w, SimCycle now) {
   s->slot[w->slot] = NULL;
   if (s->last_warp == w)
     s->last_warp = NULL;
+  s->yielded &= ~w->bit;
   sm->n_active--;
   if (--s->n_active == 0)
     sm->n_active_smsps--;

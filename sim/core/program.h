@@ -77,6 +77,8 @@ typedef struct {
                                  is free; FP64 operands take 2) */
   guint8 stall;               /* cycles before the same warp's next issue (SASS stall
                                  count); 0 or 1 = the next cycle */
+  guint8 yield;               /* 1: SASS yield hint (control bit 45 clear): after it issues,
+                                 another ready warp of the SMSP goes first ([sched] yield) */
   guint8 wait_mask;           /* scoreboard barriers waited on (bit b = SBb) */
   guint8 sb_write;            /* scoreboard barrier set until the result is ready, or
                                  INSTR_NO_SB */

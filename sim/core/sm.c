@@ -240,7 +240,7 @@ static inline void sm_issue_plain(Sm *sm, Smsp *s, Warp *w, const Decoded *d, Si
     w->sb.ready_at[in->dst] = ready;
     w->sb.wait_state[in->dst] = STALL_WAIT;
   }
-  smsp_selected(s, w);
+  smsp_selected(s, w, d->yield);
   w->pc++;
   w->in = in + 1;
   w->d++;
@@ -289,7 +289,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   warp_scoreboard_write(w, in, ready, reason);
   if (in->sb_read != INSTR_NO_SB)
     warp_scoreboard_read(w, in->sb_read, now + in->read_latency, reason);
-  smsp_selected(s, w);
+  smsp_selected(s, w, d->yield);
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
@@ -559,6 +559,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   /* only FFMAs are flagged (sassprog.c, synth.c) and modelled (issue_effects) */
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
+  d->yield = in->yield && sm->m->sched_yield;
   d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG;
   d->n_ops = 0;
   for (guint i = 0; i < in->n_src; i++)

@@ -22,6 +22,7 @@ typedef struct SmDecoded {
   guint8 slow;      /* needs issue_effects, a branch or scoreboard barriers */
   guint8 stall;     /* cycles before the warp's next issue (the stall count, at least 1) */
   guint8 conflict;  /* an FFMA register-bank conflict is modelled for it */
+  guint8 yield;     /* its yield hint applies ([sched] yield and Instr yield) */
   guint8 capped;    /* a global load (LDG, a SASS or a synthetic one) and ProgramMemory
                        warp_max_inflight > 0 (Sm.misses kept): sm_warp_load_wait applies */
   guint8 n_ops;     /* entries of ops */

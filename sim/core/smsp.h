@@ -88,6 +88,8 @@ typedef struct {
   SimCycle busy_until;           /* the latest of pipe_free[] and dispatch_free */
   gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
   guint64 last_mask;             /* bit of last_slot, 0 when none */
+  guint64 yielded;               /* bit of the warp whose last issue had the yield hint: the
+                                    next selection prefers any other candidate; 0 when none */
   const Warp *last_warp;         /* warp selected last (operand reuse cache) */
   guint n_active;                /* resident, not yet drained warps */
 } Smsp;
@@ -114,8 +116,11 @@ static inline guint smsp_count(guint64 m) {
   return (guint)__builtin_popcountll(m);
 }
 
-/* The warp issued: it is the last selected (the operand reuse cache). */
-static inline void smsp_selected(Smsp *s, const Warp *w) {
+/* The warp issued: it is the last selected (the operand reuse cache); with
+ * `yield` (its instruction's yield hint) the next selection passes it over
+ * when another warp is a candidate. */
+static inline void smsp_selected(Smsp *s, const Warp *w, gboolean yield) {
+  s->yielded = yield ? w->bit : 0;
   if (s->last_warp == w)
     return; /* greedy policies: the common case */
   s->last_slot = (gint)w->slot;
@@ -225,6 +230,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
   if (cand == 0)
     return NULL;
   *not_selected += smsp_count(cand) - 1;
+  if (G_UNLIKELY(s->yielded != 0) && (cand & ~s->yielded) != 0)
+    cand &= ~s->yielded; /* the yield hint: another warp goes first */
   if (greedy && (cand & s->last_mask))
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
   if (policy->round_robin)        /* and a round-robin one's */

@@ -116,6 +116,12 @@ static const ConfigEntry model_table[] = {
     {"sched", "group_size", CONFIG_UINT, M(sched_group), 0, "4", 1, 64, NULL, 0, 0,
      "warps per SMSP", "two_level and oldest_group policies: warps per fetch group",
      "assumed: Narasiman et al., MICRO 2011 use fetch groups of a few warps"},
+    {"sched", "yield", CONFIG_BOOL, M(sched_yield), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS listings: after an instruction with the yield hint (control bit 45 clear) the "
+     "scheduler prefers any other ready warp of the SMSP",
+     "assumed: off; the hint as read by Jia et al., Dissecting the NVIDIA Volta GPU "
+     "Architecture via Microbenchmarking (2018); with grr it runs pipemix IMAD:FFMA 2:1 at "
+     "2.96 against 2.47 measured (doc/sched_groups.md)"},
     {"fma", "latency", CONFIG_UINT, M(fma.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
      "FP32 dependent-issue latency", NULL},
     {"fma", "interval", CONFIG_UINT, M(fma.interval), 0, NULL, 1, 64, NULL, 0, T,

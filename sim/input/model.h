@@ -84,6 +84,7 @@ typedef struct {
   gchar *missing_timing;         /* "[group] key" of the first absent timing key, owned; or NULL */
   gchar *policy;                 /* default scheduler policy name, owned */
   guint sched_group;             /* two_level, oldest_group: warps per fetch group, per SMSP */
+  gboolean sched_yield;          /* SASS yield hints hand the slot to another ready warp */
   PipeModel fma;                 /* FP32 pipe, per SMSP */
   PipeModel alu;                 /* INT32 pipe, per SMSP */
   PipeModel sfu;                 /* MUFU pipe, per SMSP */

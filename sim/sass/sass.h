@@ -9,7 +9,7 @@
  * Scarpazza, "Dissecting the NVIDIA Volta GPU Architecture via
  * Microbenchmarking", arXiv:1804.06826, 2018, section 2.1, figure 2.2):
  *   bits 41..44  stall count: cycles before this warp's next instruction may issue (0..15)
- *   bit  45      yield flag (as encoded; not used by the model)
+ *   bit  45      yield flag (as encoded; clear = the hint, read by [sched] yield)
  *   bits 46..48  write scoreboard: dependency barrier (0..5) this variable-latency
  *                instruction sets until its result is written; 7 = none
  *   bits 49..51  read scoreboard: barrier set until its source registers are read; 7 = none

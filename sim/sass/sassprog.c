@@ -436,6 +436,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
                              fn->file, in->line, in->text, sassmem_executed(sk, i) / sk->warps);
     classify(sk, m, i, c, out);
     out->stall = in->ctrl.stall;
+    out->yield = in->ctrl.yield == 0;
     out->wait_mask = in->ctrl.wait_mask;
     if (in->ctrl.write_sb < SASS_BARRIERS)
       out->sb_write = in->ctrl.write_sb;
