@@ -38,7 +38,9 @@
 # someone else (results/reference/h200/real_b/: nbody, histo, transpose_pad,
 # vadd4, gemv, scan_b, conv3), and seven on mechanisms no earlier kernel
 # exercises (results/reference/h200/real10/: wmma, cpasync, h2axpy, shist,
-# ihash, dgemm, bsort).
+# ihash, dgemm, bsort), and eight on instructions and access shapes no earlier
+# kernel has (results/reference/h200/real11/: dp4a, vote, aos12, lmem, cdiv,
+# cas, dsqrt, mix64).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #          [--print-jobs]
@@ -89,7 +91,8 @@ profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real9/, real_b/, real10/: measured afterwards, held out; scripts/lib.sh).
+# real3/ to real9/, real_b/, real10/, real11/: measured afterwards, held out;
+# scripts/lib.sh).
 warpsim_real_jobs "$root" >"$tmp/jobs"
 [ $print_jobs -eq 0 ] || { cat "$tmp/jobs"; exit 0; }
 n=$(wc -l <"$tmp/jobs")

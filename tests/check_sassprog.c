@@ -647,6 +647,60 @@ START_TEST(test_atomic_kinds) {
 }
 END_TEST
 
+/* A 12-byte struct read field by field is a strided span, not a gather
+ * (sassmem_strided_span).  Hand-read from results/reference/h200/real11/:
+ * kernels11.sass line 4894, `LDG.E.CONSTANT R18, desc[UR6][R6.64+-0x5fc]`
+ * (k_aos12, p[i].x of a float3 array), and its row of aos12_source_b8.csv:
+ * executed 67,584, L2 Theoretical Sectors Global 811,008 (12 a request,
+ * ideal 4: 32 lanes x 12 B = 384 B), L1 Tag Requests Global 202,752 (3 a
+ * request: 3 lines of 4 sectors).  So: not scattered, 3 lines a request
+ * (before: a gather of 12 lines, 12 line costs), 384 bytes, sequential, no
+ * partial-sector bytes.  gather's LDG (gather.sass line 148: 32 sectors in
+ * 32 tag requests) stays a gather of 32 lines. */
+START_TEST(test_strided_span) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real11", "sass", "kernels11.sass");
+  g_autofree gchar *source = ref_in("real11", "ncu", "aos12_source_b8.csv");
+  g_autofree gchar *details = ref_in("real11", "ncu", "details11_b8.csv");
+  g_autoptr(SassKernel) a = sass_kernel_load(listing, "k_aos12(", source, details, NULL, 0, &err);
+  ck_assert_msg(a != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) pa = sass_program_new(a, m, NULL, &err);
+  ck_assert_msg(pa != NULL, "%s", err ? err->message : "?");
+  guint at = G_MAXUINT;
+  for (guint i = 0; i < a->fn->n; i++)
+    if (a->fn->ins[i].line == 4894)
+      at = i;
+  ck_assert_uint_ne(at, G_MAXUINT);
+  ck_assert_str_eq(a->fn->ins[at].opcode, "LDG");
+  ck_assert_uint_eq(a->source->ins[at].executed, 67584);
+  ck_assert_uint_eq(a->source->ins[at].l2_sectors, 811008);
+  ck_assert_uint_eq(a->source->ins[at].l1_requests, 202752);
+  ck_assert_double_eq_tol(sassmem_sectors(a, at), 12.0, 1e-12);
+  ck_assert(sassmem_strided_span(a, at));
+  ck_assert(!sassmem_scattered(a, at));
+  ck_assert_uint_eq(pa->code[at].scattered, 0);
+  ck_assert_uint_eq(pa->code[at].lines, 3);
+  ck_assert_uint_eq(pa->code[at].line_cost, 0);
+  ck_assert_uint_eq(pa->code[at].bytes, 384);
+  ck_assert_uint_eq(pa->code[at].sequential, 1);
+  ck_assert_uint_eq(pa->code[at].partial_bytes, 0);
+  g_autoptr(SassKernel) g = load(4, TRUE, 0, &err);
+  ck_assert_msg(g != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) pg = sass_program_new(g, m, NULL, &err);
+  ck_assert_msg(pg != NULL, "%s", err ? err->message : "?");
+  guint gl = G_MAXUINT;
+  for (guint i = 0; i < g->fn->n; i++)
+    if (g->fn->ins[i].line == 148)
+      gl = i;
+  ck_assert_uint_ne(gl, G_MAXUINT);
+  ck_assert(!sassmem_strided_span(g, gl));
+  ck_assert(sassmem_scattered(g, gl));
+  ck_assert_uint_eq(pg->code[gl].lines, 32);
+  ck_assert_uint_eq(pg->code[gl].line_cost, 32);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -670,6 +724,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_cp_async);
   tcase_add_test(tc, test_depbar_forms);
   tcase_add_test(tc, test_store_rewrites_load);
+  tcase_add_test(tc, test_strided_span);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -45,10 +45,11 @@ warpsim_real_jobs "$t" ax nope >"$tmp/got" 2>"$tmp/err" || rc=$?
 grep -qF "kernel 'nope': no measured curve (allowed: ax ax3 sp_7)" "$tmp/err" || fail "an unknown kernel: $(cat "$tmp/err")"
 [ ! -s "$tmp/got" ] || fail "an unknown kernel: printed points"
 ok
-# The shipped tree: 765 points (59 curves), as validate_real.sh simulates (real10:
-# 89 points, 9 of wmma, 16 each of cpasync, h2axpy, shist, ihash, 8 each of dgemm, bsort).
+# The shipped tree: 889 points (67 curves), as validate_real.sh simulates (real10:
+# 89 points, 9 of wmma, 16 each of cpasync, h2axpy, shist, ihash, 8 each of dgemm, bsort;
+# real11: 124 points, 12 of dp4a, 16 each of vote, aos12, lmem, cdiv, cas, dsqrt, mix64).
 warpsim_real_jobs "$root" >"$tmp/got" || fail "the shipped tree: status $?"
-[ "$(wc -l <"$tmp/got")" = 765 ] || fail "the shipped tree: $(wc -l <"$tmp/got") points (want 765)"
-[ "$(cut -f1 "$tmp/got" | sort -u | wc -l)" = 59 ] || fail "the shipped tree: not 59 kernels"
+[ "$(wc -l <"$tmp/got")" = 889 ] || fail "the shipped tree: $(wc -l <"$tmp/got") points (want 889)"
+[ "$(cut -f1 "$tmp/got" | sort -u | wc -l)" = 67 ] || fail "the shipped tree: not 67 kernels"
 ok
 echo "$passed passed, 0 failed"

@@ -315,6 +315,15 @@ warns call "$tmp/call.ini" "softmax.sass:306: 'CALL.REL.NOINC 0xc70' runs 1.00 t
 # atomic per block.
 warns "ghist atomics" "$root/traces/ghist_sass.ini" "kernels5.sass:675: 'REDG.E.ADD.STRONG.GPU" \
   "timed at the L2 atomic unit's rate"
+# An LDC indexed by a per-thread register (real11's cdiv, listing line 2928,
+# "LDC R12, c[0x3][R12]": a __constant__ table looked up per thread): one
+# warning naming the first (its other five are not named); aos12, whose LDCs
+# (line 4850, "LDC R1, c[0x0][0x28]") have constant addresses, has none.
+warns "indexed LDC" "$root/traces/cdiv_sass.ini" "kernels11.sass:2928: 'LDC R12, c[0x3][R12]' indexes" \
+  "once per distinct address of the warp" "not modelled"
+timeout 60 "$bin" run --kernel "$root/traces/aos12_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
+  fail "aos12: $(cat "$tmp/err")"
+[ ! -s "$tmp/err" ] || fail "aos12 warned: $(cat "$tmp/err")"
 timeout 60 "$bin" run --kernel "$root/traces/reduce_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||
   fail "reduce: $(cat "$tmp/err")"
 [ ! -s "$tmp/err" ] || fail "reduce warned: $(cat "$tmp/err")"

@@ -234,8 +234,22 @@ static void estimate_footprints(SassKernel *sk) {
   sk->reuse_l1 = spatial_reuse(sk, inner_loop ? inner_loop : &all);
 }
 
+gboolean sassmem_strided_span(const SassKernel *sk, guint i) {
+  const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+  if (p == NULL || p->executed == 0 || p->l1_requests == 0 ||
+      (p->unknown & (NCU_UNKNOWN_L1_REQUESTS | NCU_UNKNOWN_L2_SECTORS)))
+    return FALSE;
+  SassAccess a = sassmem_access(&sk->fn->ins[i], p);
+  if (a == SASS_ACC_NONE || a == SASS_ACC_LOCAL_LOAD || a == SASS_ACC_LOCAL_STORE)
+    return FALSE;
+  gdouble sectors = sassmem_sectors(sk, i);
+  return sectors >= 2.0 * sassmem_ideal_sectors(&sk->fn->ins[i]) &&
+         sectors >= SASSMEM_SPAN_SECTORS_PER_LINE * (gdouble)p->l1_requests / (gdouble)p->executed;
+}
+
 gboolean sassmem_scattered(const SassKernel *sk, guint i) {
-  return sassmem_sectors(sk, i) >= 2.0 * sassmem_ideal_sectors(&sk->fn->ins[i]);
+  return sassmem_sectors(sk, i) >= 2.0 * sassmem_ideal_sectors(&sk->fn->ins[i]) &&
+         !sassmem_strided_span(sk, i);
 }
 
 /* Profiled hit rates of loads: the details page's rates count stores too

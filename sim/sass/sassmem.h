@@ -48,10 +48,31 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i);
 gdouble sassmem_ideal_sectors(const SassInstr *in);
 
 /* Whether instruction i's requests are scattered (a gather): twice the
- * ideal sectors per request or more (sassmem_sectors).  A coalesced request
+ * ideal sectors per request or more (sassmem_sectors), and not a strided
+ * span of full lines (sassmem_strided_span).  A coalesced request
  * that is misaligned touches at most one sector more per line it fills
  * (stencil's 5 for 4), far below twice; gather's touches 32 for 4. */
 gboolean sassmem_scattered(const SassKernel *sk, guint i);
+
+/* Sectors per L1 tag request (one 128 B line looked up) from which a request
+ * of twice its ideal sectors or more fills the lines it touches: a strided
+ * span, not a gather.  A gather's lanes touch one sector a line (1.0 in every
+ * scattered request of the shipped profiles: gather, spmv, colsum, gstore;
+ * stencil's predicated tails 1.0), a span of full lines 4 (aos12's 12-byte
+ * stride: 12 sectors over 3 tag requests, results/reference/h200/real11/ncu/
+ * aos12_source_b8.csv); 3 is the midpoint of 2 (half-filled lines) and 4,
+ * a counting rule, nothing measured or fitted. */
+#define SASSMEM_SPAN_SECTORS_PER_LINE 3.0
+
+/* Whether global instruction i's requests are a strided span: twice the
+ * ideal sectors or more (sassmem_sectors) over lines they fill, at least
+ * SASSMEM_SPAN_SECTORS_PER_LINE sectors per L1 tag request of the source
+ * profile (its "L1 Tag Requests Global").  A 12-byte struct read field by
+ * field (three 4-byte loads at a 12-byte stride) asks for 12 sectors in 3
+ * lines: one request of 3 lines, not a gather of 12.  FALSE without the
+ * profile's tag requests, and for local, shared and non-memory instructions.
+ * sassmem_scattered is FALSE for such an instruction. */
+gboolean sassmem_strided_span(const SassKernel *sk, guint i);
 
 /* Whether the warps of a CTA run instruction i in lockstep: the innermost
  * loop holding it (the whole function when none does) has a CTA barrier

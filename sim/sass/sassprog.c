@@ -106,7 +106,10 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   out->sequential = !scattered && sectors * 32.0 >= 2.0 * m->line_bytes;
   out->line_cost = scattered ? (guint8)MIN(lround(sectors), 255) : 0;
   out->partial_bytes = 0;
-  if (!scattered && (a == SASS_ACC_LOAD || a == SASS_ACC_STORE) && !sassmem_barrier_synced(sk, i)) {
+  /* a strided span's sectors beyond the ideal are the stride's, not a
+   * misalignment's: its lines are read whole (sassmem_strided_span) */
+  if (!scattered && !sassmem_strided_span(sk, i) && (a == SASS_ACC_LOAD || a == SASS_ACC_STORE) &&
+      !sassmem_barrier_synced(sk, i)) {
     /* A contiguous request that touches more sectors than its bytes fill is
      * misaligned: its first and last sectors are read or written in part
      * (stencil's c + 1: 5 sectors for 128 B); sectors - ideal of them per
@@ -398,6 +401,32 @@ static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GErro
   return TRUE;
 }
 
+/* An LDC whose constant-bank address has a general register (`LDC R12,
+ * c[0x3][R12]`: a __constant__ array indexed per thread) is served once per
+ * distinct address of the warp's lanes ("requests are split into as many
+ * separate requests as there are different memory addresses in the initial
+ * request": NVIDIA CUDA C++ Programming Guide, constant memory), and the
+ * listing does not say how many there are: warpsim times it as the one
+ * access of a uniform LDC.  One warning names the first such LDC executed
+ * (results/reference/h200/real11/README.md, cdiv: 25.6 times slower on the
+ * H200 than simulated). */
+static void warn_ldc_indexed(const SassKernel *sk, GString *warnings) {
+  for (guint i = 0; warnings != NULL && i < sk->fn->n; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    gboolean indexed = FALSE;
+    for (guint s = 0; sass_op_is(in, "LDC") && s < in->n_src; s++)
+      indexed = indexed || in->src[s].file == SASS_REG_R;
+    if (indexed && (!sk->source || sassmem_executed(sk, i) > 0)) {
+      g_string_append_printf(warnings,
+                             "%s:%u: '%s' indexes constant memory with a per-thread register: "
+                             "the H200 serves it once per distinct address of the warp, warpsim "
+                             "times it as one access (a divergent index is not modelled)\n",
+                             sk->fn->file, in->line, in->text);
+      return;
+    }
+  }
+}
+
 gboolean sass_model_check(const SassFunction *fn, const SmModel *m, GString *warnings,
                           GError **error) {
   return sass_check_arch(fn, m->name, m->sm.cc_major, m->sm.cc_minor, warnings, error) &&
@@ -453,6 +482,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
       return NULL;
   }
   warn_atomics(sk, m, warnings);
+  warn_ldc_indexed(sk, warnings);
   const gchar *why = NULL;
   if (!program_check(p, &why)) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT, "%s: %s", fn->file, why);
