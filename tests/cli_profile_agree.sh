@@ -118,11 +118,13 @@ grep -q 'anchor: \[l2\] atomic_sectors_per_cycle = 0.009992 sectors/cycle/SM' "$
 # Its profiled Issued Ipc Active is printed "0.00" in the export; the agreement
 # takes Issued Instructions / (132 SMs x SM Active Cycles) = 11,404,432 /
 # (132 x 33,462,414.86) = 0.00258 (three significant digits), not 0.000, and
-# that rounded zero is no longer the metric that disagrees most.
+# that rounded zero is no longer the metric that disagrees most (issued_ipc may
+# be, at its true 0.00258: 44x, above the barrier share since the SMSPs take
+# the lines the cap frees in turn).
 want=$(awk 'BEGIN { printf "%.5f", 11404432 / (132 * 33462414.86) }')
 grep -Eq "^ +Issued Ipc Active +inst/cycle +$want " "$tmp/gh.txt" && ok ||
   fail "ghist issued IPC not $want: $(grep 'Issued Ipc' "$tmp/gh.txt")"
-grep -q 'disagrees most: issued_ipc' "$tmp/gh.txt" &&
+grep -q 'disagrees most: issued_ipc (simulated [0-9.]*, profiled 0.000' "$tmp/gh.txt" &&
   fail "ghist: a rounded zero is the worst metric: $(grep 'disagrees most' "$tmp/gh.txt")"
 ok
 # The occupancy what-if and the anchor's shape check compare one launch: saxpy's
@@ -132,7 +134,8 @@ ok
 "$bin" run --kernel "$root/traces/saxpy_sass.ini" >"$tmp/sx.txt" 2>/dev/null || fail "saxpy"
 wi=$(grep -E '^ +occupancy +launch' "$tmp/sx.txt")
 case "$wi" in *" launch.blocks=2112 "*) ok ;; *) fail "saxpy what-if grid: $wi" ;; esac
-wgain=$(awk '{ print $(NF - 1) }' <<<"$wi")
+# (the gain is the number before "gain", or before "no gain" when it is none)
+wgain=$(awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "gain" || $(i + 1) == "no") { print $i; exit } }' <<<"$wi")
 again=$(grep -o '8 -> 16 CTAs/SM gains [-+0-9.]* % pure, [-+0-9.]* % anchored' "$tmp/sx.txt" |
   awk '{ print $9 }')
 [ -n "$again" ] && [ "$wgain" = "$again" ] && ok ||

@@ -59,9 +59,9 @@ grep -qx "threads_per_block=128" "$tmp/z/k_stencil.ini" && grep -qx "blocks_per_
   fail "--threads 0128 --blocks-per-sm 08: $(grep -E 'threads|blocks' "$tmp/z/k_stencil.ini")"
 grep -q "SM frequency in the profile: 1.9[78] Ghz" "$tmp/out" && ok || fail "no clock line: $(cat "$tmp/out")"
 # The kernel file runs: the same cycles as traces/stencil_sass.ini at B = 8.
-c1=$("$bin" run --kernel "$tmp/p/k_stencil.ini" --set launch.blocks=1056 --format csv --no-whatif 2>&1 |
+c1=$("$bin" run --kernel "$tmp/p/k_stencil.ini" --set launch.blocks=1056 --format csv --no-whatif 2>/dev/null |
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }')
-c2=$("$bin" run --kernel "$root/traces/stencil_sass.ini" --set launch.smem_dynamic=0 --set launch.optin=false --format csv --no-whatif 2>&1 |
+c2=$("$bin" run --kernel "$root/traces/stencil_sass.ini" --set launch.smem_dynamic=0 --set launch.optin=false --format csv --no-whatif 2>/dev/null |
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }')
 [ -n "$c1" ] && [ "$c1" = "$c2" ] && ok || fail "warpsim on the written kernel file: '$c1' cycles, traces/stencil_sass.ini '$c2'"
 

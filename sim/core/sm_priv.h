@@ -124,6 +124,9 @@ struct Sm {
   guint n_ready_of[CLS_MAX];      /* the same, by the issue class of their next instruction */
   guint64 ready_smsps;            /* bit i set when SMSP i has a warp in its ready sets
                                      ([sm] smsps is at most 8, model.c) */
+  guint issue_first;              /* SMSP the issue stage visits first while loads wait for
+                                     the lines in flight (lg_held_until); the next one after
+                                     each such stage */
   Decoded *dec;                   /* per pc of the program, with its issue count */
   MemAccess *access;              /* per pc of the program (memory instructions only) */
   WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
