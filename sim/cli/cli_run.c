@@ -137,7 +137,11 @@ static gboolean print_help_keys(const gchar *model_spec, GError **error) {
     return FALSE;
   g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
   kernel_describe(out);
-  g_string_append(out, "\nmodel keys:\n");
+  g_string_append_printf(
+      out,
+      "\nmodel keys (default = built in, used where a model file leaves the key out;"
+      "\n%s's own values are listed after these):\n",
+      shown->name);
   model_describe(out);
   g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
   model_dump(shown, out, "  ");
