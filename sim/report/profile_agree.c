@@ -312,6 +312,7 @@ static GBytes *memo_key(const SmModel *m, const Kernel *pk, const SimOptions *op
   if (opt != NULL) {
     g_byte_array_append(key, (const guint8 *)&opt->check_invariants, sizeof opt->check_invariants);
     g_byte_array_append(key, (const guint8 *)&opt->max_cycles, sizeof opt->max_cycles);
+    g_byte_array_append(key, (const guint8 *)&opt->time_factor, sizeof opt->time_factor);
   }
   return g_byte_array_free_to_bytes(key);
 }
