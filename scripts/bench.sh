@@ -96,7 +96,12 @@ bench() {
   for ((r = 0; r < repeat; r++)); do
     local t0 t1
     t0=$(date +%s%N)
-    row=$("$warpsim" run --format csv "$@")
+    # The first repeat's warnings are shown; the same ones again would be noise.
+    if [ $r -eq 0 ]; then
+      row=$("$warpsim" run --format csv "$@")
+    else
+      row=$("$warpsim" run --format csv "$@" 2>/dev/null)
+    fi
     t1=$(date +%s%N)
     local ns=$((t1 - t0))
     if [ $best -eq 0 ] || [ $ns -lt $best ]; then best=$ns; fi

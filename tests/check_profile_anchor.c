@@ -2,7 +2,8 @@
  * memory time factor's first step, its secant step and its range, and the
  * checks that drop it (the range; the warp cycles per issued instruction or
  * the DRAM throughput of the anchored profiled launch moving away from the
- * profile; the shape next to the profiled launch changed), on agreements
+ * profile; the shape next to the profiled launch changed), the level
+ * anchor that takes the place of a factor that is not memory time, on agreements
  * and cycles filled by hand, with every expected value worked
  * out in the comments.  The CLI on real kernels is tests/cli_profile_agree.sh. */
 #include "report/profile_anchor.h"
@@ -232,6 +233,52 @@ START_TEST(test_check_shape) {
 }
 END_TEST
 
+/* The level anchor.  Pure 0.8 x the profile (nbody's side: too fast),
+ * share 0.19 (not derived), outside the warning's band: level, t = 1 /
+ * 0.8 = 1.25, the model the pure one, no "not anchored" warning.  The
+ * same within the band (warn FALSE): none.  Pure 0.5 x, share 0.5 (f1 =
+ * 3, clamped, dropped by the range): level, t = 2.  transpose_pad's
+ * agreement (dropped by the DRAM bytes, not the range): none.  An applied
+ * memory factor (histo's): none. */
+START_TEST(test_level) {
+  SmModel m = tiny_model();
+  ProfileAnchor an;
+  ProfileAgreement low = agreement(0.8, 0.19, 20, 16, 50, 60);
+  low.warn = TRUE;
+  profile_anchor_derive(&m, &low, &an);
+  ck_assert(profile_anchor_level(&an, &low));
+  ck_assert(an.level);
+  ck_assert(!an.applied);
+  ck_assert_double_eq_tol(an.time_factor, 1.25, 1e-12);
+  ck_assert_uint_eq(an.model.l2.latency, 305);
+  ck_assert_ptr_null(profile_anchor_warning(&an));
+  low.warn = FALSE;
+  profile_anchor_derive(&m, &low, &an);
+  ck_assert(!profile_anchor_level(&an, &low));
+  ck_assert(!an.level);
+  ck_assert_double_eq_tol(an.time_factor, 1.0, 1e-15);
+  ProfileAgreement far = agreement(0.5, 0.5, 20, 10, 50, 60);
+  far.warn = TRUE;
+  profile_anchor_derive(&m, &far, &an);
+  ck_assert(!profile_anchor_check(&m, &an, &far, NULL));
+  ck_assert(profile_anchor_level(&an, &far));
+  ck_assert_double_eq_tol(an.time_factor, 2.0, 1e-12);
+  ProfileAgreement tp = agreement(1.2743, 0.60, 26.18, 34.03, 53.7, 70.28);
+  tp.warn = TRUE;
+  profile_anchor_derive(&m, &tp, &an);
+  ProfileAgreement tpa = agreement(1.0059, 0.60, 26.18, 26.76, 53.7, 89.52);
+  ck_assert(!profile_anchor_check(&m, &an, &tp, &tpa));
+  ck_assert(!profile_anchor_level(&an, &tp));
+  ck_assert(!an.level);
+  ProfileAgreement hi = agreement(1.1355, 0.938, 42.89, 49.47, 76.4, 69.39);
+  hi.warn = TRUE;
+  profile_anchor_derive(&m, &hi, &an);
+  ProfileAgreement hia = agreement(0.9972, 0.93, 42.89, 43.27, 76.4, 79.01);
+  ck_assert(profile_anchor_check(&m, &an, &hi, &hia));
+  ck_assert(!profile_anchor_level(&an, &hi));
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("profile_anchor");
   tcase_add_test(tc, test_first_step_and_secant);
@@ -240,6 +287,7 @@ int main(void) {
   tcase_add_test(tc, test_check_warp_cycles);
   tcase_add_test(tc, test_check_dram);
   tcase_add_test(tc, test_check_shape);
+  tcase_add_test(tc, test_level);
   Suite *s = suite_create("profile_anchor");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

@@ -1,7 +1,9 @@
 /* check_readfile.c - tests of sim/input/readfile.[ch]: readfile_lines, the
  * line splitter of the SASS listing reader (what g_strsplit at "\n" gives,
  * written out by hand for the edge cases and compared with it on texts of
- * random lines), readfile_lone_cr_to_lf and readfile_sha256. */
+ * random lines), readfile_lone_cr_to_lf, readfile_sha256 and
+ * readfile_problem. */
+#define _POSIX_C_SOURCE 200809L /* symlink() */
 #include "input/readfile.h"
 
 #include <check.h>
@@ -118,12 +120,55 @@ START_TEST(test_sha256) {
 }
 END_TEST
 
+/* Each kind of path readfile_problem tells apart, made in a new directory;
+ * readfile_capped gives the same reason, with the errno-like code. */
+START_TEST(test_problem) {
+  g_autofree gchar *dir = g_dir_make_tmp("check_readfile_XXXXXX", NULL);
+  ck_assert_ptr_nonnull(dir);
+  g_autofree gchar *file = g_build_filename(dir, "file", NULL);
+  g_autofree gchar *loop_a = g_build_filename(dir, "loop_a", NULL);
+  g_autofree gchar *loop_b = g_build_filename(dir, "loop_b", NULL);
+  g_autofree gchar *dangling = g_build_filename(dir, "dangling", NULL);
+  g_autofree gchar *to_file = g_build_filename(dir, "to_file", NULL);
+  g_autofree gchar *missing = g_build_filename(dir, "missing", NULL);
+  ck_assert(g_file_set_contents(file, "x", 1, NULL));
+  ck_assert_int_eq(symlink("loop_b", loop_a), 0);
+  ck_assert_int_eq(symlink("loop_a", loop_b), 0);
+  ck_assert_int_eq(symlink("missing", dangling), 0);
+  ck_assert_int_eq(symlink("file", to_file), 0);
+  const gchar *nowhere = "a symbolic link that leads nowhere (dangling, or a loop of links)";
+  ck_assert_ptr_null(readfile_problem(file));
+  ck_assert_ptr_null(readfile_problem(to_file));
+  ck_assert_str_eq(readfile_problem(loop_a), nowhere);
+  ck_assert_str_eq(readfile_problem(dangling), nowhere);
+  ck_assert_str_eq(readfile_problem(missing), "no such file");
+  ck_assert_str_eq(readfile_problem(dir), "not a regular file");
+  GError *err = NULL;
+  gsize len = 0;
+  ck_assert_ptr_null(readfile_capped(loop_a, 16, &len, &err));
+  ck_assert_int_eq(err->code, G_FILE_ERROR_INVAL);
+  g_autofree gchar *want = g_strdup_printf("%s: %s", loop_a, nowhere);
+  ck_assert_str_eq(err->message, want);
+  g_clear_error(&err);
+  ck_assert_ptr_null(readfile_capped(missing, 16, &len, &err));
+  ck_assert_int_eq(err->code, G_FILE_ERROR_NOENT);
+  g_clear_error(&err);
+  g_autofree gchar *one = readfile_capped(to_file, 16, &len, &err);
+  ck_assert_str_eq(one, "x");
+  const gchar *made[] = {loop_a, loop_b, dangling, to_file, file};
+  for (guint i = 0; i < G_N_ELEMENTS(made); i++)
+    g_unlink(made[i]);
+  g_rmdir(dir);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("lines");
   tcase_add_loop_test(tc, test_lines, 0, G_N_ELEMENTS(lines_cases));
   tcase_add_test(tc, test_like_strsplit);
   tcase_add_test(tc, test_lone_cr);
   tcase_add_test(tc, test_sha256);
+  tcase_add_test(tc, test_problem);
   tcase_set_timeout(tc, 60); /* seconds: the sanitizer build is 5-10x slower */
   Suite *s = suite_create("readfile");
   suite_add_tcase(s, tc);

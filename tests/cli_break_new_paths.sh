@@ -7,7 +7,7 @@
 # scoreboards SB6 and SB10 (a warp has SB0..SB5).  Each was taken silently
 # before: the wait dropped (negative, 8 and up, SB6 and up) or read as 0.
 # Kernel and model files whose path is not UTF-8.  A --points file named
-# with "..".
+# with "..".  Links that lead nowhere given as kernel, model or listing.
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -53,4 +53,15 @@ one_line "a model path not UTF-8" "/h"$'\xef\xbf\xbd'".ini: the file's path is n
   "warpsim: --points p.txt: no point (allowed one or more lines of launch.KEY=VALUE words)" -- \
   run --kernel fma --points "../$(basename "$tmp")/p.txt") || exit 1
 ok
+# A link that leads nowhere (a loop, or dangling) was "no such file".
+ln -s loop_b "$tmp/loop_a" && ln -s loop_a "$tmp/loop_b" && ln -s gone "$tmp/dangling"
+nowhere="a symbolic link that leads nowhere (dangling, or a loop of links)"
+one_line "--kernel a loop of links" "warpsim: $tmp/loop_a: $nowhere" -- run --kernel "$tmp/loop_a"
+one_line "--model a dangling link" "warpsim: $tmp/dangling: $nowhere" -- \
+  run --kernel fma --model "$tmp/dangling"
+cp_ini looped 's/x/x/'
+sed -i "s|^file=.*|file=$tmp/loop_a|" "$tmp/looped.ini"
+one_line "[sass] file a loop of links" \
+  "looped.ini: [sass] file: $tmp/loop_a: $nowhere (looked for $tmp/loop_a;" -- \
+  run --kernel "$tmp/looped.ini" --format csv --no-whatif
 echo "$passed passed"

@@ -391,7 +391,7 @@ for p in $points; do
 done
 for b in 1 16; do
   meas=$(awk -F, -v b="$b" '$1 == "bar" && $2 == b { print $5 }' "$mb/bar7/bar7.csv")
-  sim=$(bar_cycles 128 "$b" --set barrier.latency=0 --set barrier.interval=0) || fail "bar B = $b free: run failed"
+  sim=$(bar_cycles 128 "$b" --no-anchor --set barrier.latency=0 --set barrier.interval=0) || fail "bar B = $b free: run failed"
   awk -v s="$sim" -v m="$meas" 'BEGIN { exit !(m > 2 * s) }' ||
     fail "bar B = $b with free barriers: $sim cycles, not under half the measured $meas"
   passed=$((passed + 1))
@@ -400,8 +400,8 @@ done
 # two CTAs of 32 warps (B = 2), bound by the SM's one barrier unit (64
 # arrivals a round), take 32x the cycles they take at interval 2 (64 x 64
 # against 64 x 2 cycles a round), within 3 %.
-base=$(bar_cycles 1024 2) || fail "bar 1024 threads B = 2: run failed"
-slow=$(bar_cycles 1024 2 --set barrier.interval=64 --set barrier.latency=1000) ||
+base=$(bar_cycles 1024 2 --no-anchor) || fail "bar 1024 threads B = 2: run failed"
+slow=$(bar_cycles 1024 2 --no-anchor --set barrier.interval=64 --set barrier.latency=1000) ||
   fail "bar 1024 threads B = 2 at interval 64, latency 1000: run failed"
 awk -v s="$slow" -v b="$base" 'BEGIN { r = s / b; exit !(b > 0 && r > 32 * 0.97 && r < 32 * 1.03) }' ||
   fail "bar 1024 threads B = 2: $slow cycles at interval 64, $base at 2 (want 32x within 3 %)"
@@ -427,7 +427,7 @@ for b in 4 16; do
   passed=$((passed + 1))
 done
 meas=$(awk -F, '$1 == "tree" && $2 == 16 { print $5 }' "$mb/bar7/bar7.csv")
-sim=$(tree_cycles 16 --set barrier.smem_slot=false) || fail "tree B = 16 without the slot: run failed"
+sim=$(tree_cycles 16 --no-anchor --set barrier.smem_slot=false) || fail "tree B = 16 without the slot: run failed"
 awk -v s="$sim" -v m="$meas" 'BEGIN { exit !((m - s) / m > 0.20) }' ||
   fail "tree B = 16 without BAR's shared-memory slot: $sim cycles, not 20 % under the measured $meas"
 passed=$((passed + 1))

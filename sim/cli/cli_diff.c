@@ -3,7 +3,7 @@
 #include "cli/cli_diff.h"
 
 #include "cli/cli.h"
-
+#include "input/readfile.h"
 #include "report/json_text.h"
 #include "report/report.h"
 
@@ -154,10 +154,9 @@ static JsonParser *load(const gchar *path, JsonObject **root, JsonObject **profi
                         gchar **message) {
   g_autoptr(JsonParser) parser = json_parser_new();
   GError *err = NULL;
-  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    *message = g_strdup_printf("diff: %s: %s", path,
-                               g_file_test(path, G_FILE_TEST_EXISTS) ? "not a regular file"
-                                                                     : "no such file");
+  const gchar *problem = readfile_problem(path);
+  if (problem != NULL) {
+    *message = g_strdup_printf("diff: %s: %s", path, problem);
     return NULL;
   }
   if (!json_parser_load_from_file(parser, path, &err)) {

@@ -137,7 +137,11 @@ static gboolean print_help_keys(const gchar *model_spec, GError **error) {
     return FALSE;
   g_autoptr(GString) out = g_string_new("kernel keys ([launch], [stream]):\n");
   kernel_describe(out);
-  g_string_append(out, "\nmodel keys:\n");
+  g_string_append_printf(
+      out,
+      "\nmodel keys (default = built in, used where a model file leaves the key out;"
+      "\n%s's own values are listed after these):\n",
+      shown->name);
   model_describe(out);
   g_string_append_printf(out, "\nvalues and provenance (KEY.source) of model %s:\n", shown->name);
   model_dump(shown, out, "  ");
@@ -314,8 +318,10 @@ static const gchar *anchor_state(const ProfileAgreement *a, const ProfileAnchor 
   *detail = "";
   if (!a->present)
     return "";
-  if (an->applied) {
-    *detail = an->atomic ? "l2.atomic_sectors_per_cycle" : "memory_time_factor";
+  if (an->applied || an->level) {
+    *detail = an->level    ? "time_factor"
+              : an->atomic ? "l2.atomic_sectors_per_cycle"
+                           : "memory_time_factor";
     return "applied";
   }
   *detail = an->why != NULL ? an->why : "";
@@ -365,6 +371,12 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            "the section \"Agreement with the profile\" shows the pure model; "
                            "--no-anchor runs it)\n",
                            an->atomic_rate);
+  else if (an != NULL && an->level)
+    g_string_append_printf(out,
+                           "  anchored at the profile: time_factor %.4f (every cycle count of "
+                           "the pure model's run x %.4f, its shape kept; the section \"Agreement "
+                           "with the profile\" shows the pure model; --no-anchor runs it)\n",
+                           an->time_factor, an->time_factor);
   else if (an != NULL && an->applied)
     g_string_append_printf(out,
                            "  anchored at the profile: memory_time_factor %.4f (L1/L2/DRAM "
@@ -503,6 +515,7 @@ static gboolean anchor_before(const RunOptions *o, const SmModel *m, const Kerne
       anchor_check_shape(m, k, opt, memo, rp);
     rp->anchored.present = FALSE;
   }
+  profile_anchor_level(&rp->anchor, &rp->pure);
   return TRUE;
 }
 
@@ -541,7 +554,8 @@ static gboolean anchor_after(const RunOptions *o, CliFormat format, const SmMode
   if (rp->anchor.applied && format != CLI_FORMAT_CSV &&
       !profile_agree(used, k, opt, r, memo, &rp->anchored, error))
     return sim_failed(o, "the profiled launch (anchored)", error);
-  g_autofree gchar *warning = profile_agree_warning(&rp->pure, k->name, rp->anchor.applied);
+  g_autofree gchar *warning =
+      profile_agree_warning(&rp->pure, k->name, rp->anchor.applied || rp->anchor.level);
   g_autofree gchar *dropped = profile_anchor_warning(&rp->anchor);
   if (warning != NULL) {
     g_autofree gchar *line =
@@ -632,13 +646,16 @@ static gboolean run_one(const RunOptions *o, CliFormat format, const SmModel *m,
   if (!anchor_before(o, m, k, &opt, memo, rp, error))
     return FALSE;
   const SmModel *used = rp->anchor.applied ? &rp->anchor.model : m;
+  if (rp->anchor.level) /* this run and its what-ifs, played at the profile's level */
+    opt.time_factor = rp->anchor.time_factor;
   g_autofree SimResult *r = g_new0(SimResult, 1);
   /* the pure model's run is the plan's; an anchored one builds its own; one the memo
    * holds (the anchor's shape check ran this launch on this model) is not run again */
   const SimResult *known = memo != NULL ? profile_agree_memo_lookup(memo, used, k, &opt) : NULL;
   if (known != NULL)
     *r = *known;
-  else if (!(used == m ? sim_plan_run(plan, r, error) : sim_run(used, k, &opt, r, error)))
+  else if (!(used == m && !rp->anchor.level ? sim_plan_run(plan, r, error)
+                                            : sim_run(used, k, &opt, r, error)))
     return sim_failed(o, NULL, error);
   if (r->warnings[0] != '\0') { /* one line per opcode no class names */
     g_auto(GStrv) lines = g_strsplit(r->warnings, "\n", -1);

@@ -85,6 +85,18 @@ typedef struct {
                                   STS, SHFL, global loads' L1TEX data, BAR slots) */
 } SimStats;
 
+/* The same run played `f` times slower (f > 1) or faster, what a level
+ * anchor makes of a pure run (report/profile_anchor.h): every time counter
+ * x f (cycles, SMSP active cycles, active and ready warp-cycles, the load
+ * latency sum), every count as it was (instructions, bytes, CTAs, issue
+ * slots used, pipe busy cycles: the work is the same work).  The warp
+ * states keep `selected` (one warp-cycle per issue) and scale the others
+ * so that they still sum to the active warp-cycles, each by (f x active -
+ * selected) / (active - selected), at least 0; the SM-cap shares of
+ * lg_throttle and long_scoreboard with their states.  Values rounded to
+ * whole cycles.  f > 0. */
+void sim_stats_scale_time(SimStats *st, gdouble f);
+
 /* Ready warps whose class is throttled, counted by state in the current
  * cycle, and charged once the span of cycles in which nothing changes is
  * known (stall_tally_flush): the cycle itself and, when no warp issues,

@@ -3,6 +3,7 @@
 
 #include "input/config.h"
 #include "input/paths.h"
+#include "input/readfile.h"
 #include "sass/sassprog.h"
 
 #include <math.h>
@@ -204,9 +205,10 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, const K
       continue; /* (an unreadable file is named by the reader) */
     g_autofree gchar *where = config_origin(kf, k->file, "sass", files[i].key);
     g_set_error(error, KERNEL_ERROR, KERNEL_ERROR_NOT_FOUND,
-                "%s: [sass] %s: %s: no such file (looked for %s; a relative path is taken from "
+                "%s: [sass] %s: %s: %s (looked for %s; a relative path is taken from "
                 "the kernel file's directory)",
-                where, files[i].key, files[i].value, files[i].path);
+                where, files[i].key, files[i].value, readfile_problem(files[i].path),
+                files[i].path);
     return FALSE;
   }
   gint64 id = -1;

@@ -26,16 +26,27 @@ gchar **readfile_lines(const gchar *text, gsize len) {
   return (gchar **)g_ptr_array_free(lines, FALSE);
 }
 
+const gchar *readfile_problem(const gchar *path) {
+  if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  if (g_file_test(path, G_FILE_TEST_EXISTS))
+    return "not a regular file";
+  return g_file_test(path, G_FILE_TEST_IS_SYMLINK)
+             ? "a symbolic link that leads nowhere (dangling, or a loop of links)"
+             : "no such file";
+}
+
 /* Read the regular file at `path` in chunks, each handed to `take`, never
  * more than `max_bytes` + 1 bytes; the errors of readfile_capped. */
 static gboolean read_chunks(const gchar *path, gsize max_bytes,
                             void (*take)(gpointer data, const guint8 *chunk, gsize n),
                             gpointer data, GError **error) {
   /* Only regular files: a FIFO would block in open(), a device never end. */
-  if (!g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-    gboolean exists = g_file_test(path, G_FILE_TEST_EXISTS);
-    g_set_error(error, G_FILE_ERROR, exists ? G_FILE_ERROR_INVAL : G_FILE_ERROR_NOENT, "%s: %s",
-                path, exists ? "not a regular file" : "no such file");
+  const gchar *problem = readfile_problem(path);
+  if (problem != NULL) {
+    gboolean nothing = !g_file_test(path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK);
+    g_set_error(error, G_FILE_ERROR, nothing ? G_FILE_ERROR_NOENT : G_FILE_ERROR_INVAL, "%s: %s",
+                path, problem);
     return FALSE;
   }
   FILE *f = g_fopen(path, "rb");

@@ -15,11 +15,18 @@
  * ones are 40-190 KB). */
 #define READFILE_MAX_BYTES (256u * 1024 * 1024)
 
+/* Why `path` cannot be read as a regular file, or NULL when it can be
+ * opened as one (a static string, not to be freed): "no such file", "a
+ * symbolic link that leads nowhere (dangling, or a loop of links)" (lstat
+ * finds the link, stat does not), or "not a regular file" (a directory, a
+ * FIFO, a device).  Permission problems show only when the file is opened. */
+const gchar *readfile_problem(const gchar *path);
+
 /* The contents of the regular file at `path`, NUL-terminated (g_free), its
  * length in *len (without the NUL), read in chunks and never more than
  * `max_bytes` + 1 bytes.  NULL with G_FILE_ERROR and a message naming
- * the file: "PATH: not a regular file" (G_FILE_ERROR_NOENT when it does not
- * exist, G_FILE_ERROR_INVAL otherwise), "PATH: more than N bytes (allowed
+ * the file: "PATH: " and readfile_problem's reason (G_FILE_ERROR_NOENT when
+ * nothing exists there, G_FILE_ERROR_INVAL otherwise), "PATH: more than N bytes (allowed
  * 0..N)" (G_FILE_ERROR_FAILED), or "PATH: <strerror>" (the open or read
  * failed). */
 gchar *readfile_capped(const gchar *path, gsize max_bytes, gsize *len, GError **error);

@@ -312,8 +312,15 @@ static GBytes *memo_key(const SmModel *m, const Kernel *pk, const SimOptions *op
   if (opt != NULL) {
     g_byte_array_append(key, (const guint8 *)&opt->check_invariants, sizeof opt->check_invariants);
     g_byte_array_append(key, (const guint8 *)&opt->max_cycles, sizeof opt->max_cycles);
+    g_byte_array_append(key, (const guint8 *)&opt->time_factor, sizeof opt->time_factor);
   }
   return g_byte_array_free_to_bytes(key);
+}
+
+const SimResult *profile_agree_memo_lookup(ProfileAgreeMemo *memo, const SmModel *m,
+                                           const Kernel *k, const SimOptions *opt) {
+  g_autoptr(GBytes) key = memo_key(m, k, opt);
+  return g_hash_table_lookup(memo->runs, key);
 }
 
 /* The run of `pk` on `m` with `opt`: the one `memo` holds, or simulated
@@ -321,24 +328,17 @@ static GBytes *memo_key(const SmModel *m, const Kernel *pk, const SimOptions *op
  * `memo` is NULL); NULL with sim_run's error. */
 static const SimResult *memo_run(const SmModel *m, const Kernel *pk, const SimOptions *opt,
                                  ProfileAgreeMemo *memo, SimResult **own, GError **error) {
-  g_autoptr(GBytes) key = memo != NULL ? memo_key(m, pk, opt) : NULL;
-  const SimResult *known = key != NULL ? g_hash_table_lookup(memo->runs, key) : NULL;
+  const SimResult *known = memo != NULL ? profile_agree_memo_lookup(memo, m, pk, opt) : NULL;
   if (known != NULL)
     return known;
   g_autofree SimResult *r = g_new0(SimResult, 1);
   if (!sim_run(m, pk, opt, r, error))
     return NULL;
-  if (key == NULL)
+  if (memo == NULL)
     return *own = g_steal_pointer(&r);
   known = r;
-  g_hash_table_insert(memo->runs, g_bytes_ref(key), g_steal_pointer(&r));
+  g_hash_table_insert(memo->runs, memo_key(m, pk, opt), g_steal_pointer(&r));
   return known;
-}
-
-const SimResult *profile_agree_memo_lookup(ProfileAgreeMemo *memo, const SmModel *m,
-                                           const Kernel *k, const SimOptions *opt) {
-  g_autoptr(GBytes) key = memo_key(m, k, opt);
-  return g_hash_table_lookup(memo->runs, key);
 }
 
 gboolean profile_agree(const SmModel *m, const Kernel *k, const SimOptions *opt,

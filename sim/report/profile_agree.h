@@ -98,7 +98,7 @@ void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r
  * tables are found by address, so every model used with one memo must stay
  * alive and unchanged while the memo lives), the kernel's [launch],
  * [stream] and [sass] values and file names, and the options' policy,
- * invariant checks and cycle bound.  The loaded listing and exports are
+ * invariant checks, cycle bound and time factor.  The loaded listing and exports are
  * not compared: two kernels with the same [sass] names loaded for the same
  * model hold the same program.  Results are the same with and without a
  * memo (sim_run is deterministic).  Free with profile_agree_memo_free. */

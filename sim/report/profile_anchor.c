@@ -81,7 +81,8 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
                          .atomic_sectors = NAN,
                          .profiled_cycles = NAN,
                          .atomic_rate = NAN,
-                         .atomic_return_rate = NAN};
+                         .atomic_return_rate = NAN,
+                         .time_factor = 1.0};
   if (!a->present) {
     out->why = "no details export";
     return;
@@ -120,6 +121,18 @@ void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgr
   an->clamped = an->clamped || f < PROFILE_ANCHOR_MIN || f > PROFILE_ANCHOR_MAX;
   set_factor(m, an, CLAMP(f, PROFILE_ANCHOR_MIN, PROFILE_ANCHOR_MAX));
   an->derived_factor = an->memory_factor;
+}
+
+gboolean profile_anchor_level(ProfileAnchor *an, const ProfileAgreement *pure) {
+  if (an->applied || an->atomic || !pure->present || !pure->warn || !isfinite(an->cycles_ratio) ||
+      an->cycles_ratio <= 0)
+    return FALSE;
+  gboolean not_memory = an->refused ? an->clamped : an->memory_share < PROFILE_ANCHOR_MIN_SHARE;
+  if (!not_memory)
+    return FALSE;
+  an->level = TRUE;
+  an->time_factor = 1.0 / an->cycles_ratio;
+  return TRUE;
 }
 
 gboolean profile_anchor_moves_away(gdouble profiled, gdouble pure, gdouble anchored,
@@ -215,7 +228,7 @@ gboolean profile_anchor_check_shape(const SmModel *m, ProfileAnchor *an, const g
 }
 
 gchar *profile_anchor_warning(const ProfileAnchor *an) {
-  if (an->applied)
+  if (an->applied || an->level)
     return NULL;
   if (!an->refused) /* not derived: the reason of the report's "anchor: none (...)" */
     return g_strdup_printf("not anchored at the profile (%s), so the curve is the pure model's",
@@ -347,6 +360,22 @@ static void append_checks(const ProfileAnchor *an, const gchar *prefix, GString 
 void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
                                 const ProfileAgreement *anchored, const gchar *prefix,
                                 GString *out) {
+  if (an->level) {
+    g_string_append_printf(
+        out,
+        "%sanchor: time_factor = %.4f, profiled / simulated SM Active Cycles (pure model "
+        "simulated/profiled %.4f), every run played that much %s; no memory factor (%s%s). "
+        "The curve's shape (each doubling's gain, its knee) is the pure model's, its level the "
+        "profile's\n",
+        prefix, an->time_factor, an->cycles_ratio, an->time_factor > 1 ? "slower" : "faster",
+        an->refused ? "dropped: " : "", an->why);
+    if (an->refused)
+      g_string_append_printf(out, "%sanchor: derived memory_time_factor %.4f (first step %.4f)\n",
+                             prefix, an->derived_factor, an->first_factor);
+    append_checks(an, prefix, out);
+    g_string_append_printf(out, "%s(--no-anchor: the pure model)\n", prefix);
+    return;
+  }
   if (!an->applied) {
     g_string_append_printf(out, "%sanchor: none (%s): the curve is the pure model's\n", prefix,
                            an->why);
@@ -426,6 +455,10 @@ static const AnchorMember atomic_sources[] = {
     {"atomic_unit_busy_share_pure", A(atomic_busy_share)},
     {"sm_active_cycles_ratio", A(cycles_ratio)},
 };
+static const AnchorMember level_sources[] = {
+    {"sm_active_cycles_ratio", A(cycles_ratio)},
+    {"memory_wait_share", A(memory_share)},
+};
 #undef A
 
 static void json_members(JsonBuilder *b, const AnchorMember *mem, gsize n,
@@ -458,8 +491,9 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
                                  const ProfileAgreement *anchored) {
   g_autoptr(JsonBuilder) b = json_builder_new();
   json_builder_begin_object(b);
-  json_text_member_bool(b, "applied", an->applied);
-  json_text_member_string(b, "why_not", an->why);
+  json_text_member_bool(b, "applied", an->applied || an->level);
+  json_text_member_string(b, "why_not", an->applied || an->level ? NULL : an->why);
+  json_text_member_string(b, "memory_factor_why_not", an->applied ? NULL : an->why);
   json_builder_set_member_name(b, "quantities");
   json_builder_begin_array(b);
   json_builder_begin_object(b);
@@ -487,6 +521,12 @@ JsonNode *profile_anchor_to_json(const ProfileAnchor *an, const SmModel *pure,
   json_builder_end_object(b);
   if (an->atomic)
     atomic_json(b, an);
+  json_builder_begin_object(b);
+  json_text_member_string(b, "name", "time_factor");
+  json_text_member_double(b, "value", an->time_factor);
+  json_text_member_bool(b, "applied", an->level);
+  json_table(b, "sources", level_sources, G_N_ELEMENTS(level_sources), an);
+  json_builder_end_object(b);
   json_builder_end_array(b);
   g_autofree gchar *sets = profile_anchor_sets(an, pure);
   json_text_member_string(b, "model_sets", sets);

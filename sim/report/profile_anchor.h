@@ -67,6 +67,20 @@
  * Active Cycles), so the unit alone takes the profiled time, and every
  * occupancy is simulated with them (no secant: the time is linear in 1/g
  * while the unit is the limit).  The same checks apply.
+ *
+ * The level anchor (profile_anchor_level), when neither quantity holds and
+ * the pure model's cycles at the profiled launch are more than 10 %
+ * (PROFILE_AGREE_WARN_SHARE, the warning's band) off, for one of the two
+ * reasons that say the mismatch is not memory time: the simulated launch
+ * waits for memory less than PROFILE_ANCHOR_MIN_SHARE of its warp cycles
+ * (an issue, pipe or instruction-count mismatch: nbody, ihash, wmma), or
+ * the memory factor reached its range (divg).  Then every occupancy is the
+ * pure model's run played t = profiled / simulated SM Active Cycles times
+ * slower (SimOptions.time_factor, sim_result_scale_time): the curve's shape
+ * (each doubling's gain, its knee) stays the pure model's, its level is the
+ * profile's.  Not when the memory factor was dropped by the per-warp time,
+ * the DRAM bytes or the shape: those say the profile contradicts one
+ * factor for this launch, and a level is one factor too.
  */
 #ifndef WARPSIM_PROFILE_ANCHOR_H
 #define WARPSIM_PROFILE_ANCHOR_H
@@ -125,9 +139,19 @@ typedef struct {
   gdouble profiled_cycles;    /* source: the profile's SM Active Cycles */
   gdouble atomic_rate;        /* [l2] atomic_sectors_per_cycle derived (sectors/cycle/SM) */
   gdouble atomic_return_rate; /* [l2] atomic_return_sectors_per_cycle derived */
-  SmModel model;              /* the anchored model: a shallow copy of the pure one (borrowed
-                                 strings and tables: never model_free it) */
+  /* the level anchor (see above): applied stays FALSE (the model is the pure one) */
+  gboolean level;      /* every run of this kernel is played time_factor times slower */
+  gdouble time_factor; /* profiled / simulated SM Active Cycles, pure model (1: no level) */
+  SmModel model;       /* the anchored model: a shallow copy of the pure one (borrowed
+                          strings and tables: never model_free it) */
 } ProfileAnchor;
+
+/* After profile_anchor_check and the shape check: make `an` the level
+ * anchor (see above) when no quantity holds, `pure` (the pure model's
+ * agreement) is outside the warning's band, and the memory factor was not
+ * derived for its memory-wait share or was dropped at its range.  TRUE
+ * when it did (an->level, an->time_factor). */
+gboolean profile_anchor_level(ProfileAnchor *an, const ProfileAgreement *pure);
 
 /* Derive the anchor of the pure model `m` (borrowed: out->model borrows
  * its strings) from the agreement `a` of its simulated profiled launch. */

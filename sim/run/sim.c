@@ -153,7 +153,7 @@ static Program *sim_prepare(const SmModel *model, const Kernel *k, const SimOpti
   return program;
 }
 
-static const SimOptions sim_defaults = {NULL, FALSE, 0, 0};
+static const SimOptions sim_defaults = {NULL, FALSE, 0, 0, 0.0};
 
 gboolean sim_check(const SmModel *model, const Kernel *k, const SimOptions *opt, GError **error) {
   g_autofree SimResult *plan = g_new0(SimResult, 1);
@@ -200,6 +200,8 @@ static gboolean simulate(const SmModel *model, const Kernel *k, const SimOptions
       return FALSE;
   }
   out->st = out->loads[0].st;
+  if (opt->time_factor > 0 && opt->time_factor != 1.0)
+    sim_result_scale_time(out, opt->time_factor);
   return TRUE;
 }
 
@@ -276,3 +278,9 @@ gdouble sim_estimate_insts(const SmModel *model, const Kernel *k) {
 G_STATIC_ASSERT(OP_MAX <= G_N_ELEMENTS(((SimStats *)0)->ops));
 G_STATIC_ASSERT(PIPE_MAX <= G_N_ELEMENTS(((SimStats *)0)->pipe_busy));
 G_STATIC_ASSERT(MEM_LEVELS <= G_N_ELEMENTS(((SimStats *)0)->level_bytes));
+
+void sim_result_scale_time(SimResult *r, gdouble f) {
+  sim_stats_scale_time(&r->st, f);
+  for (guint i = 0; i < r->n_loads; i++)
+    sim_stats_scale_time(&r->loads[i].st, f);
+}

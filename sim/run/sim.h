@@ -23,6 +23,9 @@ typedef struct {
   SimCycle max_cycles;       /* stop with SIM_ERROR_BOUND past this many cycles; 0 = no bound */
   gint64 deadline_us;        /* stop with SIM_ERROR_BOUND once g_get_monotonic_time() passes
                                 it (microseconds); 0 = no deadline */
+  gdouble time_factor;       /* the run's counters played this many times slower
+                                (sim_result_scale_time: a level anchor,
+                                report/profile_anchor.h); 0 or 1 = as simulated */
 } SimOptions;
 
 /* SMs of the device holding the same number of the grid's CTAs: the grid
@@ -56,6 +59,11 @@ typedef struct {
   SimSmLoad loads[2];          /* the device's SMs by load, most CTAs first */
   guint n_loads;               /* entries of loads */
 } SimResult;
+
+/* `r` played `f` times slower (f > 1) or faster: sim_stats_scale_time on
+ * the most loaded SM's counters and on every load group's.  What a level
+ * anchor (report/profile_anchor.h) makes of the pure run; f > 0. */
+void sim_result_scale_time(SimResult *r, gdouble f);
 
 /* The factor by which level `level`'s (MemLevel) per-SM bandwidth, `[l2]` or
  * `[dram] bytes_per_cycle` (one SM's share with every SM busy), was raised
