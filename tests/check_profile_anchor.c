@@ -237,7 +237,8 @@ END_TEST
  * share 0.19 (not derived), outside the warning's band: level, t = 1 /
  * 0.8 = 1.25, the model the pure one, no "not anchored" warning.  The
  * same within the band (warn FALSE): none.  Pure 0.5 x, share 0.5 (f1 =
- * 3, clamped, dropped by the range): level, t = 2.  transpose_pad's
+ * 3, clamped, dropped by the range): level, t = 2; dropped by the
+ * per-warp time: level.  transpose_pad's
  * agreement (dropped by the DRAM bytes, not the range): none.  An applied
  * memory factor (histo's): none. */
 START_TEST(test_level) {
@@ -270,6 +271,17 @@ START_TEST(test_level) {
   ck_assert(!profile_anchor_check(&m, &an, &tp, &tpa));
   ck_assert(!profile_anchor_level(&an, &tp));
   ck_assert(!an.level);
+  /* pure 1.15 x, share 0.6 (f1 = 1 + (1 / 1.15 - 1) / 0.6 = 0.783, in
+   * range), dropped by the per-warp time (WCPI 41.88 profiled, 44.38 pure,
+   * 48.0 anchored: farther): level, t = 1 / 1.15 */
+  ProfileAgreement sp = agreement(1.15, 0.6, 41.88, 44.38, 50, 50);
+  sp.warn = TRUE;
+  profile_anchor_derive(&m, &sp, &an);
+  ProfileAgreement spa = agreement(1.0, 0.6, 41.88, 48.0, 50, 50);
+  ck_assert(!profile_anchor_check(&m, &an, &sp, &spa));
+  ck_assert(an.not_memory);
+  ck_assert(profile_anchor_level(&an, &sp));
+  ck_assert_double_eq_tol(an.time_factor, 1.0 / 1.15, 1e-12);
   ProfileAgreement hi = agreement(1.1355, 0.938, 42.89, 49.47, 76.4, 69.39);
   hi.warn = TRUE;
   profile_anchor_derive(&m, &hi, &an);

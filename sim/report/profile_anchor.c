@@ -124,10 +124,11 @@ void profile_anchor_refine(const SmModel *m, ProfileAnchor *an, const ProfileAgr
 }
 
 gboolean profile_anchor_level(ProfileAnchor *an, const ProfileAgreement *pure) {
-  if (an->applied || an->atomic || !pure->present || !pure->warn || !isfinite(an->cycles_ratio) ||
+  if (an->applied || !pure->present || !pure->warn || !isfinite(an->cycles_ratio) ||
       an->cycles_ratio <= 0)
     return FALSE;
-  gboolean not_memory = an->refused ? an->clamped : an->memory_share < PROFILE_ANCHOR_MIN_SHARE;
+  gboolean not_memory =
+      an->refused ? an->not_memory : !an->atomic && an->memory_share < PROFILE_ANCHOR_MIN_SHARE;
   if (!not_memory)
     return FALSE;
   an->level = TRUE;
@@ -173,6 +174,7 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
   an->dram_profiled = pure->profiled[AGREE_DRAM_PCT];
   an->dram_pure = pure->simulated[AGREE_DRAM_PCT];
   if (an->clamped) {
+    an->not_memory = TRUE;
     refuse(m, an,
            "the memory time factor reaches its range 0.5..2: a mismatch that large is not this "
            "kernel's memory time");
@@ -183,6 +185,7 @@ gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const Profile
   an->wcpi_anchored = anchored->simulated[AGREE_WARP_CPI];
   an->dram_anchored = anchored->simulated[AGREE_DRAM_PCT];
   if (profile_anchor_moves_away(an->wcpi_profiled, an->wcpi_pure, an->wcpi_anchored, 0.0)) {
+    an->not_memory = TRUE;
     refuse(m, an,
            "with it, the profiled launch's warp cycles per issued instruction moves away from the "
            "profile's: the cycles mismatch is in the resident warps (achieved occupancy), not in "
@@ -369,7 +372,10 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
         "profile's\n",
         prefix, an->time_factor, an->cycles_ratio, an->time_factor > 1 ? "slower" : "faster",
         an->refused ? "dropped: " : "", an->why);
-    if (an->refused)
+    if (an->refused && an->atomic)
+      g_string_append_printf(out, "%sanchor: derived [l2] atomic_sectors_per_cycle %.4g, dropped\n",
+                             prefix, an->atomic_rate);
+    else if (an->refused)
       g_string_append_printf(out, "%sanchor: derived memory_time_factor %.4f (first step %.4f)\n",
                              prefix, an->derived_factor, an->first_factor);
     append_checks(an, prefix, out);

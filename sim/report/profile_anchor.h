@@ -74,13 +74,15 @@
  * reasons that say the mismatch is not memory time: the simulated launch
  * waits for memory less than PROFILE_ANCHOR_MIN_SHARE of its warp cycles
  * (an issue, pipe or instruction-count mismatch: nbody, ihash, wmma), or
- * the memory factor reached its range (divg).  Then every occupancy is the
+ * the factor (memory or atomic) was dropped by a check that says so: its
+ * range (divg) or the per-warp time (stencil, cas: the mismatch is in the
+ * resident warps).  Then every occupancy is the
  * pure model's run played t = profiled / simulated SM Active Cycles times
  * slower (SimOptions.time_factor, sim_result_scale_time): the curve's shape
  * (each doubling's gain, its knee) stays the pure model's, its level is the
- * profile's.  Not when the memory factor was dropped by the per-warp time,
- * the DRAM bytes or the shape: those say the profile contradicts one
- * factor for this launch, and a level is one factor too.
+ * profile's.  Not when the factor was dropped by the DRAM bytes or the
+ * shape: those say the model moves other bytes than the GPU or bends the
+ * curve otherwise, which a level would carry to every occupancy.
  */
 #ifndef WARPSIM_PROFILE_ANCHOR_H
 #define WARPSIM_PROFILE_ANCHOR_H
@@ -130,7 +132,9 @@ typedef struct {
      anchored model (NaN: not simulated or not possible) */
   guint shape_blocks[2][2];
   gdouble shape_gain_pure[2], shape_gain_anchored[2];
-  gboolean refused; /* derived, then dropped by profile_anchor_check (why says why) */
+  gboolean refused;    /* derived, then dropped by profile_anchor_check (why says why) */
+  gboolean not_memory; /* dropped by a check that says the mismatch is not memory time
+                          (the range, the per-warp time): the level anchor may hold */
   /* the atomic quantity (see above): */
   gboolean atomic;            /* the anchor is the atomic rate (memory_factor stays 1) */
   gdouble atomic_busy_share;  /* source: the pure simulation's atomic unit busy share, 0..1
@@ -149,7 +153,8 @@ typedef struct {
 /* After profile_anchor_check and the shape check: make `an` the level
  * anchor (see above) when no quantity holds, `pure` (the pure model's
  * agreement) is outside the warning's band, and the memory factor was not
- * derived for its memory-wait share or was dropped at its range.  TRUE
+ * derived for its memory-wait share or was dropped by its range or the
+ * per-warp time.  TRUE
  * when it did (an->level, an->time_factor). */
 gboolean profile_anchor_level(ProfileAnchor *an, const ProfileAgreement *pure);
 
