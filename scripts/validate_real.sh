@@ -115,7 +115,7 @@ run_curve() { # $1 kernel, $2 pure (--no-anchor) or anchored, $3 warpsim args be
   # prints per point "cycles<TAB>work per cycle<TAB>the profiled launch's work per cycle (B x
   # work per block / the profile's SM Active Cycles; '-' without a profile)<TAB>simulated /
   # profiled SM active cycles there<TAB>the metric that disagrees most<TAB>the anchor's memory
-  # time factor ('-': not anchored)" into $PTS_DIR/$1.$2
+  # time factor, or t and a level anchor's time factor ('-': not anchored)" into $PTS_DIR/$1.$2
   set -o pipefail
   local err=$WARN_DIR/err.$1.$2 pure=""
   [ "$2" = anchored ] || pure=--no-anchor
@@ -127,6 +127,8 @@ run_curve() { # $1 kernel, $2 pure (--no-anchor) or anchored, $3 warpsim args be
       { getline bw < bfile; split(bw, x, "\t"); b = x[1]; w = x[2]
         p = $c["profile_sm_active_cycles"]
         f = $c["anchor_memory_time_factor"]
+        if (f == "" && $c["anchor_detail"] == "time_factor") # the level anchor: t and its factor
+          f = sprintf("t%.4f", 1 / $c["profile_cycles_ratio"])
         printf "%s\t%.6g\t%s\t%s\t%s\t%s\n", $c["cycles"], b * w / $c["cycles"],
           p == "" ? "-" : sprintf("%.6g", pb * w / p), $c["profile_cycles_ratio"] == "" ? "-" : $c["profile_cycles_ratio"],
           $c["profile_worst_metric"] == "" ? "-" : $c["profile_worst_metric"], f == "" ? "-" : f }' >"$PTS_DIR/$1.$2"
@@ -164,7 +166,8 @@ done >"$tmp/sims2"
 # flat = the trivial predictor "occupancy does not matter": the throughput
 # the profile itself measured, at every B ('-' without a profile).
 # simulated = the pure model, anchored = the anchored one (the same
-# without a profile), anchor_factor = its memory time factor.
+# without a profile), anchor_factor = its memory time factor, or "t" and the
+# time factor of a level anchor (t1.2172: every cycle count x 1.2172).
 awk 'NR % 2' "$tmp/sims2" >"$tmp/sims"
 awk '!(NR % 2)' "$tmp/sims2" | cut -f1,2,6 >"$tmp/sims_anchored"
 paste "$tmp/jobs" "$tmp/sims" "$tmp/sims_anchored" | awk -F'\t' -v pb="$profiled_b" '
