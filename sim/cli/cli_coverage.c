@@ -235,6 +235,10 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
                      &cut));
   }
   report_table_write(t, out);
+  g_string_append(
+      out, "\n  count: the opcode's instructions in the listing; latency and interval in SM\n"
+           "    cycles (interval: between two of them issued to the class's pipe on one "
+           "SMSP)\n");
   if (cut)
     g_string_append_printf(out,
                            "\n  sources longer than %d characters end in \"...\": "
