@@ -385,9 +385,9 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            an->memory_factor, an->memory_factor, an->memory_factor);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
-                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
+                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTA%s on this SM\n",
                          k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
-                         r->occupancy_pct, r->sm_blocks);
+                         r->occupancy_pct, r->sm_blocks, r->sm_blocks == 1 ? "" : "s");
   g_autofree gchar *warning = launch_warning(m, k, r);
   if (*warning != '\0')
     g_string_append_printf(out, "  warning: %s\n", warning);
