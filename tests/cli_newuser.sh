@@ -101,7 +101,7 @@ awk -v b="$(col bytes_per_cycle "$tmp/out")" -v g="$(col device_gb_per_s "$tmp/o
 awk -v f="$(col fma_per_cycle "$tmp/out")" -v t="$(col device_fp32_tflops "$tmp/out")" -v s="$sms" -v m="$mhz" \
   'BEGIN { want = f * 64 * s * m / 1e6; d = t - want; exit !(want > 10 && (d < 0 ? -d : d) < 0.01) }' ||
   fail "device TFLOP/s $(col device_fp32_tflops "$tmp/out") != $(col fma_per_cycle "$tmp/out") x 64 x $sms x $mhz MHz"
-"$bin" run --kernel fma "${short[@]}" --units device --no-whatif | grep -q "^  device rates: .* GB/s .* TFLOP/s" ||
+"$bin" run --kernel fma "${short[@]}" --units device --no-whatif | grep -q "^  device rates: .* GB/s global loads, .* TFLOP/s" ||
   fail "--units device: no device line in the text report"
 "$bin" run --kernel fma "${short[@]}" --format csv | head -1 | grep -q device_ && fail "device columns without --units device"
 ok

@@ -87,6 +87,15 @@ expect_ok "no header" $L --format csv --no-header
 expect_ok "text" $L
 grep -q "Theoretical Occupancy" "$TMP/out" || fail "text has no Theoretical Occupancy"
 grep -q "Block Limit Registers" "$TMP/out" || fail "text has no Block Limit Registers"
+# The limiter line counts in words that agree with the number: 1024 x 64
+# registers fill the H200's 65536 (1 block of 32 warps); 32 threads x 255
+# (256 allocated) take 8192 a warp, 8 of them fit (8 blocks of 1 warp).
+expect_ok "limiter, one block" --model h200 --threads 1024 --regs 64
+grep -qx "  Limiter: registers (1 block x 32 warps = 32 of 64 warps per SM)" "$TMP/out" ||
+  fail "limiter line: $(grep Limiter "$TMP/out")"
+expect_ok "limiter, one warp a block" --model h200 --threads 32 --regs 255
+grep -qx "  Limiter: registers (8 blocks x 1 warp = 8 of 64 warps per SM)" "$TMP/out" ||
+  fail "limiter line: $(grep Limiter "$TMP/out")"
 
 expect_ok "impossible launch (registers)" --model 8.9 --threads 512 --regs 162
 grep -q "Cannot launch: registers" "$TMP/out" || fail "no reason for 512 x 162 regs"

@@ -157,6 +157,14 @@ row=$(tail -n 1 "$tmp/csv")
 [[ "$row" == h200,fma,* ]] || fail "csv: row does not start with model,kernel: $row"
 ok
 
+# The launch line's CTA count agrees with its noun: a grid of one CTA leaves
+# 1 CTA on the simulated SM, the default full wave 16 (fma: 128 threads).
+good "text, grid of one CTA" run --kernel fma --set launch.blocks=1 --no-whatif
+grep -q ", 1 CTA on this SM$" "$tmp/out" || fail "launch line: $(grep 'launch:' "$tmp/out")"
+good "text, one full wave" run --kernel fma --no-whatif
+grep -q ", 16 CTAs on this SM$" "$tmp/out" || fail "launch line: $(grep 'launch:' "$tmp/out")"
+ok
+
 good "csv --no-header" "${k[@]}" --format csv --no-header
 [ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--no-header: expected 1 line, got $(cat "$tmp/out")"
 [ "$(cat "$tmp/out")" == "$row" ] || fail "--no-header: row differs from the one under the header"

@@ -175,10 +175,14 @@ wide=$(grep '^    ' "$tmp/s.txt" | awk '{ if (length($0) > m) m = length($0) } E
 [ "$wide" -le 142 ] || fail "text table row $wide characters wide (allowed <= 142)"
 grep -q '\.\.\. ' "$tmp/s.txt" && grep -q '^  sources longer than 48 characters end in "...": --format csv or json gives them whole$' "$tmp/s.txt" ||
   fail "text: no cut source or no note"
+# The table's units are said under it (cycles, and what count counts).
+grep -qx "  count: the opcode's instructions in the listing; latency and interval in SM" "$tmp/s.txt" &&
+  grep -qx "    cycles (interval: between two of them issued to the class's pipe on one SMSP)" "$tmp/s.txt" ||
+  fail "text: no units line under the table"
 # The usage line names the listing once.
 "$bin" sass-coverage --help | grep -qx '  warpsim sass-coverage \[OPTION.*\] LISTING - the opcode classes of a SASS listing and their sources' ||
   fail "usage line: $("$bin" sass-coverage --help | sed -n 2p)"
-passed=$((passed + 10))
+passed=$((passed + 11))
 
 # An opcode in no class: refused, or listed with --allow-unclassed.
 sed 's/ FFMA R/ FOOBAR R/' "$saxpy" >"$tmp/foo.sass"

@@ -235,6 +235,10 @@ static void write_text(const GPtrArray *uses, const GPtrArray *fns, const gchar 
                      &cut));
   }
   report_table_write(t, out);
+  g_string_append(
+      out, "\n  count: the opcode's instructions in the listing; latency and interval in SM\n"
+           "    cycles (interval: between two of them issued to the class's pipe on one "
+           "SMSP)\n");
   if (cut)
     g_string_append_printf(out,
                            "\n  sources longer than %d characters end in \"...\": "
@@ -342,7 +346,8 @@ int cli_coverage_main(int argc, char **argv) {
        "SM model: a name, a compute capability, or a path (default: the listing's sm_XX)", "M"},
       {"function", 0, 0, G_OPTION_ARG_STRING, &o.function,
        "only this function: its mangled name, or part of its demangled name", "F"},
-      {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "output: text, csv or json", "F"},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &o.format, "output: text (default), csv or json",
+       "F"},
       {"allow-unclassed", 0, 0, G_OPTION_ARG_NONE, &o.allow_unclassed,
        "list opcodes in no class (with the class a run assumes) instead of refusing", NULL},
       {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.args, NULL, "LISTING"},

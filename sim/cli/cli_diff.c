@@ -28,7 +28,7 @@ static gchar *diff_format = "text";
 static gchar *diff_units = NULL;
 static gboolean diff_all;
 static const GOptionEntry diff_entries[] = {
-    {"format", 'f', 0, G_OPTION_ARG_STRING, &diff_format, "output: text or csv", "F"},
+    {"format", 'f', 0, G_OPTION_ARG_STRING, &diff_format, "output: text (default) or csv", "F"},
     {"units", 'u', 0, G_OPTION_ARG_STRING, &diff_units,
      "sm: per-SM metrics only (the device_* columns of 'run --units device' are left out); "
      "device: also the device-wide rates, which both runs must carry (default: sm, and both "

@@ -98,8 +98,9 @@ void cli_occ_text_result(GString *out, const CliOccCommand *c, const OccLaunch *
   occupancy_table(out, sm, r);
   g_autoptr(GString) lim = g_string_new(NULL);
   occupancy_limiters_append(lim, r->limiter_mask, ", ");
-  g_string_append_printf(out, "  Limiter: %s (%u blocks x %u warps = %u of %u warps per SM)\n",
-                         lim->str, r->blocks_per_sm, r->warps_per_block, r->warps_per_sm,
+  g_string_append_printf(out, "  Limiter: %s (%u block%s x %u warp%s = %u of %u warps per SM)\n",
+                         lim->str, r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s",
+                         r->warps_per_block, r->warps_per_block == 1 ? "" : "s", r->warps_per_sm,
                          sm->max_warps);
   if (r->smem_per_block == 0)
     g_string_append(out, "  Shared memory: none allocated; its block limit is the SM's block "

@@ -242,7 +242,7 @@ static void warn_long_run(const SmModel *m, const Kernel *k, const SimPlan *plan
 /* --units device: a per-SM-per-cycle rate x SMs x SM clock, every SM running
  * as the simulated one.  An FFMA is 2 FP32 FLOP per thread. */
 typedef struct {
-  gdouble gb_per_s;          /* global memory, 10^9 bytes per second */
+  gdouble gb_per_s;          /* global-load bytes (stores not counted), 10^9 per second */
   gdouble fp32_tflops;       /* 10^12 FP32 operations per second */
   gdouble warp_ginsts_per_s; /* 10^9 warp instructions per second */
 } DeviceRates;
@@ -385,9 +385,9 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
                            an->memory_factor, an->memory_factor, an->memory_factor);
   g_string_append_printf(out,
                          "  launch: %u threads/CTA, %u regs/thread, %u CTAs/SM resident "
-                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTAs on this SM\n",
+                         "(%u warps/SM, theoretical occupancy %.1f %%), %u CTA%s on this SM\n",
                          k->threads_per_block, r->regs_allocated, r->blocks_per_sm, r->warps_per_sm,
-                         r->occupancy_pct, r->sm_blocks);
+                         r->occupancy_pct, r->sm_blocks, r->sm_blocks == 1 ? "" : "s");
   g_autofree gchar *warning = launch_warning(m, k, r);
   if (*warning != '\0')
     g_string_append_printf(out, "  warning: %s\n", warning);
@@ -406,7 +406,7 @@ static void append_text_summary(const RunOptions *o, const SmModel *m, const Ker
   if (o->units != NULL) {
     DeviceRates d = device_rates(m, r);
     g_string_append_printf(out,
-                           "  device rates: %.1f GB/s global memory, %.3f TFLOP/s FP32 (FFMA = 2 "
+                           "  device rates: %.1f GB/s global loads, %.3f TFLOP/s FP32 (FFMA = 2 "
                            "FLOP), %.2f G warp inst/s (%u SMs at %.0f MHz, each as this SM)\n",
                            d.gb_per_s, d.fp32_tflops, d.warp_ginsts_per_s, m->sm.sms, m->clock_mhz);
   }
