@@ -175,6 +175,67 @@ static const gchar imad_listing[] = SASS_HEADER
     SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* The warp-collective and indexed-constant instructions of the shipped H200
+ * model (models/h200.ini, measured in results/reference/h200/mio/): MATCH,
+ * REDUX and an LDC with a per-thread register address take the SM-wide
+ * shared-memory unit (as SHFL does) for their interval and give their result
+ * `latency` cycles after the unit starts them, with no wavefront latency
+ * added; FLO and BREV run on the conversion pipe with POPC.  [smem] queue 32:
+ * an instruction for the unit issues while it has at most 32 cycles of work
+ * queued.
+ *
+ * MATCH: [class_shuffle] opcode_timing MATCH:369:64 (32 distinct keys
+ * assumed).  One warp: MATCH (SB0) at 0, the unit busy 0..63, result at
+ * 0 + 369 = 369; the second MATCH (SB1) waits while the unit has more than
+ * 32 cycles queued (mio_throttle 1..31, 31 cycles), issues at 32, the unit
+ * starts it at 64 (busy to 128), result at 64 + 369 = 433; FADD waits on
+ * SB0 and SB1 33..432 (short_scoreboard, 400), issues at 433, EXIT 434,
+ * retires at 435.  As ALU instructions (the old class) the run took 7. */
+/* clang-format off */
+static const gchar match_listing[] = SASS_HEADER
+    SASS_INS("0000", "MATCH.ANY R1, R2", "0x000e220000000000")
+    SASS_INS("0010", "MATCH.ANY R3, R4", "0x000e620000000000")
+    SASS_INS("0020", "FADD R5, R1, R3", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* REDUX and SHFL share the unit: REDUX.SUM (SB0, MOV REDUX:42:2) at 0, the
+ * unit busy 0..1, result at 42; SHFL (SB1) at 1 (2 cycles queued: it
+ * issues), the unit starts it at 2, result at 2 + 25 = 27 ([class_shuffle]
+ * latency 25); FADD waits 2..41 (40), issues at 42, EXIT 43, retires at 44. */
+/* clang-format off */
+static const gchar redux_listing[] = SASS_HEADER
+    SASS_INS("0000", "REDUX.SUM UR4, R2", "0x000e220000000000")
+    SASS_INS("0010", "SHFL.BFLY PT, R5, R6, 0x1, 0x1f", "0x000e620000000000")
+    SASS_INS("0020", "FADD R7, R5, R5", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* LDC with a register address (SB0): the unit for [class_special]
+ * indexed_interval 64, result at 0 + indexed_latency 370 = 370; the uniform
+ * LDC (SB1) at 1 uses no unit, result at 1 + 29 = 30; FADD waits 2..369
+ * (368), issues at 370, EXIT 371, retires at 372.  With indexed_interval 0
+ * (timed as a uniform LDC) the first result is at 29, FADD issues at 30
+ * (short_scoreboard 2..29, 28), EXIT 31, retire 32. */
+/* clang-format off */
+static const gchar ldc_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDC R1, c[0x3][R2]", "0x000e220000000000")
+    SASS_INS("0010", "LDC R3, c[0x0][0x28]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R5, R1, R3", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* FLO and BREV on the conversion pipe (latency 17, interval 8: mio/warp.csv
+ * 17.00 cycles and 8.01 per SMSP): FLO at 0, BREV waits for the pipe 1..7
+ * (math_pipe_throttle, 7), issues at 8, EXIT 9, retires at 10.  On the ALU
+ * (interval 2) BREV would issue at 2 and the run take 4. */
+/* clang-format off */
+static const gchar flo_listing[] = SASS_HEADER
+    SASS_INS("0000", "FLO.U32 R1, R2", "0x000fe20000000000")
+    SASS_INS("0010", "BREV R3, R4", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* ---- the cases ---------------------------------------------------------- */
 
 static void stall_extra(const SassRun *r) {
@@ -219,6 +280,40 @@ static void imad_extra(const SassRun *r) {
   ck_assert_int_eq(opclass_lookup(r->m->opclass, "IMAD"), OPCLASS_IMAD);
   ck_assert_uint_eq(r->p->code[0].pipe, PIPE_FMAHEAVY);
   ck_assert_uint_eq(r->p->code[0].interval, 2);
+}
+
+static void match_extra(const SassRun *r) {
+  ck_assert_int_eq(opclass_lookup(r->m->opclass, "MATCH"), OPCLASS_SHUFFLE);
+  ck_assert_uint_eq(r->p->code[0].op, OP_SHFL);
+  ck_assert_uint_eq(r->p->code[0].pipe, PIPE_SMEM);
+  ck_assert_uint_eq(r->p->code[0].ways, 64);
+  ck_assert_uint_eq(r->p->code[0].latency, 369);
+}
+
+static void redux_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_SHFL);
+  ck_assert_uint_eq(r->p->code[0].ways, 2);
+  ck_assert_uint_eq(r->p->code[1].ways, 1);
+  ck_assert_uint_eq(r->p->code[1].latency, 25);
+}
+
+static void ldc_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_SHFL);
+  ck_assert_uint_eq(r->p->code[0].ways, 64);
+  ck_assert_uint_eq(r->p->code[0].latency, 370);
+  ck_assert_uint_eq(r->p->code[1].op, OP_MISC);
+  ck_assert(sass_ldc_indexed(&r->sk->fn->ins[0]));
+  ck_assert(!sass_ldc_indexed(&r->sk->fn->ins[1]));
+}
+
+static void ldc_off_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_MISC);
+}
+
+static void flo_extra(const SassRun *r) {
+  ck_assert_int_eq(opclass_lookup(r->m->opclass, "FLO"), OPCLASS_CONV);
+  ck_assert_int_eq(opclass_lookup(r->m->opclass, "BREV"), OPCLASS_CONV);
+  ck_assert_uint_eq(r->p->code[1].pipe, PIPE_SFU);
 }
 
 static const SassCase cases[] = {
@@ -301,10 +396,51 @@ START_TEST(test_imad_h200) {
 }
 END_TEST
 
+/* The MIO cases of the shipped H200 model (listings above). */
+START_TEST(test_mio_h200) {
+  g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  const SassCase c[] = {
+      {"MATCH",
+       match_listing,
+       {.model = h200},
+       435,
+       {[STALL_SELECTED] = 4, [STALL_MIO_THROTTLE] = 31, [STALL_SHORT_SCOREBOARD] = 400},
+       match_extra},
+      {"REDUX and SHFL",
+       redux_listing,
+       {.model = h200},
+       44,
+       {[STALL_SELECTED] = 4, [STALL_SHORT_SCOREBOARD] = 40},
+       redux_extra},
+      {"indexed LDC",
+       ldc_listing,
+       {.model = h200},
+       372,
+       {[STALL_SELECTED] = 4, [STALL_SHORT_SCOREBOARD] = 368},
+       ldc_extra},
+      {"indexed LDC off",
+       ldc_listing,
+       {.model = h200, .sets = "class_special.indexed_interval=0"},
+       32,
+       {[STALL_SELECTED] = 4, [STALL_SHORT_SCOREBOARD] = 28},
+       ldc_off_extra},
+      {"FLO and BREV",
+       flo_listing,
+       {.model = h200},
+       10,
+       {[STALL_SELECTED] = 3, [STALL_MATH_PIPE_THROTTLE] = 7},
+       flo_extra},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+    sassrun_case(&c[i]);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("sass_timing");
   tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_add_test(tc, test_imad_h200);
+  tcase_add_test(tc, test_mio_h200);
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm");
   suite_add_tcase(s, tc);

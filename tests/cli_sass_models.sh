@@ -180,6 +180,20 @@ grep -qx "  count: the opcode's instructions in the listing; latency and interva
   grep -qx "    cycles (interval: between two of them issued to the class's pipe on one SMSP)" "$tmp/s.txt" ||
   fail "text: no units line under the table"
 # The usage line names the listing once.
+# The LDCs with a per-thread register address (cdiv: 8, from line 2928) are the row LDC[R],
+# timed by [class_special] indexed_latency / indexed_interval (370, 64) with their sources;
+# the other LDCs stay LDC (29, 1).
+"$bin" sass-coverage "$root/results/reference/h200/real11/sass/kernels11.sass" --function 'k_cdiv(' \
+  --format csv >"$tmp/c.csv" || fail "cdiv coverage"
+got=$(awk -F, '$1 == "LDC[R]" || $1 == "LDC" { printf "%s:%s:%s:%s:%s:%s ", $1, $2, $3, $4, $6, $7 }' "$tmp/c.csv")
+[ "$got" = "LDC:3:2856:special:29:1 LDC[R]:8:2928:special:370:64 " ] || fail "cdiv LDC rows: '$got'"
+grep '^LDC\[R\],' "$tmp/c.csv" | grep -q 'mio/ldc.csv' || fail "LDC[R] source: $(grep '^LDC\[R\]' "$tmp/c.csv")"
+sed 's/^indexed_interval=.*/indexed_interval=0/' "$root/models/h200.ini" >"$tmp/off.ini"
+"$bin" sass-coverage "$root/results/reference/h200/real11/sass/kernels11.sass" --function 'k_cdiv(' \
+  --model "$tmp/off.ini" --format csv >"$tmp/c0.csv" 2>/dev/null || fail "cdiv coverage, off"
+[ "$(awk -F, '$1 == "LDC" { print $2 }' "$tmp/c0.csv")" = 11 ] && ! grep -q '^LDC\[R\]' "$tmp/c0.csv" ||
+  fail "cdiv LDC rows with indexed_interval=0: $(grep '^LDC' "$tmp/c0.csv")"
+passed=$((passed + 1))
 "$bin" sass-coverage --help | grep -qx '  warpsim sass-coverage \[OPTION.*\] LISTING - the opcode classes of a SASS listing and their sources' ||
   fail "usage line: $("$bin" sass-coverage --help | sed -n 2p)"
 passed=$((passed + 11))

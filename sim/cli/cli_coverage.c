@@ -29,6 +29,8 @@ typedef struct {
   OpClass cls;       /* its class, or the one assumed */
   gboolean classed;  /* a [class_*] group names it */
   gboolean timed;    /* its group's opcode_timing times it, not the group's latency/interval */
+  gboolean indexed;  /* "LDC[R]": LDCs with a per-thread register address, timed by
+                        [class_special] indexed_latency / indexed_interval */
   guint latency;     /* cycles */
   guint interval;    /* cycles */
 } OpUse;
@@ -42,7 +44,9 @@ static void op_use_free(gpointer p) {
 static const gchar coverage_description[] =
     "Prints every opcode of the listing (all its functions, or --function's) with its\n"
     "count, first line, the model's opcode class ([class_*] group), that class's latency\n"
-    "and issue interval, and the source of each (the model's KEY.source).  The model\n"
+    "and issue interval, and the source of each (the model's KEY.source); LDCs with a\n"
+    "per-thread register address are the row LDC[R] when [class_special]\n"
+    "indexed_interval times them.  The model\n"
     "defaults to the shipped one of the listing's architecture (sm_90: h200); a listing\n"
     "the model's GPU cannot run is refused as 'warpsim run' refuses it.\n\n"
     "Exit status: 0 every opcode classed, 2 bad input or an opcode in no class (one line\n"
@@ -77,8 +81,9 @@ static gint compare_uses(gconstpointer a, gconstpointer b) {
 }
 
 /* Every opcode of `fns`, sorted by name (a new array of OpUse, owning them):
- * one row per base opcode, and one per opcode_timing item that times some of
- * its instructions. */
+ * one row per base opcode, one per opcode_timing item that times some of
+ * its instructions, and "LDC[R]" for the LDCs with a per-thread register
+ * address when [class_special] indexed_interval times them. */
 static GPtrArray *collect_opcodes(const GPtrArray *fns, const SmModel *m) {
   g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
   GPtrArray *uses = g_ptr_array_new_with_free_func(op_use_free);
@@ -93,7 +98,15 @@ static GPtrArray *collect_opcodes(const GPtrArray *fns, const SmModel *m) {
       guint lat = 0, iv = 0;
       gchar *item = opclass_timing(&m->opclass[cls], in->opcode, in->mods, &lat, &iv);
       gboolean timed = classed && item != NULL;
-      g_autofree gchar *name = timed ? item : g_strdup(in->opcode);
+      /* an LDC with a register address has its own timing (sassprog.c) */
+      gboolean indexed = cls == OPCLASS_SPECIAL && classed &&
+                         m->opclass[cls].indexed_interval > 0 && sass_ldc_indexed(in);
+      if (indexed) {
+        timed = FALSE;
+        lat = m->opclass[cls].indexed_latency;
+        iv = m->opclass[cls].indexed_interval;
+      }
+      g_autofree gchar *name = timed ? item : indexed ? g_strdup("LDC[R]") : g_strdup(in->opcode);
       if (!timed)
         g_free(item);
       OpUse *u = g_hash_table_lookup(seen, name);
@@ -105,8 +118,9 @@ static GPtrArray *collect_opcodes(const GPtrArray *fns, const SmModel *m) {
         u->cls = cls;
         u->classed = classed;
         u->timed = timed;
-        u->latency = timed ? lat : m->opclass[cls].latency;
-        u->interval = timed ? iv : m->opclass[cls].interval;
+        u->indexed = indexed;
+        u->latency = timed || indexed ? lat : m->opclass[cls].latency;
+        u->interval = timed || indexed ? iv : m->opclass[cls].interval;
         g_hash_table_insert(seen, u->opcode, u);
         g_ptr_array_add(uses, u);
       }
@@ -159,8 +173,11 @@ static gchar *key_source(const SmModel *m, const gchar *group, const gchar *key)
 }
 
 /* The key of [class_*] that gives `u`'s latency or interval ("latency" or
- * "interval"): that one, or opcode_timing for an opcode it times. */
+ * "interval"): that one, opcode_timing for an opcode it times, or
+ * indexed_latency / indexed_interval for "LDC[R]". */
 static const gchar *use_key(const OpUse *u, const gchar *key) {
+  if (u->indexed)
+    return strcmp(key, "latency") == 0 ? "indexed_latency" : "indexed_interval";
   return u->timed ? "opcode_timing" : key;
 }
 

@@ -303,13 +303,17 @@ static inline SimCycle sm_smem_take(Sm *sm, SimCycle busy, SimCycle now) {
 /* Shared-memory effects of issuing `in`: the SM-wide shared-memory unit
  * takes it for `ways` intervals once it has done what it has queued (at most
  * [smem] queue cycles of work, or the LDS would not have issued); returns the
- * cycle its result is ready: latency plus [smem] wavefront_latency for each
- * wavefront beyond the first.  Inline: a quarter of a GEMM's instructions are
- * LDS. */
+ * cycle its result is ready: latency plus, for an LDS/STS, [smem]
+ * wavefront_latency for each wavefront beyond the first (an OP_SHFL's
+ * latency is its whole latency: MATCH, REDUX and a register-indexed LDC
+ * give theirs for all their unit cycles, results/reference/h200/mio/).
+ * Inline: a quarter of a GEMM's instructions are LDS. */
 static inline SimCycle sm_issue_smem(Sm *sm, const Instr *in, SimCycle now) {
   SimCycle busy = (SimCycle)sm->m->smem.interval * in->ways;
   SimCycle start = sm_smem_take(sm, busy, now);
   guint latency = in->latency ? in->latency : sm->m->smem.latency;
+  if (in->op == OP_SHFL)
+    return start + latency;
   return start + latency + (SimCycle)sm->m->smem_wavefront_latency * (in->ways - 1u);
 }
 

@@ -321,6 +321,17 @@ static const ConfigEntry model_table[] = {
     CLASS_KEYS(OPCLASS_UNIFORM, "uniform", "uniform datapath"),
     CLASS_KEYS(OPCLASS_CONTROL, "control", "branch/barrier/sync"),
     CLASS_KEYS(OPCLASS_SPECIAL, "special", "special-register"),
+    {"class_special", "indexed_latency", CONFIG_UINT, M(opclass[OPCLASS_SPECIAL].indexed_latency),
+     0, "0", 0, 100000, NULL, 0, 0, "cycles",
+     "SASS kernels: cycles to the result of an LDC whose constant-bank address has a per-thread "
+     "register (LDC R, c[bank][R]), from when the SM-wide shared-memory unit takes it "
+     "(0 = timed as a uniform LDC)",
+     "assumed: off (timed as a uniform LDC)"},
+    {"class_special", "indexed_interval", CONFIG_UINT, M(opclass[OPCLASS_SPECIAL].indexed_interval),
+     0, "0", 0, 4096, NULL, 0, 0, "cycles",
+     "SASS kernels: cycles of the SM-wide shared-memory unit one register-indexed LDC takes "
+     "(one per [smem] interval; 0 = off, no unit)",
+     "assumed: off (no unit)"},
     CLASS_KEYS(OPCLASS_IMAD, "imad", "integer multiply-add"),
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)

@@ -16,7 +16,7 @@ typedef enum {
   OPCLASS_CONV,    /* F2I, I2F, F2F...: sfu pipe */
   OPCLASS_GLOBAL,  /* LDG, STG, LDL, STL, ATOM, RED...: lsu, then the memory levels */
   OPCLASS_SHARED,  /* LDS, STS, ATOMS, LDSM: the SM-wide shared-memory unit */
-  OPCLASS_SHUFFLE, /* SHFL: the SM-wide shared-memory crossbar */
+  OPCLASS_SHUFFLE, /* SHFL, MATCH, REDUX: the SM-wide shared-memory unit (MIO) */
   OPCLASS_UNIFORM, /* ULDC, UIADD3, UMOV...: uniform pipe */
   OPCLASS_CONTROL, /* BRA, BSSY, BSYNC, EXIT, BAR, WARPSYNC, NOP...: no pipe */
   OPCLASS_SPECIAL, /* S2R, CS2R, S2UR, LDC: special registers and constants, no pipe */
@@ -30,10 +30,16 @@ typedef struct {
   gchar *timing;               /* per-opcode timing, owned: ';'-separated OPCODE[.MOD...]:
                                   LATENCY:INTERVAL items (opclass_timing); NULL or "": none */
   guint latency;               /* cycles until a result waited on through a scoreboard is written */
-  guint interval;              /* cycles the class's pipe stays busy per warp instruction */
+  guint interval;              /* cycles the class's pipe stays busy per warp instruction (shuffle:
+                                  cycles of the SM-wide shared-memory unit, in [smem] intervals) */
   guint read_latency;          /* global, shared: cycles after issue a store's registers are read */
   guint dispatch;              /* fp64: cycles the SMSP's dispatch is held per warp instruction
                                   (operand reads; 0 or 1 = the next cycle is free) */
+  guint indexed_latency;       /* special: cycles to the result of an LDC with a per-thread
+                                  register address, from when the SM-wide shared-memory unit
+                                  starts it (0 = timed as a uniform LDC) */
+  guint indexed_interval;      /* special: cycles of the SM-wide shared-memory unit such an LDC
+                                  takes (0 = off) */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
   guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes, with no

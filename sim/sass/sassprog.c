@@ -209,8 +209,12 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->pipe = PIPE_UNIFORM;
     break;
   case OPCLASS_SHUFFLE:
+    /* SHFL, MATCH, REDUX: the SM-wide shared-memory unit, busy the class's
+     * (or the opcode's) interval, in [smem] intervals (MATCH.ANY 2 cycles per
+     * distinct key, REDUX.SUM 2, SHFL 1: results/reference/h200/mio/warp.csv) */
     out->op = OP_SHFL;
     out->pipe = PIPE_SMEM;
+    out->ways = (guint16)CLAMP(interval / MAX(m->smem.interval, 1u), 1u, 65535u);
     break;
   case OPCLASS_SHARED:
     classify_shared(in, p, cm, out);
@@ -229,6 +233,18 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->pipe = PIPE_FMAHEAVY;
     break;
   case OPCLASS_SPECIAL:
+    if (cm->indexed_interval > 0 && sass_ldc_indexed(in)) {
+      /* An LDC with a per-thread register address is served once per distinct
+       * address of the warp, 2 cycles each of the unit MATCH uses
+       * (results/reference/h200/mio/ldc.csv): the SM-wide shared-memory unit
+       * for [class_special] indexed_interval cycles (the addresses the
+       * listing cannot tell: the model file states what it assumes). */
+      out->op = OP_SHFL;
+      out->pipe = PIPE_SMEM;
+      out->ways = (guint16)CLAMP(cm->indexed_interval / MAX(m->smem.interval, 1u), 1u, 65535u);
+      out->latency = (guint16)MIN(cm->indexed_latency, 65535u);
+    }
+    break;
   case OPCLASS_MAX:
     break;
   }
@@ -401,29 +417,46 @@ static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GErro
   return TRUE;
 }
 
+gboolean sass_ldc_indexed(const SassInstr *in) {
+  for (guint s = 0; sass_op_is(in, "LDC") && s < in->n_src; s++)
+    if (in->src[s].file == SASS_REG_R)
+      return TRUE;
+  return FALSE;
+}
+
 /* An LDC whose constant-bank address has a general register (`LDC R12,
  * c[0x3][R12]`: a __constant__ array indexed per thread) is served once per
  * distinct address of the warp's lanes ("requests are split into as many
  * separate requests as there are different memory addresses in the initial
  * request": NVIDIA CUDA C++ Programming Guide, constant memory), and the
- * listing does not say how many there are: warpsim times it as the one
- * access of a uniform LDC.  One warning names the first such LDC executed
- * (results/reference/h200/real11/README.md, cdiv: 25.6 times slower on the
- * H200 than simulated). */
-static void warn_ldc_indexed(const SassKernel *sk, GString *warnings) {
+ * listing does not say how many there are.  With [class_special]
+ * indexed_interval it is timed as that many cycles of the SM-wide
+ * shared-memory unit (the model file's assumption: h200, 32 distinct
+ * addresses that hit the constant cache), else as the one access of a
+ * uniform LDC.  One warning names the first such LDC executed and what it
+ * is timed as (results/reference/h200/real11/README.md, cdiv). */
+static void warn_ldc_indexed(const SassKernel *sk, const SmModel *m, GString *warnings) {
+  const OpClassModel *cm = &m->opclass[OPCLASS_SPECIAL];
   for (guint i = 0; warnings != NULL && i < sk->fn->n; i++) {
     const SassInstr *in = &sk->fn->ins[i];
-    gboolean indexed = FALSE;
-    for (guint s = 0; sass_op_is(in, "LDC") && s < in->n_src; s++)
-      indexed = indexed || in->src[s].file == SASS_REG_R;
-    if (indexed && (!sk->source || sassmem_executed(sk, i) > 0)) {
+    if (!sass_ldc_indexed(in) || (sk->source && sassmem_executed(sk, i) <= 0))
+      continue;
+    if (cm->indexed_interval > 0 && opclass_lookup(m->opclass, "LDC") == OPCLASS_SPECIAL)
+      g_string_append_printf(warnings,
+                             "%s:%u: '%s' indexes constant memory with a per-thread register: "
+                             "the H200 serves it once per distinct address of the warp; timed "
+                             "as %u cycles of the shared-memory unit and %u cycles of latency "
+                             "([class_special] indexed_interval, indexed_latency: what the model "
+                             "assumes of the addresses, the listing cannot tell)\n",
+                             sk->fn->file, in->line, in->text, cm->indexed_interval,
+                             cm->indexed_latency);
+    else
       g_string_append_printf(warnings,
                              "%s:%u: '%s' indexes constant memory with a per-thread register: "
                              "the H200 serves it once per distinct address of the warp, warpsim "
                              "times it as one access (a divergent index is not modelled)\n",
                              sk->fn->file, in->line, in->text);
-      return;
-    }
+    return;
   }
 }
 
@@ -482,7 +515,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
       return NULL;
   }
   warn_atomics(sk, m, warnings);
-  warn_ldc_indexed(sk, warnings);
+  warn_ldc_indexed(sk, m, warnings);
   const gchar *why = NULL;
   if (!program_check(p, &why)) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT, "%s: %s", fn->file, why);

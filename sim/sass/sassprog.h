@@ -105,6 +105,12 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
                                 const gchar *details_csv, gint64 details_id, const SmModel *m,
                                 const guint *trip_counts, guint n_trip_counts, GError **error);
 
+/* TRUE when `in` is an LDC whose constant-bank address has a general
+ * register (`LDC R12, c[0x3][R12]`: each lane its own address), FALSE for
+ * any other instruction and for an LDC addressed by an immediate or a
+ * uniform register (one address for the warp). */
+gboolean sass_ldc_indexed(const SassInstr *in);
+
 /* Whether model `m` can simulate function `fn`: its GPU runs the listing
  * (sass_check_arch: SASS_ERROR_ARCH, or one line on `warnings`, may be
  * NULL, when it runs it by binary compatibility) and it has opcode classes
