@@ -143,8 +143,8 @@ START_TEST(test_split_loop) {
   ck_assert_uint_eq(sk->fn->ins[29].offset, 0x1d0);
   ck_assert_msg(fabs((gdouble)count[9] - 58.51) <= 0.02 * 58.51, "head walked %" G_GUINT64_FORMAT,
                 count[9]);
-  ck_assert_msg(fabs((gdouble)count[29] - 100.33) <= 0.02 * 100.33,
-                "CAS walked %" G_GUINT64_FORMAT, count[29]);
+  ck_assert_msg(fabs((gdouble)count[29] - 100.33) <= 0.02 * 100.33, "CAS walked %" G_GUINT64_FORMAT,
+                count[29]);
 }
 END_TEST
 

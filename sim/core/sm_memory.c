@@ -78,8 +78,8 @@ void sm_access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
      * ([spill] scattered_{load,store}_sector_cycles; results/reference/
      * h200/casl/: a scattered STL holds the SM 2.9-3.2 cycles a sector, it
      * writes through to L2; an LDL 0.35) */
-    gdouble per = in->op == OP_STL ? sm->m->local_scattered_store_cycles
-                                   : sm->m->local_scattered_load_cycles;
+    gdouble per =
+        in->op == OP_STL ? sm->m->local_scattered_store_cycles : sm->m->local_scattered_load_cycles;
     if (per > 0)
       a->port_cycles = (gdouble)bytes / (gdouble)sm->m->sector_bytes * per;
   }

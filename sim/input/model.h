@@ -109,8 +109,8 @@ typedef struct {
                                            scattered LDL (a register-indexed local array; 0 =
                                            spill_bytes_per_cycle) */
   gdouble local_scattered_store_cycles; /* the same for a scattered STL */
-  guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
-  guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
+  guint spill_loop_regs;                /* registers a loop needs beside its live values (ptxas) */
+  guint spill_extra_values;             /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
   BusyShare l2_busy, dram_busy;     /* how the L2 and DRAM shares grow as fewer SMs are busy */
   gdouble l2_peak_bytes_per_cycle;  /* L2 share per SM, bytes per cycle, of a SASS load through

@@ -228,8 +228,8 @@ void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r
   gdouble cas = (gdouble)st->atomic_cas_bytes / m->sector_bytes;
   out->atomic_sectors = red + ret + cas;
   if (m->atomic_sectors_per_cycle > 0)
-    out->atomic_busy_cycles = red / sm_atomic_rate(m, 1) + ret / sm_atomic_rate(m, 2) +
-                              cas / sm_atomic_rate(m, 3);
+    out->atomic_busy_cycles =
+        red / sm_atomic_rate(m, 1) + ret / sm_atomic_rate(m, 2) + cas / sm_atomic_rate(m, 3);
   out->atomic_sm_cycles = (gdouble)st->cycles;
   out->cycles_ratio =
       out->profiled[AGREE_SM_ACTIVE_CYCLES] > 0
