@@ -40,8 +40,9 @@ gboolean sassflow_check(const SassKernel *sk, GError **error);
 gdouble *sassflow_taken_counts(const SassKernel *sk);
 
 /* The exits-per-entry ratio above which a loop is taken to split its warps
- * (1.05: a convergent loop has exactly one exit per entry; 5 % leaves room
- * for Nsight Compute's sampling-free but rounded counts). */
+ * (1.05: a convergent loop has exactly one exit per entry, a loop with a
+ * break fewer; a warp that splits now and then, under 5 % more exits, keeps
+ * the exit-count reading; cas has 4.58). */
 extern const gdouble sassflow_split_exit_margin;
 
 /* Instruction i, a branch or a guarded EXIT, as OP_BRA: its target (exit_pc
