@@ -8,6 +8,7 @@
  * bits of its listing; the cache-capacity model gives the profiled hit rate
  * at the profiled occupancy and never rises with more warps. */
 #include "input/model.h"
+#include "sass/sassflow.h"
 #include "sass/sassmem.h"
 #include "sass/sassprog.h"
 
@@ -112,6 +113,38 @@ START_TEST(test_counts_reproduced) {
     guint8 wb = sk->fn->ins[i].ctrl.write_sb;
     ck_assert_uint_eq(p->code[i].sb_write, wb < SASS_BARRIERS ? wb : INSTR_NO_SB);
   }
+}
+END_TEST
+
+/* A loop whose warps split (real11's cas: an atomicCAS retry loop with
+ * YIELD inside the loop over 32 elements).  The outer back edge '@!P1 BRA'
+ * (0x220) ran 247,896 times and fell into WARPSYNC.ALL 19,356 times: 4.58
+ * exits for each of the 4,224 warps that entered (the IMAD.WIDE before the
+ * head, 0x80, 4,224 times).  By the exit count a warp would leave after
+ * 1 / (1 - 228,540 / 247,896) = 12.8 trips; the head (0x90) ran 247,165
+ * times, 58.51 per warp.  sassflow_split_loops: taken = 247,896 x (1 -
+ * 4,224 / 247,165) = 243,659.5, so a warp walks the head 58.51 times and the
+ * CAS (0x1d0, 423,785) 100.33 times per warp, within 2 %. */
+START_TEST(test_split_loop) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real11", "sass", "kernels11.sass");
+  g_autofree gchar *source = ref_in("real11", "ncu", "cas_source_b8.csv");
+  g_autofree gchar *details = ref_in("real11", "ncu", "details11_b8.csv");
+  g_autoptr(SassKernel) sk = sass_kernel_load(listing, "k_cas(", source, details, NULL, 0, &err);
+  ck_assert_msg(sk != NULL, "%s", err ? err->message : "?");
+  g_autofree gdouble *taken = sassflow_taken_counts(sk);
+  ck_assert_uint_eq(sk->fn->ins[34].offset, 0x220);
+  ck_assert_double_eq_tol(taken[34], 243659.5, 0.5);
+  g_autoptr(Program) p = sass_program_new(sk, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  g_autofree guint64 *count = walk(p, 100000000);
+  ck_assert_uint_eq(sk->fn->ins[9].offset, 0x90);
+  ck_assert_uint_eq(sk->fn->ins[29].offset, 0x1d0);
+  ck_assert_msg(fabs((gdouble)count[9] - 58.51) <= 0.02 * 58.51, "head walked %" G_GUINT64_FORMAT,
+                count[9]);
+  ck_assert_msg(fabs((gdouble)count[29] - 100.33) <= 0.02 * 100.33, "CAS walked %" G_GUINT64_FORMAT,
+                count[29]);
 }
 END_TEST
 
@@ -707,6 +740,7 @@ static Suite *sassprog_suite(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_counts_reproduced, 0, G_N_ELEMENTS(kernels));
   tcase_add_test(tc, test_bresenham);
+  tcase_add_test(tc, test_split_loop);
   tcase_add_test(tc, test_trip_count);
   tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);

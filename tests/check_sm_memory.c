@@ -118,6 +118,45 @@ static const gchar two_spills[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* A global compare-and-swap (sassmem_global_atomic 3), no profile: 4 B x 32
+ * lanes = 4 sectors, 128 B.  Its line reaches L2 at 0 and is back at 305;
+ * the atomic unit serves its 4 sectors at [l2] atomic_cas_sectors_per_cycle
+ * (not atomic_sectors_per_cycle 1, nor atomic_return_sectors_per_cycle):
+ * at 0.01, 0 .. 400, so its value is back at max(305, 400) = 400; FADD 400,
+ * EXIT 401, retire 402; long_scoreboard 1..399.  With atomic_cas_latency
+ * 462 and no CAS rate (the unit at 1 sector/cycle: done at 4) it is back
+ * at max(305, 4, 0 + 462) = 462: FADD 462, EXIT 463, retire 464. */
+/* clang-format off */
+static const gchar cas_listing[] = SASS_HEADER
+    SASS_INS("0000", "ATOMG.E.CAS.STRONG.GPU PT, R4, [R2], R6, R7", "0x000e220000000000")
+    SASS_INS("0010", "FADD R8, R4, R4", "0x001fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* Two LDL of a register-indexed local array, profiled at 25 sectors a
+ * request (L2 Theoretical Sectors Local 25 in 1 execution: 2 x the 4 ideal
+ * or more, so scattered), 800 B, L1 hits (49 cycles).  With [spill]
+ * scattered_load_sector_cycles 2 each holds the SM's local port 25 x 2 = 50
+ * cycles: the first 0..50, data at 0 + 49 = 49; the second, ready at 1,
+ * starts at 50, data at 99; FADD 99, EXIT 100, retire 101; long_scoreboard
+ * 2..98.  Without the key, at bytes_per_cycle 128: 800 / 128 = 6.25 cycles,
+ * the second starts at 6.25 -> 7, data at 56: FADD 56, EXIT 57, retire 58. */
+/* clang-format off */
+static const gchar local_listing[] = SASS_HEADER
+    SASS_INS("0000", "LDL R4, [R2]", "0x000e220000000000")
+    SASS_INS("0010", "LDL R5, [R3]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R7, R4, R5", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+static const gchar local_source[] =
+    "\"Kernel Name\",\"test()\"\n"
+    "\"Address\",\"Source\",\"Instructions Executed\",\"L2 Theoretical Sectors Local\","
+    "\"Address Space\",\"Access Operation\"\n"
+    "\"0x0\",\"LDL R4, [R2]\",\"1\",\"25\",\"Local\",\"Load\"\n"
+    "\"0x10\",\"LDL R5, [R3]\",\"1\",\"25\",\"Local\",\"Load\"\n"
+    "\"0x20\",\"FADD R7, R4, R5\",\"1\",\"0\",\"\",\"\"\n"
+    "\"0x30\",\"EXIT\",\"1\",\"0\",\"\",\"\"\n";
+/* clang-format on */
+
 /* With a profile, a request's sectors are the profile's (L2 Theoretical
  * Sectors Global / Instructions Executed), not its width's: an LDG.E (4 B
  * per thread, 4 sectors ideal) profiled at 13 sectors in 2 executions, 6.5
@@ -242,6 +281,18 @@ static void atomic_extra(const SassRun *r) {
   ck_assert_uint_eq(r->st.lg_load_sm, 304);
 }
 
+static void cas_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_LDG);
+  ck_assert_uint_eq(r->p->code[0].atomic, 3); /* a compare-and-swap */
+  ck_assert_uint_eq(r->st.atomic_cas_bytes, 128);
+  ck_assert_uint_eq(r->st.atomic_return_bytes, 0);
+}
+
+static void local_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_LDL);
+  ck_assert_uint_eq(r->p->code[0].scattered, 1);
+}
+
 #define ONE_SLOT "class_global.lines_in_flight=1"
 
 static const SassCase cases[] = {
@@ -284,6 +335,31 @@ static const SassCase cases[] = {
      1701,
      {[STALL_SELECTED] = 5, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 1000},
      atomic_extra},
+    {"compare-and-swap at the CAS rate",
+     cas_listing,
+     {.l2_hit = 1.0, .sets = "l2.atomic_sectors_per_cycle=1;l2.atomic_cas_sectors_per_cycle=0.01"},
+     402,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 399},
+     cas_extra},
+    {"compare-and-swap round trip",
+     cas_listing,
+     {.l2_hit = 1.0, .sets = "l2.atomic_sectors_per_cycle=1;l2.atomic_cas_latency=462"},
+     464,
+     {[STALL_SELECTED] = 3, [STALL_LONG_SCOREBOARD] = 461},
+     cas_extra},
+    {"scattered local loads, per sector",
+     local_listing,
+     {.source = local_source,
+      .sets = "spill.bytes_per_cycle=128;spill.scattered_load_sector_cycles=2"},
+     101,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 97},
+     local_extra},
+    {"scattered local loads, by bytes",
+     local_listing,
+     {.source = local_source, .sets = "spill.bytes_per_cycle=128"},
+     58,
+     {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 54},
+     local_extra},
     {"store holds a slot",
      store_load,
      {.sets = ONE_SLOT},

@@ -83,11 +83,11 @@ anch=$(cycles --kernel "$root/traces/ghist_sass.ini")
 sets=$(timeout 120 "$bin" run --format csv --no-whatif --config-comments \
   --kernel "$root/traces/ghist_sass.ini" 2>/dev/null | sed -n 's/^# *anchor: every occupancy simulated with --set //p')
 read -ra words <<<"$sets"
-repro=$(cycles --kernel "$root/traces/ghist_sass.ini" --no-anchor --set "${words[0]}" --set "${words[1]}")
+repro=$(cycles --kernel "$root/traces/ghist_sass.ini" --no-anchor --set "${words[0]}" --set "${words[1]}" --set "${words[2]}")
 [ -n "$sets" ] && [ -n "$anch" ] && [ "$anch" = "$repro" ] && ok ||
   fail "ghist: anchored $anch cycles, --no-anchor with '$sets' $repro"
 # A rate so small that one request would take more than 2^63 cycles is refused.
-for key in atomic_sectors_per_cycle atomic_return_sectors_per_cycle; do
+for key in atomic_sectors_per_cycle atomic_return_sectors_per_cycle atomic_cas_sectors_per_cycle; do
   one_line "$key 1e-18" "[l2] $key: 1e-18 (allowed 0 = off, or 0.001..1e+06)" -- \
     run --kernel "$root/traces/ghist_sass.ini" --format csv --set l2.$key=1e-18
 done

@@ -72,7 +72,9 @@ typedef struct {
   guint8 n_src;               /* value slots read (<= INSTR_MAX_SRC) */
   guint8 conflict;            /* FFMA reading two operands from one register bank */
   guint8 scattered;           /* global access: a gather (sassmem_scattered), with its own L2
-                                 hit rate (sassmem_l2_split) */
+                                 hit rate (sassmem_l2_split); LDL/STL: a register-indexed
+                                 local array (twice its lanes' sectors or more), timed per
+                                 sector ([spill] scattered_*_sector_cycles) */
   guint8 dispatch;            /* cycles the SMSP's dispatch is held (0 or 1: the next cycle
                                  is free; FP64 operands take 2) */
   guint8 stall;               /* cycles before the same warp's next issue (SASS stall
@@ -107,7 +109,7 @@ typedef struct {
   guint8 sequential;     /* lines of one access share a server (streaming) */
   guint8 atomic;         /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
                             atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
-                            returns a value (ATOM) */
+                            returns a value (ATOM), 3 a compare-and-swap (ATOM.CAS) */
   guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
                             misaligned contiguous access reads or writes in part; 0 = none */

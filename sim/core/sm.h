@@ -47,4 +47,11 @@ gboolean sm_run(Sm *sm, gboolean check_invariants, SimStats *st, GError **error)
 void sm_free(Sm *sm);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Sm, sm_free)
 
+/* The L2 atomic unit's rate, sectors per cycle per SM, for a global atomic
+ * of kind `kind` (Instr.atomic: 1 reduction, 2 returning, 3 compare-and-
+ * swap): [l2] atomic_cas_sectors_per_cycle for 3, atomic_return_sectors_per
+ * _cycle for 2 and 3, atomic_sectors_per_cycle, each used when the one
+ * before it is 0.  0 when the model has no atomic unit.  (sm_memory.c) */
+gdouble sm_atomic_rate(const SmModel *m, guint kind);
+
 #endif

@@ -73,6 +73,16 @@ void sm_access_init(const Sm *sm, const Instr *in, guint bytes, MemAccess *a) {
     /* the sectors' neighbours DRAM reads with them: bytes, not time */
     a->dram_bytes = (guint32)(a->request_bytes * sm->l.mem.scattered_dram_scale + 0.5);
   a->port_cycles = a->bytes / sm->m->spill_bytes_per_cycle;
+  if (in->scattered && (in->op == OP_LDL || in->op == OP_STL)) {
+    /* a register-indexed local array: per sector, loads and stores apart
+     * ([spill] scattered_{load,store}_sector_cycles; results/reference/
+     * h200/casl/: a scattered STL holds the SM 2.9-3.2 cycles a sector, it
+     * writes through to L2; an LDL 0.35) */
+    gdouble per =
+        in->op == OP_STL ? sm->m->local_scattered_store_cycles : sm->m->local_scattered_load_cycles;
+    if (per > 0)
+      a->port_cycles = (gdouble)bytes / (gdouble)sm->m->sector_bytes * per;
+  }
   if (in->op == OP_STG) /* as written with no reads (dram_turnaround adds the share's) */
     a->shape[MEM_DRAM] = mem_shape(sm->mem, write_cost(sm, a->dram_cost, 0.0));
   a->valid = TRUE;
@@ -108,21 +118,42 @@ static MemShape store_shape(Sm *sm, const MemAccess *a) {
   return mem_shape(sm->mem, write_cost(sm, a->dram_cost, share));
 }
 
+/* The L2 atomic unit's rate, sectors per cycle per SM, for atomic kind
+ * `kind` (Instr.atomic): a compare-and-swap's, else a returning atomic's,
+ * else a reduction's, each falling back to the next when 0. */
+gdouble sm_atomic_rate(const SmModel *m, guint kind) {
+  if (kind == 3 && m->atomic_cas_sectors_per_cycle > 0)
+    return m->atomic_cas_sectors_per_cycle;
+  if (kind >= 2 && m->atomic_return_sectors_per_cycle > 0)
+    return m->atomic_return_sectors_per_cycle;
+  return m->atomic_sectors_per_cycle;
+}
+
 /* A global atomic `a` (in->atomic) issued at `now`: the SM's share of the L2
  * atomic unit serves its sectors in order, first come first served, at [l2]
- * atomic_sectors_per_cycle (reductions) or atomic_return_sectors_per_cycle
- * (atomics that return a value); returns the cycle it is done.  Measured
- * (results/reference/h200/atomics/): with every SM busy the GPU's L2 does
- * 56-62 uncontended atomic sectors per cycle (RED), whatever the occupancy,
- * and fewer when many lanes aim at few words: one rate per kernel. */
+ * atomic_sectors_per_cycle (reductions), atomic_return_sectors_per_cycle
+ * (atomics that return a value) or atomic_cas_sectors_per_cycle
+ * (compare-and-swap; sm_atomic_rate); returns the cycle it is done.
+ * Measured (results/reference/h200/atomics/): with every SM busy the GPU's
+ * L2 does 56-62 uncontended atomic sectors per cycle (RED), whatever the
+ * occupancy, and fewer when many lanes aim at few words: one rate per
+ * kernel; a CAS 0.21 sectors per cycle per SM (casl/). */
 static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
-  gdouble rate = in->atomic == 2 && sm->m->atomic_return_sectors_per_cycle > 0
-                     ? sm->m->atomic_return_sectors_per_cycle
-                     : sm->m->atomic_sectors_per_cycle;
-  *(in->atomic == 2 ? &sm->st.atomic_return_bytes : &sm->st.atomic_bytes) += a->bytes;
+  gdouble rate = sm_atomic_rate(sm->m, in->atomic);
+  *(in->atomic == 3   ? &sm->st.atomic_cas_bytes
+    : in->atomic == 2 ? &sm->st.atomic_return_bytes
+                      : &sm->st.atomic_bytes) += a->bytes;
   gdouble start = MAX((gdouble)now, sm->atomic_free);
   sm->atomic_free = start + (gdouble)a->bytes / (gdouble)sm->m->sector_bytes / rate;
-  return sim_cycle_ceil(sm->atomic_free);
+  SimCycle served = sim_cycle_ceil(sm->atomic_free);
+  if (in->atomic == 3 && sm->m->atomic_cas_latency > 0) {
+    /* the old value comes back a CAS round trip after issue at the
+     * earliest ([l2] atomic_cas_latency: casl/ cas_chain, one line a
+     * request, B = 1) */
+    SimCycle back = now + sm->m->atomic_cas_latency;
+    served = MAX(served, back);
+  }
+  return served;
 }
 
 /* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through

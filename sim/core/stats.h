@@ -62,6 +62,7 @@ typedef struct {
   guint64 atomic_bytes;        /* bytes (sectors x sector bytes) of global reductions (RED)
                                   served by the L2 atomic unit ([l2] atomic_sectors_per_cycle) */
   guint64 atomic_return_bytes; /* the same for global atomics that return a value (ATOM) */
+  guint64 atomic_cas_bytes;    /* the same for global compare-and-swap (ATOM.CAS) */
   guint64 thread_insts;        /* thread instructions (active lanes) */
   guint64 issue_cycles;        /* sum over SMSPs of cycles with an issue */
   guint64 smsp_active_cycles;  /* sum over SMSPs of cycles with at least one active warp

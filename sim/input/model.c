@@ -172,6 +172,17 @@ static const ConfigEntry model_table[] = {
      "local-memory (LDL/STL) throughput of L1, one SM-wide port",
      "fitted: results/reference/h200/calibrate/spill.csv[occupancy=max,cap>=48] rolled 64 and "
      "unrolled 96 (0.260 spill accesses per cycle per SM)"},
+    {"spill", "scattered_load_sector_cycles", CONFIG_DOUBLE, M(local_scattered_load_cycles), 0, "0",
+     0, 1e6, NULL, 0, 0, "cycles per sector",
+     "cycles a scattered local load (LDL of a register-indexed local array: twice its lanes' "
+     "sectors or more) holds the SM's local-memory port per sector it touches (0 = "
+     "bytes_per_cycle)",
+     "assumed: as a spill, bytes / bytes_per_cycle"},
+    {"spill", "scattered_store_sector_cycles", CONFIG_DOUBLE, M(local_scattered_store_cycles), 0,
+     "0", 0, 1e6, NULL, 0, 0, "cycles per sector",
+     "the same for a scattered local store (STL): local stores write through to L2 (0 = "
+     "bytes_per_cycle)",
+     "assumed: as a spill, bytes / bytes_per_cycle"},
     {"spill", "loop_regs", CONFIG_UINT, M(spill_loop_regs), 0, "8", 0, 255, NULL, 0, 0, "registers",
      "registers a loop needs beside its live values (so the cap that starts spills)",
      "measured: results/reference/h200/calibrate/spill.csv[cap=0] (40, 72, 105 registers for 32, "
@@ -201,6 +212,15 @@ static const ConfigEntry model_table[] = {
      "0", 0, 1e6, NULL, 0, 0, "sectors per cycle per SM",
      "the same for global atomics that return a value (ATOM; 0 = atomic_sectors_per_cycle)",
      "assumed: as reductions"},
+    {"l2", "atomic_cas_sectors_per_cycle", CONFIG_DOUBLE, M(atomic_cas_sectors_per_cycle), 0, "0",
+     0, 1e6, NULL, 0, 0, "sectors per cycle per SM",
+     "the same for global compare-and-swap (ATOMG.E.CAS; 0 = atomic_return_sectors_per_cycle)",
+     "assumed: as other atomics that return a value"},
+    {"l2", "atomic_cas_latency", CONFIG_UINT, M(atomic_cas_latency), 0, "0", 0, 100000, NULL, 0, 0,
+     "cycles",
+     "issue to the old value back of an uncontended global compare-and-swap (ATOMG.E.CAS; 0 = "
+     "timed as an L2 load)",
+     "assumed: as an L2 load ([l2] latency)"},
     {"l2", "lone_sm_ratio", CONFIG_DOUBLE, M(l2_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
      "ratio", "L2 share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
      "assumed: no rise when fewer SMs are busy"},
@@ -510,7 +530,9 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   if (!off_or_at_least(kf, file, "l2", "atomic_sectors_per_cycle", m->atomic_sectors_per_cycle,
                        0.001, error) ||
       !off_or_at_least(kf, file, "l2", "atomic_return_sectors_per_cycle",
-                       m->atomic_return_sectors_per_cycle, 0.001, error))
+                       m->atomic_return_sectors_per_cycle, 0.001, error) ||
+      !off_or_at_least(kf, file, "l2", "atomic_cas_sectors_per_cycle",
+                       m->atomic_cas_sectors_per_cycle, 0.001, error))
     return FALSE;
   /* DRAM moves every sector a load touches: fewer bytes per sector than a
    * sector (global_cost in sm_memory.c takes the larger) is no model */

@@ -105,8 +105,12 @@ typedef struct {
   gboolean operand_conflict;     /* model the FFMA register-bank conflict */
   guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
   gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */
-  guint spill_loop_regs;         /* registers a loop needs beside its live values (ptxas) */
-  guint spill_extra_values;      /* most values ptxas spills beyond the registers it lacks */
+  gdouble local_scattered_load_cycles;  /* cycles of the local-memory port per sector of a
+                                           scattered LDL (a register-indexed local array; 0 =
+                                           spill_bytes_per_cycle) */
+  gdouble local_scattered_store_cycles; /* the same for a scattered STL */
+  guint spill_loop_regs;                /* registers a loop needs beside its live values (ptxas) */
+  guint spill_extra_values;             /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
   BusyShare l2_busy, dram_busy;     /* how the L2 and DRAM shares grow as fewer SMs are busy */
   gdouble l2_peak_bytes_per_cycle;  /* L2 share per SM, bytes per cycle, of a SASS load through
@@ -123,6 +127,10 @@ typedef struct {
                                        atomics are timed as L2 writes ([l2] bytes_per_cycle) */
   gdouble atomic_return_sectors_per_cycle; /* the same for atomics that return a value (ATOM);
                                               0 = atomic_sectors_per_cycle */
+  gdouble atomic_cas_sectors_per_cycle;    /* the same for compare-and-swap (ATOMG.E.CAS); 0 =
+                                              atomic_return_sectors_per_cycle */
+  guint atomic_cas_latency;                /* cycles from issue until an uncontended CAS's old
+                                              value is back (0 = timed as an L2 load) */
   guint sector_bytes;                      /* bytes per sector */
   guint line_bytes;                        /* bytes per cache line */
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */

@@ -3,6 +3,7 @@
 
 #include "report/json_text.h"
 
+#include "core/sm.h"
 #include "occupancy/occupancy.h"
 #include "report/report.h"
 #include "run/rates.h"
@@ -224,12 +225,11 @@ void profile_agree_compare(const SmModel *m, const Kernel *k, const SimResult *r
   const SimStats *st = &r->st;
   gdouble red = (gdouble)st->atomic_bytes / m->sector_bytes;
   gdouble ret = (gdouble)st->atomic_return_bytes / m->sector_bytes;
-  out->atomic_sectors = red + ret;
+  gdouble cas = (gdouble)st->atomic_cas_bytes / m->sector_bytes;
+  out->atomic_sectors = red + ret + cas;
   if (m->atomic_sectors_per_cycle > 0)
     out->atomic_busy_cycles =
-        red / m->atomic_sectors_per_cycle + ret / (m->atomic_return_sectors_per_cycle > 0
-                                                       ? m->atomic_return_sectors_per_cycle
-                                                       : m->atomic_sectors_per_cycle);
+        red / sm_atomic_rate(m, 1) + ret / sm_atomic_rate(m, 2) + cas / sm_atomic_rate(m, 3);
   out->atomic_sm_cycles = (gdouble)st->cycles;
   out->cycles_ratio =
       out->profiled[AGREE_SM_ACTIVE_CYCLES] > 0

@@ -54,8 +54,10 @@ static gboolean derive_atomic(const SmModel *m, const ProfileAgreement *a, Profi
   out->applied = TRUE;
   out->model.atomic_sectors_per_cycle = m->atomic_sectors_per_cycle * g;
   out->model.atomic_return_sectors_per_cycle = m->atomic_return_sectors_per_cycle * g;
+  out->model.atomic_cas_sectors_per_cycle = m->atomic_cas_sectors_per_cycle * g;
   out->atomic_rate = out->model.atomic_sectors_per_cycle;
   out->atomic_return_rate = out->model.atomic_return_sectors_per_cycle;
+  out->atomic_cas_rate = out->model.atomic_cas_sectors_per_cycle;
   return TRUE;
 }
 
@@ -82,6 +84,7 @@ void profile_anchor_derive(const SmModel *m, const ProfileAgreement *a, ProfileA
                          .profiled_cycles = NAN,
                          .atomic_rate = NAN,
                          .atomic_return_rate = NAN,
+                         .atomic_cas_rate = NAN,
                          .time_factor = 1.0};
   if (!a->present) {
     out->why = "no details export";
@@ -156,11 +159,14 @@ static void refuse(const SmModel *m, ProfileAnchor *an, const gchar *why) {
 /* The atomic anchor's --set overrides, e.g. "l2.atomic_sectors_per_cycle=0.00999... ...", each
  * value in its shortest round-trip form (as the memory anchor's). */
 static void atomic_sets(const ProfileAnchor *an, GString *s) {
-  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
   g_ascii_dtostr(a, sizeof a, an->atomic_rate); /* round-trip: the --set reproduces the run */
   g_ascii_dtostr(b, sizeof b, an->atomic_return_rate);
-  g_string_append_printf(s, "l2.atomic_sectors_per_cycle=%s l2.atomic_return_sectors_per_cycle=%s",
-                         a, b);
+  g_ascii_dtostr(c, sizeof c, an->atomic_cas_rate);
+  g_string_append_printf(s,
+                         "l2.atomic_sectors_per_cycle=%s l2.atomic_return_sectors_per_cycle=%s "
+                         "l2.atomic_cas_sectors_per_cycle=%s",
+                         a, b, c);
 }
 
 gboolean profile_anchor_check(const SmModel *m, ProfileAnchor *an, const ProfileAgreement *pure,
@@ -281,7 +287,8 @@ gchar **profile_anchor_sources(const ProfileAnchor *an, const SmModel *pure) {
       const gchar *key;
       gdouble pure_value;
     } rates[] = {{"atomic_sectors_per_cycle", pure->atomic_sectors_per_cycle},
-                 {"atomic_return_sectors_per_cycle", pure->atomic_return_sectors_per_cycle}};
+                 {"atomic_return_sectors_per_cycle", pure->atomic_return_sectors_per_cycle},
+                 {"atomic_cas_sectors_per_cycle", pure->atomic_cas_sectors_per_cycle}};
     for (guint i = 0; i < G_N_ELEMENTS(rates); i++) {
       const gchar *src = model_key_source(pure, "l2", rates[i].key);
       gchar value[G_ASCII_DTOSTR_BUF_SIZE];
@@ -488,6 +495,7 @@ static void atomic_json(JsonBuilder *b, const ProfileAnchor *an) {
   json_text_member_string(b, "name", "atomic_sectors_per_cycle");
   json_text_member_double(b, "value", an->atomic_rate);
   json_text_member_double(b, "atomic_return_sectors_per_cycle", an->atomic_return_rate);
+  json_text_member_double(b, "atomic_cas_sectors_per_cycle", an->atomic_cas_rate);
   json_table(b, "sources", atomic_sources, G_N_ELEMENTS(atomic_sources), an);
   json_text_member_bool(b, "refused", an->refused);
   json_builder_end_object(b);

@@ -143,6 +143,7 @@ typedef struct {
   gdouble profiled_cycles;    /* source: the profile's SM Active Cycles */
   gdouble atomic_rate;        /* [l2] atomic_sectors_per_cycle derived (sectors/cycle/SM) */
   gdouble atomic_return_rate; /* [l2] atomic_return_sectors_per_cycle derived */
+  gdouble atomic_cas_rate;    /* [l2] atomic_cas_sectors_per_cycle derived (0 when the pure is 0) */
   /* the level anchor (see above): applied stays FALSE (the model is the pure one) */
   gboolean level;      /* every run of this kernel is played time_factor times slower */
   gdouble time_factor; /* profiled / simulated SM Active Cycles, pure model (1: no level) */

@@ -32,8 +32,18 @@ gboolean sassflow_check(const SassKernel *sk, GError **error);
  * Compute counts a BSYNC more often than control reaches it (where threads
  * reconverge), so before a BSYNC the count at the target is used instead:
  * what reaches the target, less what falls into it and other branches.
+ * A loop back edge that falls through more than sassflow_split_exit_margin
+ * times as often as warps enter its loop (the warps split inside it, each
+ * part leaving on its own: a CAS retry loop with YIELD) is taken so that a
+ * warp runs the loop's head as often as the profile counts per warp.
  * Returns fn->n counts (g_free). */
 gdouble *sassflow_taken_counts(const SassKernel *sk);
+
+/* The exits-per-entry ratio above which a loop is taken to split its warps
+ * (1.05: a convergent loop has exactly one exit per entry, a loop with a
+ * break fewer; a warp that splits now and then, under 5 % more exits, keeps
+ * the exit-count reading; cas has 4.58). */
+extern const gdouble sassflow_split_exit_margin;
 
 /* Instruction i, a branch or a guarded EXIT, as OP_BRA: its target (exit_pc
  * when outside the function), taken/fall terms and a branch counter from

@@ -50,7 +50,7 @@ guint sassmem_global_atomic(const SassInstr *in) {
   if (sass_op_is(in, "ATOMS") || sass_op_is(in, "REDUX"))
     return 0;
   if (g_str_has_prefix(in->opcode, "ATOM"))
-    return 2;
+    return strstr(in->mods, ".CAS") ? 3 : 2;
   if (g_str_has_prefix(in->opcode, "RED"))
     return in->n_dst > 0 ? 2 : 1;
   return 0;

@@ -32,8 +32,9 @@ guint sassmem_width_bytes(const SassInstr *in);
 SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p);
 
 /* 1 when `in` is a global reduction (RED, REDG: no result), 2 a global
- * atomic that returns a value (ATOM, ATOMG), else 0 (shared-memory ATOMS,
- * surface atomics, the warp reduction REDUX). */
+ * atomic that returns a value (ATOM, ATOMG), 3 a global compare-and-swap
+ * (ATOM.CAS, ATOMG.E.CAS), else 0 (shared-memory ATOMS, surface atomics,
+ * the warp reduction REDUX). */
 guint sassmem_global_atomic(const SassInstr *in);
 
 /* Times instruction i executed in the profiled launch (warp-level

@@ -147,7 +147,12 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
                           : (guint16)sassmem_width_bytes(in);
     out->sequential = TRUE;
     out->line_cost = 0;
-    out->scattered = 0;
+    /* a register-indexed local array: its lanes' words spread over lines
+     * (lmem: 25.8 sectors a request where its lanes' bytes fill 4), timed
+     * per sector ([spill] scattered_*_sector_cycles, core/sm_memory.c) */
+    out->scattered =
+        (guint8)(p && p->executed > 0 && !(p->unknown & NCU_UNKNOWN_L2_SECTORS_LOCAL) &&
+                 sectors >= 2.0 * sassmem_ideal_sectors(in));
     break;
   case SASS_ACC_NONE:
     out->op = OP_MISC;
