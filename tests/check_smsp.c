@@ -154,12 +154,69 @@ START_TEST(test_yield) {
 }
 END_TEST
 
+/* The memory queue ([sched] lsu_fifo = 2) while the lines in flight are
+ * contended (u.lsu_on; a line free: lg_full clear), gto: three warps
+ * (slots 0, 1, 2, ages 0, 1, 2) whose next instruction is a global load;
+ * each issue leaves the queue (smsp_dequeue, as sm_issue does).
+ * Pick 1: slots 0 and 1 join the queue (oldest first; it holds 2), slot 0
+ * arrived first and goes.  Pick 2: slot 0 (still a load next) joins again
+ * behind slot 1, which goes although slot 0 is greedy and older (gto alone:
+ * slot 0).  Pick 3: slot 1 joins behind slot 0 (older than slot 2, which
+ * never gets in while the two re-join): slot 0.  Not contended: gto, greedy
+ * slot 0 again.  Depth 0: the queue is off, greedy slot 0.  Every pick
+ * counts the other two candidates as not selected (2 x 5 = 10). */
+START_TEST(test_lsu_fifo) {
+  SmUnits u = {0};
+  count_queue_init(&u.inflight);
+  u.lsu_fifo = 2;
+  u.lsu_on = TRUE;
+  Smsp s;
+  smsp_init(&s);
+  Warp w[3];
+  for (guint i = 0; i < 3; i++) {
+    w[i] = (Warp){.slot = i, .bit = 1ULL << i, .cls = CLS_LOAD};
+    s.slot[i] = &w[i];
+    s.ages[i] = i;
+    smsp_ready(&s, &w[i]);
+  }
+  const SchedPolicy *gto = sched_lookup("gto");
+  ck_assert_ptr_nonnull(gto);
+  StallTally t = {0};
+  SimCycle next = SIM_CYCLE_NEVER;
+  guint not_selected = 0;
+  Warp *p = smsp_select(&s, &u, gto, gto->greedy, 4, 10, &next, &t, &not_selected);
+  ck_assert_ptr_eq(p, &w[0]);
+  ck_assert_uint_eq(s.queued, 0x3);
+  smsp_dequeue(&s, p);
+  smsp_selected(&s, p, FALSE);
+  ck_assert_uint_eq(s.queued, 0x2);
+  p = smsp_select(&s, &u, gto, gto->greedy, 4, 11, &next, &t, &not_selected);
+  ck_assert_ptr_eq(p, &w[1]);
+  ck_assert_uint_eq(s.queued, 0x3);
+  smsp_dequeue(&s, p);
+  smsp_selected(&s, p, FALSE);
+  p = smsp_select(&s, &u, gto, gto->greedy, 4, 12, &next, &t, &not_selected);
+  ck_assert_ptr_eq(p, &w[0]);
+  ck_assert_uint_eq(s.queued, 0x3);
+  ck_assert_uint_eq(s.n_queued, 2);
+  smsp_dequeue(&s, p);
+  smsp_selected(&s, p, FALSE);
+  u.lsu_on = FALSE;
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 13, &next, &t, &not_selected), &w[0]);
+  u.lsu_fifo = 0; /* (sm.c sets lsu_on only with a depth) */
+  ck_assert_ptr_eq(smsp_select(&s, &u, gto, gto->greedy, 4, 14, &next, &t, &not_selected), &w[0]);
+  ck_assert_uint_eq(not_selected, 10);
+  count_queue_clear(&u.inflight);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("smsp");
   tcase_add_test(tc, test_op_class);
   tcase_add_test(tc, test_blocked);
   tcase_add_test(tc, test_unthrottled);
   tcase_add_test(tc, test_yield);
+  tcase_add_test(tc, test_lsu_fifo);
   Suite *s = suite_create("smsp");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

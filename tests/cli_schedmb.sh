@@ -80,7 +80,8 @@ for b in 2 8 16; do
   # shellcheck disable=SC2086
   check "gto+yield: imad:ffma 1:1 B=$b" mix_imad1_ffma1 "$b" 0.95 1.05 0.03 $y
 done
-check "gto, no yield: imad:ffma 1:1 B=8 (lock-out)" mix_imad1_ffma1 8 1.3 1.6 - --policy gto
+check "gto, no yield: imad:ffma 1:1 B=8 (lock-out)" mix_imad1_ffma1 8 1.3 1.6 - --policy gto \
+  --set sched.yield=false
 # shellcheck disable=SC2086
 check "gto+yield: imad:ffma 2:1 B=2 (known miss)" mix_imad2_ffma1 2 0.75 0.90 - $y
 check "gto: ld64 B=16" ld64 16 0.95 1.05 0.03 --policy gto

@@ -290,6 +290,8 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   if (in->sb_read != INSTR_NO_SB)
     warp_scoreboard_read(w, in->sb_read, now + in->read_latency, reason);
   smsp_selected(s, w, d->yield);
+  if (G_UNLIKELY(s->queued != 0))
+    smsp_dequeue(s, w); /* (a queued warp's next instruction is a global access: this path) */
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
@@ -429,7 +431,9 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
    * shared-memory unit in is not measured (doc/validation.md "SMSPs in
    * turn"). */
   guint first = 0;
+  sm->units.lsu_on = FALSE;
   if (sm->lg_held_until >= now) {
+    sm->units.lsu_on = sm->units.lsu_fifo > 0;
     first = sm->issue_first;
     sm->issue_first = first + 1 < sm->m->sm.smsps ? first + 1 : 0;
   }
@@ -620,6 +624,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm_store_scales(launch->mem.store_streams, launch->cta_slots, sm->store_scale);
   sm->units.max_inflight = launch->mem.max_inflight ? launch->mem.max_inflight : m->max_inflight;
   sm->units.smem_queue = m->smem_queue;
+  sm->units.lsu_fifo = m->sched_lsu_fifo;
   sm->units.store_held = launch->mem.stores_hold_lines ? ~G_GUINT64_CONSTANT(0) : 0;
   count_queue_init(&sm->units.inflight);
   event_queue_init(&sm->wake);

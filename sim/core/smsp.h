@@ -51,6 +51,9 @@ typedef struct {
                           stores_hold_lines), else 0: a mask, so the hot path has no branch */
   SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
                           lg_full (smsp_units_update) */
+  guint lsu_fifo;      /* [sched] lsu_fifo: queue depth per SMSP (0 = off) */
+  gboolean lsu_on;     /* lsu_fifo > 0 and global accesses waited for the lines in flight up
+                          to this cycle (Sm lg_held_until): the queue grants them */
 } SmUnits;
 
 /* The shared-memory unit or the loads in flight changed: update lg_full,
@@ -78,20 +81,24 @@ static inline void smsp_lg_held(const SmUnits *u, guint64 loads, guint64 stores,
 }
 
 typedef struct {
-  Warp *slot[SCHED_MAX_SLOTS];   /* resident warps by slot (NULL when free) */
-  guint64 ages[SCHED_MAX_SLOTS]; /* age of each slot's warp */
-  guint64 ready[CLS_MAX];        /* warps whose operands are ready, by next issue class */
-  guint64 ready_all;             /* the union of ready[] */
-  guint classes;                 /* bit c set when ready[c] != 0 */
-  SimCycle pipe_free[PIPE_MAX];  /* cycle each pipe accepts the next instruction */
-  SimCycle dispatch_free;        /* cycle dispatch is free (operand conflicts, FP64) */
-  SimCycle busy_until;           /* the latest of pipe_free[] and dispatch_free */
-  gint last_slot;                /* slot selected last (SCHED_NO_SLOT: none) */
-  guint64 last_mask;             /* bit of last_slot, 0 when none */
-  guint64 yielded;               /* bit of the warp whose last issue had the yield hint: the
-                                    next selection prefers any other candidate; 0 when none */
-  const Warp *last_warp;         /* warp selected last (operand reuse cache) */
-  guint n_active;                /* resident, not yet drained warps */
+  Warp *slot[SCHED_MAX_SLOTS];      /* resident warps by slot (NULL when free) */
+  guint64 ages[SCHED_MAX_SLOTS];    /* age of each slot's warp */
+  guint64 ready[CLS_MAX];           /* warps whose operands are ready, by next issue class */
+  guint64 ready_all;                /* the union of ready[] */
+  guint classes;                    /* bit c set when ready[c] != 0 */
+  SimCycle pipe_free[PIPE_MAX];     /* cycle each pipe accepts the next instruction */
+  SimCycle dispatch_free;           /* cycle dispatch is free (operand conflicts, FP64) */
+  SimCycle busy_until;              /* the latest of pipe_free[] and dispatch_free */
+  gint last_slot;                   /* slot selected last (SCHED_NO_SLOT: none) */
+  guint64 last_mask;                /* bit of last_slot, 0 when none */
+  guint64 yielded;                  /* bit of the warp whose last issue had the yield hint: the
+                                       next selection prefers any other candidate; 0 when none */
+  const Warp *last_warp;            /* warp selected last (operand reuse cache) */
+  guint n_active;                   /* resident, not yet drained warps */
+  guint64 queued;                   /* warps in the SMSP's memory queue ([sched] lsu_fifo) */
+  guint n_queued;                   /* of them */
+  guint64 queue_seq;                /* arrival number of the next warp to join the queue */
+  guint64 arrival[SCHED_MAX_SLOTS]; /* each queued warp's arrival number */
 } Smsp;
 
 /* An SMSP with no warps. */
@@ -199,11 +206,57 @@ static inline void smsp_unthrottled(const Smsp *s, const SmUnits *u, SimCycle no
   *next = MIN(*next, n_load + n_others ? count_queue_next(&u->inflight) : SIM_CYCLE_NEVER);
 }
 
+/* The warp's global access issued: it leaves the SMSP's memory queue
+ * ([sched] lsu_fifo) if it was in it. */
+static inline void smsp_dequeue(Smsp *s, const Warp *w) {
+  if (s->queued & w->bit) {
+    s->queued &= ~w->bit;
+    s->n_queued--;
+  }
+}
+
+/* The memory queue ([sched] lsu_fifo) while the SM's lines in flight are
+ * contended: the SMSP's warps whose next instruction is a global load,
+ * store or atomic join the queue, oldest first, while it has fewer than
+ * u->lsu_fifo; of the candidates `cand`, such warps keep only the queued
+ * one that arrived first (none queued among them: all stay).  Returns the
+ * candidates left.  Measured (results/reference/h200/memfair/): saxpy's
+ * loop (8 loads, 4 stores a thread) keeps its warps together at 8 CTAs per
+ * SM and ends oldest first from 12, which a queue of 4 per SMSP gives with
+ * gto (mean warp end within 0.016 at B = 4..16; none: 0.10 off at 8). */
+static inline guint64 smsp_lsu_queue(Smsp *s, const SmUnits *u, guint64 cand) {
+  guint64 mem = s->ready[CLS_LOAD] | s->ready[CLS_STORE] | s->ready[CLS_ATOMIC];
+  for (guint64 wait = mem & ~s->queued; wait != 0 && s->n_queued < u->lsu_fifo;) {
+    guint best = (guint)__builtin_ctzll(wait);
+    for (guint64 m = wait & (wait - 1); m != 0; m &= m - 1) {
+      guint i = (guint)__builtin_ctzll(m);
+      if (s->ages[i] < s->ages[best])
+        best = i;
+    }
+    s->queued |= 1ULL << best;
+    s->arrival[best] = s->queue_seq++;
+    s->n_queued++;
+    wait &= ~(1ULL << best);
+  }
+  guint64 q = cand & mem & s->queued;
+  if (q == 0)
+    return cand;
+  guint first = (guint)__builtin_ctzll(q);
+  for (guint64 m = q & (q - 1); m != 0; m &= m - 1) {
+    guint i = (guint)__builtin_ctzll(m);
+    if (s->arrival[i] < s->arrival[first])
+      first = i;
+  }
+  return (cand & ~mem) | 1ULL << first;
+}
+
 /* One cycle of the SMSP's scheduler at `now`: charges its ready
  * warps whose class is throttled (stall_tally_add: for the whole span of cycles that follows),
  * lowers *next to the cycle a throttled class frees up, selects one of the others by the policy and
- * counts the rest in *not_selected (the caller charges them). Returns the selected warp (the caller
- * issues it and counts it selected), or NULL when none is eligible. */
+ * counts the rest in *not_selected (the caller charges them); while the SM's lines in flight are
+ * contended, the memory queue ([sched] lsu_fifo, smsp_lsu_queue) decides which warp's global access
+ * goes first. Returns the selected warp (the caller issues it and counts it selected), or NULL when
+ * none is eligible. */
 static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *policy,
                                 gboolean greedy, guint group_size, SimCycle now, SimCycle *next,
                                 StallTally *t, guint *not_selected) {
@@ -227,9 +280,12 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
   } else if (G_UNLIKELY(now < u->busy_until)) {
     smsp_unthrottled(s, u, now, next, t, &cand);
   }
+  guint64 all = cand;
+  if (G_UNLIKELY(u->lsu_on)) /* (the waiting warps join it even when none is a candidate) */
+    cand = smsp_lsu_queue(s, u, cand); /* one of cand stays: the others are not selected */
   if (cand == 0)
     return NULL;
-  *not_selected += smsp_count(cand) - 1;
+  *not_selected += smsp_count(all) - 1;
   if (G_UNLIKELY(s->yielded != 0) && (cand & ~s->yielded) != 0)
     cand &= ~s->yielded; /* the yield hint: another warp goes first */
   if (greedy && (cand & s->last_mask))

@@ -122,6 +122,14 @@ static const ConfigEntry model_table[] = {
      "assumed: off; the hint as read by Jia et al., Dissecting the NVIDIA Volta GPU "
      "Architecture via Microbenchmarking (2018); with grr it runs pipemix IMAD:FFMA 2:1 at "
      "2.96 against 2.47 measured (doc/sched_groups.md)"},
+    {"sched", "lsu_fifo", CONFIG_UINT, M(sched_lsu_fifo), 0, "0", 0, 64, NULL, 0, 0,
+     "warps per SMSP",
+     "while global loads or stores wait for the SM's lines in flight, this many of an SMSP's "
+     "waiting warps (taken in age order) queue for them and are granted in arrival order "
+     "(0 = none: the policy picks among all waiting warps)",
+     "assumed: off; 4 reproduces the H200's per-warp ends of saxpy's loop with gto and the "
+     "yield hint (results/reference/h200/memfair/memfair.csv rows saxpy4, B = 4..16: mean "
+     "error 0.008; doc/sched_groups.md)"},
     {"fma", "latency", CONFIG_UINT, M(fma.latency), 0, NULL, 1, 1000, NULL, 0, T, "cycles",
      "FP32 dependent-issue latency", NULL},
     {"fma", "interval", CONFIG_UINT, M(fma.interval), 0, NULL, 1, 64, NULL, 0, T,

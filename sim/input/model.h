@@ -85,6 +85,9 @@ typedef struct {
   gchar *policy;                 /* default scheduler policy name, owned */
   guint sched_group;             /* two_level, oldest_group: warps per fetch group, per SMSP */
   gboolean sched_yield;          /* SASS yield hints hand the slot to another ready warp */
+  guint sched_lsu_fifo;          /* warps per SMSP whose global memory instruction waits in
+                                    arrival order while the lines in flight are contended
+                                    (0 = none: the policy grants them) */
   PipeModel fma;                 /* FP32 pipe, per SMSP */
   PipeModel alu;                 /* INT32 pipe, per SMSP */
   PipeModel sfu;                 /* MUFU pipe, per SMSP */
