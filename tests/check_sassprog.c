@@ -701,6 +701,40 @@ START_TEST(test_strided_span) {
 }
 END_TEST
 
+/* A branch never taken shares one counter, which stays 0 (sassflow_branch):
+ * before, each took a counter of its own and a listing with more than 63
+ * conditional branches was refused.  Hand-read from results/reference/h200/
+ * real12/: k_dsmem's loop (kernels12.sass lines 1605-) holds 128
+ * `@!P0 BRA` (cooperative_groups' cluster.sync tests that the launch is a
+ * cluster: two such branches a sync, two syncs a step, 32 steps), each
+ * executed 4,224 times in dsmem_source_b8.csv and never taken (the NOP at
+ * 0x250 that the first one, line 1669, jumps to executed 0 times): all
+ * 128 share counter PROGRAM_MAX_COUNTERS - 2. */
+START_TEST(test_never_taken_shared) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
+  g_autofree gchar *source = ref_in("real12", "ncu", "dsmem_source_b8.csv");
+  g_autofree gchar *details = ref_in("real12", "ncu", "dsmem_details_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_dsmem(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  guint never = 0, at = G_MAXUINT;
+  for (guint i = 0; i < k->fn->n; i++) {
+    if (k->fn->ins[i].line == 1669)
+      at = i;
+    if (p->code[i].has_branch && p->code[i].counter == PROGRAM_MAX_COUNTERS - 2)
+      never++;
+  }
+  ck_assert_uint_ne(at, G_MAXUINT);
+  ck_assert_uint_eq(k->source->ins[at].executed, 4224);
+  ck_assert_uint_eq(p->code[at].fall, p->code[at].trips);
+  ck_assert_uint_eq(p->code[at].counter, PROGRAM_MAX_COUNTERS - 2);
+  ck_assert_uint_eq(never, 128);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -725,6 +759,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_depbar_forms);
   tcase_add_test(tc, test_store_rewrites_load);
   tcase_add_test(tc, test_strided_span);
+  tcase_add_test(tc, test_never_taken_shared);
   suite_add_tcase(s, tc);
   return s;
 }
