@@ -732,6 +732,18 @@ START_TEST(test_never_taken_shared) {
   ck_assert_uint_eq(p->code[at].fall, p->code[at].trips);
   ck_assert_uint_eq(p->code[at].counter, PROGRAM_MAX_COUNTERS - 2);
   ck_assert_uint_eq(never, 128);
+  /* The cluster barrier's wait is a CTA barrier (sass_is_cta_barrier): the
+   * listing's k_dsmem has 64 UCGABAR_WAIT (line 1685 the first; two a step)
+   * and 66 BAR.SYNC (rec_begin, rec_end and the 64 non-cluster fallbacks the
+   * guards skip): 130 OP_BAR, 64 of them UCGABAR_WAIT. */
+  guint bars = 0, waits = 0;
+  for (guint i = 0; i < k->fn->n; i++)
+    if (p->code[i].op == OP_BAR) {
+      bars++;
+      waits += sass_op_is(&k->fn->ins[i], "UCGABAR_WAIT");
+    }
+  ck_assert_uint_eq(bars, 130);
+  ck_assert_uint_eq(waits, 64);
 }
 END_TEST
 
