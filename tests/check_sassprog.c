@@ -747,6 +747,37 @@ START_TEST(test_never_taken_shared) {
 }
 END_TEST
 
+/* A texture fetch's traffic is in no global column of the source export
+ * (sassmem_sectors): hand-read from results/reference/h200/real12/, k_tex's
+ * four TEX.LL (kernels12.sass line 3822 the first) executed 67,584 times
+ * each with L1 Tag Requests Global and L2 Theoretical Sectors Global 0, so
+ * before this each asked for 0 sectors and, with no load sectors at all, the
+ * details' hit rates (L1/TEX 64.38 %, L2 98.50 %) were never applied.  Now
+ * each asks for the ideal 4 (32 lanes x 4 B); the loads' L1 hit rate is
+ * 0.6438 x (1,081,344 load + 1,084,512 store sectors) / 1,081,344 = 1.29,
+ * clamped to 1. */
+START_TEST(test_texture_sectors) {
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
+  g_autofree gchar *source = ref_in("real12", "ncu", "tex_source_b8.csv");
+  g_autofree gchar *details = ref_in("real12", "ncu", "tex_details_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_tex(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  guint at = G_MAXUINT, tex = 0;
+  for (guint i = 0; i < k->fn->n; i++) {
+    if (k->fn->ins[i].line == 3822)
+      at = i;
+    tex += sassmem_texture_fetch(&k->fn->ins[i]);
+  }
+  ck_assert_uint_ne(at, G_MAXUINT);
+  ck_assert_uint_eq(tex, 4);
+  ck_assert_uint_eq(k->source->ins[at].executed, 67584);
+  ck_assert_uint_eq(k->source->ins[at].l2_sectors, 0);
+  ck_assert_double_eq_tol(sassmem_sectors(k, at), 4.0, 1e-12);
+  ck_assert_double_eq_tol(k->load_l1_hit, 1.0, 1e-12);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -772,6 +803,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_store_rewrites_load);
   tcase_add_test(tc, test_strided_span);
   tcase_add_test(tc, test_never_taken_shared);
+  tcase_add_test(tc, test_texture_sectors);
   suite_add_tcase(s, tc);
   return s;
 }
