@@ -221,4 +221,4 @@ scripts/main_summary.sh "$out" "$model" "$tmp/validate.err"
 rel=("${wrote[@]#"$out"/}")
 echo "Figures in ${out#"$root"/}/: occupancy_throughput.png (the finding), $(printf '%s\n' "${rel[@]}" |
   grep -v -e '\.csv$' -e '\.svg$' -e '^occupancy_throughput.png$' | sed 's|^stalls/.*|stalls/*.png|' | uniq | paste -sd' ' -)"
-[ "$model" != h200 ] || echo "  and validation/overlay.png (synthetic kernels), validation/real_1.png .. real_6.png (real kernels, pure and anchored)"
+[ "$model" != h200 ] || echo "  and validation/overlay.png (synthetic kernels), validation/real_1.png .. real_7.png (real kernels, pure and anchored)"

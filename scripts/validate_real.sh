@@ -40,7 +40,8 @@
 # exercises (results/reference/h200/real10/: wmma, cpasync, h2axpy, shist,
 # ihash, dgemm, bsort), and eight on instructions and access shapes no earlier
 # kernel has (results/reference/h200/real11/: dp4a, vote, aos12, lmem, cdiv,
-# cas, dsqrt, mix64).
+# cas, dsqrt, mix64), and eight more (results/reference/h200/real12/: tex,
+# dsmem, bulk, bytes, idiv, bf16, imma, bank).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #          [--print-jobs]
@@ -91,7 +92,7 @@ profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real9/, real_b/, real10/, real11/: measured afterwards, held out;
+# real3/ to real9/, real_b/, real10/ to real12/: measured afterwards, held out;
 # scripts/lib.sh).
 warpsim_real_jobs "$root" >"$tmp/jobs"
 [ $print_jobs -eq 0 ] || { cat "$tmp/jobs"; exit 0; }

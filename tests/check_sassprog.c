@@ -734,6 +734,83 @@ START_TEST(test_strided_span) {
 }
 END_TEST
 
+/* A branch never taken shares one counter, which stays 0 (sassflow_branch):
+ * before, each took a counter of its own and a listing with more than 63
+ * conditional branches was refused.  Hand-read from results/reference/h200/
+ * real12/: k_dsmem's loop (kernels12.sass lines 1605-) holds 128
+ * `@!P0 BRA` (cooperative_groups' cluster.sync tests that the launch is a
+ * cluster: two such branches a sync, two syncs a step, 32 steps), each
+ * executed 4,224 times in dsmem_source_b8.csv and never taken (the NOP at
+ * 0x250 that the first one, line 1669, jumps to executed 0 times): all
+ * 128 share counter PROGRAM_MAX_COUNTERS - 2. */
+START_TEST(test_never_taken_shared) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
+  g_autofree gchar *source = ref_in("real12", "ncu", "dsmem_source_b8.csv");
+  g_autofree gchar *details = ref_in("real12", "ncu", "dsmem_details_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_dsmem(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  guint never = 0, at = G_MAXUINT;
+  for (guint i = 0; i < k->fn->n; i++) {
+    if (k->fn->ins[i].line == 1669)
+      at = i;
+    if (p->code[i].has_branch && p->code[i].counter == PROGRAM_MAX_COUNTERS - 2)
+      never++;
+  }
+  ck_assert_uint_ne(at, G_MAXUINT);
+  ck_assert_uint_eq(k->source->ins[at].executed, 4224);
+  ck_assert_uint_eq(p->code[at].fall, p->code[at].trips);
+  ck_assert_uint_eq(p->code[at].counter, PROGRAM_MAX_COUNTERS - 2);
+  ck_assert_uint_eq(never, 128);
+  /* The cluster barrier's wait is a CTA barrier (sass_is_cta_barrier): the
+   * listing's k_dsmem has 64 UCGABAR_WAIT (line 1685 the first; two a step)
+   * and 66 BAR.SYNC (rec_begin, rec_end and the 64 non-cluster fallbacks the
+   * guards skip): 130 OP_BAR, 64 of them UCGABAR_WAIT. */
+  guint bars = 0, waits = 0;
+  for (guint i = 0; i < k->fn->n; i++)
+    if (p->code[i].op == OP_BAR) {
+      bars++;
+      waits += sass_op_is(&k->fn->ins[i], "UCGABAR_WAIT");
+    }
+  ck_assert_uint_eq(bars, 130);
+  ck_assert_uint_eq(waits, 64);
+}
+END_TEST
+
+/* A texture fetch's traffic is in no global column of the source export
+ * (sassmem_sectors): hand-read from results/reference/h200/real12/, k_tex's
+ * four TEX.LL (kernels12.sass line 3822 the first) executed 67,584 times
+ * each with L1 Tag Requests Global and L2 Theoretical Sectors Global 0, so
+ * before this each asked for 0 sectors and, with no load sectors at all, the
+ * details' hit rates (L1/TEX 64.38 %, L2 98.50 %) were never applied.  Now
+ * each asks for the ideal 4 (32 lanes x 4 B); the loads' L1 hit rate is
+ * 0.6438 x (1,081,344 load + 1,084,512 store sectors) / 1,081,344 = 1.29,
+ * clamped to 1. */
+START_TEST(test_texture_sectors) {
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
+  g_autofree gchar *source = ref_in("real12", "ncu", "tex_source_b8.csv");
+  g_autofree gchar *details = ref_in("real12", "ncu", "tex_details_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_tex(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  guint at = G_MAXUINT, tex = 0;
+  for (guint i = 0; i < k->fn->n; i++) {
+    if (k->fn->ins[i].line == 3822)
+      at = i;
+    tex += sassmem_texture_fetch(&k->fn->ins[i]);
+  }
+  ck_assert_uint_ne(at, G_MAXUINT);
+  ck_assert_uint_eq(tex, 4);
+  ck_assert_uint_eq(k->source->ins[at].executed, 67584);
+  ck_assert_uint_eq(k->source->ins[at].l2_sectors, 0);
+  ck_assert_double_eq_tol(sassmem_sectors(k, at), 4.0, 1e-12);
+  ck_assert_double_eq_tol(k->load_l1_hit, 1.0, 1e-12);
+}
+END_TEST
+
 static Suite *sassprog_suite(void) {
   Suite *s = suite_create("sassprog");
   TCase *tc = tcase_create("program");
@@ -759,6 +836,8 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_depbar_forms);
   tcase_add_test(tc, test_store_rewrites_load);
   tcase_add_test(tc, test_strided_span);
+  tcase_add_test(tc, test_never_taken_shared);
+  tcase_add_test(tc, test_texture_sectors);
   suite_add_tcase(s, tc);
   return s;
 }

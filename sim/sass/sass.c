@@ -48,6 +48,12 @@ gboolean sass_always(const SassInstr *in) {
 }
 
 gboolean sass_is_cta_barrier(const SassInstr *in) {
+  /* UCGABAR_WAIT (barrier.cluster.wait, cooperative_groups' cluster.sync)
+   * waits until every thread of the cluster has arrived (PTX ISA,
+   * barrier.cluster), so at least every warp of its own CTA: the model,
+   * which simulates one SM, keeps that part (real12's dsmem) */
+  if (sass_op_is(in, "UCGABAR_WAIT"))
+    return TRUE;
   return sass_op_is(in, "BAR") && !strstr(in->mods, ".ARV") && !strstr(in->mods, ".RED");
 }
 

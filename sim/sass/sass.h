@@ -220,7 +220,9 @@ gboolean sass_reg_overlaps(const SassReg *a, const SassReg *b);
  * loop's way out without a profile).  sass_is_back_edge: a loop's back edge, a branch to an
  * earlier instruction that may be taken (a branch to itself is the padding
  * after EXIT, not a loop).  sass_is_cta_barrier: BAR.SYNC, which every warp
- * of the CTA waits at (not BAR.ARV or BAR.RED; its guard not compared). */
+ * of the CTA waits at (not BAR.ARV or BAR.RED; its guard not compared), or
+ * UCGABAR_WAIT, the cluster barrier's wait (every warp of the cluster, so of
+ * the CTA: the part one simulated SM holds). */
 gboolean sass_op_is(const SassInstr *in, const gchar *op);
 gboolean sass_is_branch(const SassInstr *in);
 gboolean sass_never(const SassInstr *in);

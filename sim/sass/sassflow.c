@@ -378,10 +378,17 @@ gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, gu
     return FALSE;
   if (out->fall == 0) {
     out->counter = PROGRAM_MAX_COUNTERS - 1; /* always taken: a shared counter */
-  } else if (*counters + 1 >= PROGRAM_MAX_COUNTERS) {
+  } else if (out->fall == out->trips && init == 0) {
+    /* never taken (the listing's guard, or a profile that counts no taken
+     * execution): the counter gains `trips` and loses it at once, so it stays
+     * 0; one shared counter serves them all (cooperative_groups' cluster.sync
+     * has two such branches, unrolled 32 times in real12's dsmem: 128) */
+    out->counter = PROGRAM_MAX_COUNTERS - 2;
+  } else if (*counters + 2 >= PROGRAM_MAX_COUNTERS) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT,
-                "%s:%u: more than %d conditional branches (not supported)", fn->file, in->line,
-                PROGRAM_MAX_COUNTERS - 1);
+                "%s:%u: more than %d conditional branches that are taken at times (not "
+                "supported)",
+                fn->file, in->line, PROGRAM_MAX_COUNTERS - 2);
     return FALSE;
   } else {
     out->counter = (guint8)(*counters)++;

@@ -47,9 +47,10 @@ extern const gdouble sassflow_split_exit_margin;
 
 /* Instruction i, a branch or a guarded EXIT, as OP_BRA: its target (exit_pc
  * when outside the function), taken/fall terms and a branch counter from
- * *counters.
- * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 1 conditional
- * branches or on inconsistent profile counts. */
+ * *counters (a branch always taken shares counter PROGRAM_MAX_COUNTERS - 1,
+ * one never taken PROGRAM_MAX_COUNTERS - 2, which stays 0).
+ * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 2 conditional
+ * branches that are taken at times, or on inconsistent profile counts. */
 gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
                          guint *counters, Instr *out, guint32 *counter_init, GError **error);
 

@@ -76,7 +76,13 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   gboolean local = a == SASS_ACC_LOCAL_LOAD || a == SASS_ACC_LOCAL_STORE;
   if (p->unknown & (local ? NCU_UNKNOWN_L2_SECTORS_LOCAL : NCU_UNKNOWN_L2_SECTORS))
     return ideal;
+  if (sassmem_texture_fetch(in) && p->l2_sectors == 0 && p->l1_requests == 0)
+    return ideal;
   return (gdouble)(local ? p->l2_sectors_local : p->l2_sectors) / (gdouble)p->executed;
+}
+
+gboolean sassmem_texture_fetch(const SassInstr *in) {
+  return sass_op_is(in, "TEX") || sass_op_is(in, "TLD") || sass_op_is(in, "TLD4");
 }
 
 gdouble sassmem_ideal_sectors(const SassInstr *in) {
@@ -259,11 +265,16 @@ static void derive_hit_rates(SassKernel *sk) {
   for (guint i = 0; sk->source && i < sk->fn->n; i++) {
     SassAccess a = sassmem_access(&sk->fn->ins[i], &sk->source->ins[i]);
     if (a == SASS_ACC_LOAD) {
-      loads += (gdouble)sk->source->ins[i].l2_sectors;
+      /* a texture fetch's sectors are in no global column (sassmem_sectors):
+         its ideal count per execution stands in */
+      gdouble sec = sassmem_texture_fetch(&sk->fn->ins[i])
+                        ? sassmem_sectors(sk, i) * sassmem_executed(sk, i)
+                        : (gdouble)sk->source->ins[i].l2_sectors;
+      loads += sec;
       if (sassmem_scattered(sk, i))
-        sk->l2_scattered += (gdouble)sk->source->ins[i].l2_sectors;
+        sk->l2_scattered += sec;
       else
-        sk->l2_coalesced += (gdouble)sk->source->ins[i].l2_sectors;
+        sk->l2_coalesced += sec;
     } else if (a == SASS_ACC_STORE || a == SASS_ACC_ATOMIC) {
       stores += (gdouble)sk->source->ins[i].l2_sectors;
       if (a == SASS_ACC_ATOMIC || !sassmem_store_rewrites_load(sk->fn, i))

@@ -42,8 +42,15 @@ guint sassmem_global_atomic(const SassInstr *in);
 gdouble sassmem_executed(const SassKernel *sk, guint i);
 
 /* 32-byte sectors one execution of global instruction i requests: the
- * profile's L2 sectors / executions, else the ideal (sassmem_ideal_sectors). */
+ * profile's L2 sectors / executions, else the ideal (sassmem_ideal_sectors).
+ * A texture fetch (sassmem_texture_fetch) whose global columns are both 0
+ * (L1 Tag Requests Global, L2 Theoretical Sectors Global: Nsight Compute
+ * counts its traffic as texture, not global; real12's tex, 67,584 TEX.LL
+ * executions with 0 in both) takes the ideal too. */
 gdouble sassmem_sectors(const SassKernel *sk, guint i);
+
+/* Whether the instruction is a texture fetch (TEX, TLD, TLD4). */
+gboolean sassmem_texture_fetch(const SassInstr *in);
 
 /* Sectors of a fully coalesced request: width_bytes x 32 threads / 32 bytes. */
 gdouble sassmem_ideal_sectors(const SassInstr *in);
