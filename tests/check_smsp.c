@@ -210,6 +210,34 @@ START_TEST(test_lsu_fifo) {
 }
 END_TEST
 
+/* Age order: warps in slots 1, 4, 9 launched in slot order (ages 10, 11,
+ * 12) make slot order age order, so the oldest of {4, 9} is slot 4 by its
+ * bit alone; a later warp in the freed slot 0 (age 13) breaks it, and the
+ * oldest of {0, 4} is then 4 by comparing ages (13 > 11), of {0, 9} 9. */
+START_TEST(test_ages_in_order) {
+  Smsp s;
+  smsp_init(&s);
+  ck_assert(s.ages_in_order);
+  Warp w[4] = {0};
+  guint slots[3] = {1, 4, 9};
+  for (guint i = 0; i < 3; i++) {
+    s.slot[slots[i]] = &w[i];
+    s.ages[slots[i]] = 10 + i;
+    smsp_ages_check(&s);
+    ck_assert(s.ages_in_order);
+  }
+  ck_assert_uint_eq(smsp_oldest(&s, 1ULL << 4 | 1ULL << 9), 4);
+  s.slot[1] = NULL; /* the age-10 warp leaves */
+  s.slot[0] = &w[3];
+  s.ages[0] = 13;
+  smsp_ages_check(&s);
+  ck_assert(!s.ages_in_order);
+  ck_assert_uint_eq(smsp_oldest(&s, 1ULL << 0 | 1ULL << 4), 4);
+  ck_assert_uint_eq(smsp_oldest(&s, 1ULL << 0 | 1ULL << 9), 9);
+  ck_assert_uint_eq(smsp_oldest(&s, 1ULL << 0), 0);
+}
+END_TEST
+
 int main(void) {
   TCase *tc = tcase_create("smsp");
   tcase_add_test(tc, test_op_class);
@@ -217,6 +245,7 @@ int main(void) {
   tcase_add_test(tc, test_unthrottled);
   tcase_add_test(tc, test_yield);
   tcase_add_test(tc, test_lsu_fifo);
+  tcase_add_test(tc, test_ages_in_order);
   Suite *s = suite_create("smsp");
   suite_add_tcase(s, tc);
   g_autoptr(SRunner) sr = srunner_create(s);

@@ -50,6 +50,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
     Smsp *s = &sm->smsp[w->smsp];
     s->slot[w->slot] = w;
     s->ages[w->slot] = w->age;
+    smsp_ages_check(s);
     cta_active_changes(sm, now);
     sm->n_active++;
     if (s->n_active++ == 0)

@@ -79,14 +79,14 @@ static guint pick_oldest_group(const SchedView *v) {
 }
 
 static const SchedPolicy policies[] = {
-    {"gto", "greedy then oldest", pick_gto, TRUE, FALSE},
-    {"lrr", "loose round robin", pick_lrr, FALSE, TRUE},
-    {"oldest", "oldest eligible warp first", pick_oldest, FALSE, FALSE},
-    {"grr", "greedy then loose round robin", pick_grr, TRUE, TRUE},
+    {"gto", "greedy then oldest", pick_gto, TRUE, FALSE, TRUE},
+    {"lrr", "loose round robin", pick_lrr, FALSE, TRUE, FALSE},
+    {"oldest", "oldest eligible warp first", pick_oldest, FALSE, FALSE, TRUE},
+    {"grr", "greedy then loose round robin", pick_grr, TRUE, TRUE, FALSE},
     {"two_level", "round robin within a fetch group, then the next group", pick_two_level, FALSE,
-     FALSE},
+     FALSE, FALSE},
     {"oldest_group", "greedy, then round robin within the oldest warp's fetch group",
-     pick_oldest_group, TRUE, FALSE},
+     pick_oldest_group, TRUE, FALSE, FALSE},
 };
 
 const SchedPolicy *sched_lookup(const gchar *name) {

@@ -28,6 +28,8 @@ typedef struct {
   gboolean greedy;      /* picks v->last whenever it is a candidate (lets the caller skip pick) */
   gboolean round_robin; /* otherwise picks sched_next_after(v->cand, v->last) (lets the caller
                            skip pick: lrr, grr) */
+  gboolean oldest;      /* otherwise picks the oldest candidate (lets the caller skip pick
+                           where slot order is age order, Smsp.ages_in_order: gto, oldest) */
 } SchedPolicy;
 
 /* The first slot of `cand` (non-zero) after `last` (a slot or

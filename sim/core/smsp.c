@@ -14,4 +14,18 @@ const guint8 smsp_op_class[OP_MAX] = {
 void smsp_init(Smsp *s) {
   *s = (Smsp){0};
   s->last_slot = SCHED_NO_SLOT;
+  s->ages_in_order = TRUE;
+}
+
+void smsp_ages_check(Smsp *s) {
+  gboolean in_order = TRUE, seen = FALSE;
+  guint64 prev = 0;
+  for (guint i = 0; i < SCHED_MAX_SLOTS && in_order; i++) {
+    if (s->slot[i] == NULL)
+      continue;
+    in_order = !seen || s->ages[i] > prev;
+    prev = s->ages[i];
+    seen = TRUE;
+  }
+  s->ages_in_order = in_order;
 }

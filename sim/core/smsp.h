@@ -99,10 +99,33 @@ typedef struct {
   guint n_queued;                   /* of them */
   guint64 queue_seq;                /* arrival number of the next warp to join the queue */
   guint64 arrival[SCHED_MAX_SLOTS]; /* each queued warp's arrival number */
+  gboolean ages_in_order;           /* the resident warps' ages rise with their slot, so the
+                                       oldest of a set is its lowest slot (smsp_ages_check) */
 } Smsp;
 
 /* An SMSP with no warps. */
 void smsp_init(Smsp *s);
+
+/* Sets s->ages_in_order after a warp took a slot: whether the resident
+ * warps' ages rise with their slot index (every one-wave launch; a CTA that
+ * takes a freed low slot breaks it).  Leaving warps cannot break it, so
+ * it is worked out on launches only (it may stay FALSE when it holds again:
+ * the policies then take the oldest by comparing ages, the same warp). */
+void smsp_ages_check(Smsp *s);
+
+/* The oldest of the slots in `m` (non-zero): the lowest when slot order is
+ * age order, else the one of least age. */
+static inline guint smsp_oldest(const Smsp *s, guint64 m) {
+  guint best = (guint)__builtin_ctzll(m);
+  if (s->ages_in_order)
+    return best;
+  for (m &= m - 1; m != 0; m &= m - 1) {
+    guint i = (guint)__builtin_ctzll(m);
+    if (s->ages[i] < s->ages[best])
+      best = i;
+  }
+  return best;
+}
 
 /* The warp's operands are ready: it joins the candidates of its class. */
 static inline void smsp_ready(Smsp *s, const Warp *w) {
@@ -227,12 +250,7 @@ static inline void smsp_dequeue(Smsp *s, const Warp *w) {
 static inline guint64 smsp_lsu_queue(Smsp *s, const SmUnits *u, guint64 cand) {
   guint64 mem = s->ready[CLS_LOAD] | s->ready[CLS_STORE] | s->ready[CLS_ATOMIC];
   for (guint64 wait = mem & ~s->queued; wait != 0 && s->n_queued < u->lsu_fifo;) {
-    guint best = (guint)__builtin_ctzll(wait);
-    for (guint64 m = wait & (wait - 1); m != 0; m &= m - 1) {
-      guint i = (guint)__builtin_ctzll(m);
-      if (s->ages[i] < s->ages[best])
-        best = i;
-    }
+    guint best = smsp_oldest(s, wait);
     s->queued |= 1ULL << best;
     s->arrival[best] = s->queue_seq++;
     s->n_queued++;
@@ -292,6 +310,8 @@ static inline Warp *smsp_select(Smsp *s, const SmUnits *u, const SchedPolicy *po
     return s->slot[s->last_slot]; /* what a greedy policy's pick returns, without the call */
   if (policy->round_robin)        /* and a round-robin one's */
     return s->slot[sched_next_after(cand, s->last_slot)];
+  if (policy->oldest) /* and an oldest-first one's */
+    return s->slot[smsp_oldest(s, cand)];
   SchedView view = {cand, s->ages, s->last_slot, group_size};
   return s->slot[policy->pick(&view)];
 }
