@@ -93,6 +93,13 @@ ok
 "$bin" models --csv | cut -d, -f1 >"$tmp/models"
 grep -qx textbook100k "$tmp/models" && grep -qx textbook64k "$tmp/models" || fail "textbook models not listed"
 ! grep -q seed "$tmp/models" || fail "seed models still listed"
+# `models` takes --format as every other command does (--csv kept); an
+# unknown format is one line, exit 2.
+cmp -s <("$bin" models --csv) <("$bin" models --format csv) || fail "models --format csv differs from --csv"
+[ "$("$bin" models --format csv | head -1)" = "name,cc,timing,file,sass" ] || fail "models --format csv header"
+rc=0; "$bin" models --format xml >/dev/null 2>"$tmp/err" || rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "allowed text, csv" "$tmp/err" ||
+  fail "models --format xml: rc $rc, '$(cat "$tmp/err")'"
 # 256 threads x 32 regs on 100 KB / 64 K registers, no granularity: 8 blocks (registers and warps).
 "$bin" occupancy --model seed000 --threads 256 --regs 32 --format csv >"$tmp/o.csv" 2>"$tmp/err" ||
   fail "seed000 alias"

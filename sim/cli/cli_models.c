@@ -29,14 +29,23 @@ static void append_model(const SmModel *m, gboolean csv, GString *out) {
 
 int cli_models_main(int argc, char **argv) {
   gboolean csv = FALSE;
+  g_autofree gchar *format = NULL;
   const GOptionEntry entries[] = {
-      {"csv", 0, 0, G_OPTION_ARG_NONE, &csv, "print CSV (name,cc,timing,file,sass)", NULL},
+      {"format", 'f', 0, G_OPTION_ARG_STRING, &format,
+       "output: text (default) or csv (name,cc,timing,file,sass)", "F"},
+      {"csv", 0, 0, G_OPTION_ARG_NONE, &csv, "the same as --format csv", NULL},
       G_OPTION_ENTRY_NULL};
   g_autoptr(GOptionContext) ctx = g_option_context_new("- list the shipped SM models");
   g_option_context_add_main_entries(ctx, entries, NULL);
   GError *err = NULL;
   if (!cli_parse(ctx, "models", argc, argv, &err))
     return cli_exit(err);
+  if (format != NULL && g_strcmp0(format, "text") != 0 && g_strcmp0(format, "csv") != 0) {
+    g_autofree gchar *message =
+        g_strdup_printf("models: --format: '%s' (allowed text, csv)", format);
+    return cli_fail(message);
+  }
+  csv = csv || g_strcmp0(format, "csv") == 0;
   g_auto(GStrv) paths = model_list();
   if (paths[0] == NULL) {
     g_autofree gchar *where = paths_describe("models");
