@@ -383,7 +383,9 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
       g_string_append_printf(out, "%sanchor: derived [l2] atomic_sectors_per_cycle %.4g, dropped\n",
                              prefix, an->atomic_rate);
     else if (an->refused)
-      g_string_append_printf(out, "%sanchor: derived memory_time_factor %.4f (first step %.4f)\n",
+      g_string_append_printf(out,
+                             "%sanchor: derived memory_time_factor %.4f (first step %.4f from the "
+                             "memory-wait share, then a secant step)\n",
                              prefix, an->derived_factor, an->first_factor);
     append_checks(an, prefix, out);
     g_string_append_printf(out, "%s(--no-anchor: the pure model)\n", prefix);
@@ -398,11 +400,11 @@ void profile_anchor_append_text(const ProfileAnchor *an, const SmModel *pure,
                              "busy %.1f %% of the pure launch), dropped\n",
                              prefix, an->atomic_rate, 100.0 * an->atomic_busy_share);
     else if (an->refused)
-      g_string_append_printf(out,
-                             "%sanchor: derived memory_time_factor %.4f%s (first step %.4f), "
-                             "dropped\n",
-                             prefix, an->derived_factor, an->clamped ? " (clamped to 0.5..2)" : "",
-                             an->first_factor);
+      g_string_append_printf(
+          out,
+          "%sanchor: derived memory_time_factor %.4f%s (first step %.4f from the "
+          "memory-wait share, then a secant step), dropped\n",
+          prefix, an->derived_factor, an->clamped ? " (clamped to 0.5..2)" : "", an->first_factor);
     append_checks(an, prefix, out);
     return;
   }
