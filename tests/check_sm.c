@@ -236,7 +236,31 @@ static const gchar flo_listing[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* A TMA bulk copy awaited on an mbarrier (results/reference/h200/tma/): UMOV
+ * sets the size operand (0x80 x 16 = 2048 bytes), UBLKCP issues the CTA's copy
+ * 0 at cycle 1, from L2 (l2_hit 1) in 100 + 10 x 2 KiB = 120 cycles: in at 121;
+ * the warp's first SYNCS.PHASECHK (cycle 2) sets SB0 until then; FADD waits on
+ * SB0 3..120 (long_scoreboard, 118), issues at 121, EXIT 122, retires at 123.
+ * Without the [bulk] model the wait is an op of its class (none in the test
+ * model: the default latency 4): SB0 until 6, FADD waits 3..5
+ * (long_scoreboard, 3: an mbarrier wait's state), issues at 6, EXIT 7, 8 cycles. */
+/* clang-format off */
+static const gchar bulk_listing[] = SASS_HEADER
+    SASS_INS("0000", "UMOV UR5, 0x80", "0x000fe20000000000")
+    SASS_INS("0010", "UBLKCP.S.G [UR8], [UR14], UR5", "0x000fe20000000000")
+    SASS_INS("0020", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R0", "0x000e220000000000")
+    SASS_INS("0030", "FADD R3, R1, R1", "0x001fe20000000000")
+    SASS_INS("0040", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* ---- the cases ---------------------------------------------------------- */
+
+static void bulk_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[1].cp_async, 3);
+  ck_assert_uint_eq(r->p->code[1].bytes, 2048);
+  ck_assert_uint_eq(r->p->code[2].cp_async, 4);
+  ck_assert_uint_eq(r->p->code[2].sb_write, 0);
+}
 
 static void stall_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].stall, 4);
@@ -376,6 +400,18 @@ static const SassCase cases[] = {
      37,
      {[STALL_SELECTED] = 3, [STALL_SHORT_SCOREBOARD] = 34},
      NULL},
+    {"bulk copy",
+     bulk_listing,
+     {.l2_hit = 1.0, .sets = "bulk.l2_latency=100;bulk.l2_cycles_per_kib=10"},
+     123,
+     {[STALL_SELECTED] = 5, [STALL_LONG_SCOREBOARD] = 118},
+     bulk_extra},
+    {"bulk copy off",
+     bulk_listing,
+     {.l2_hit = 1.0},
+     8,
+     {[STALL_SELECTED] = 5, [STALL_LONG_SCOREBOARD] = 3},
+     bulk_extra},
 };
 
 START_TEST(test_case) {

@@ -143,6 +143,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .load_l2_hit_coalesced = s->l2_hit,
                         .load_l2_hit_scattered = s->l2_hit,
                         .load_l2_far_scattered = s->l2_far,
+                        .bulk_l2_hit = s->l2_hit,
                         .max_inflight = g->lines_in_flight,
                         .warp_max_inflight = g->warp_lines_in_flight,
                         .dram_write_cost = g->write_cost,

@@ -96,7 +96,13 @@ typedef struct {
   guint8 cp_async;            /* cp.async (SASS): 1 = LDGSTS, its copy joins the warp's open
                                  group; 2 = LDGDEPBAR, it closes the group and sets `sb_write`
                                  until all but `cp_keep` of the warp's closed groups are done
-                                 (the DEPBAR.LE SBn, cp_keep that waits on it); 0 = neither */
+                                 (the DEPBAR.LE SBn, cp_keep that waits on it); TMA bulk copies
+                                 ([bulk], sm.c sm_bulk): 3 = UBLKCP, the CTA's next copy of
+                                 `bytes` (0: unknown, its fixed latency alone); 4 =
+                                 SYNCS.PHASECHK (mbarrier try_wait), its result is ready when
+                                 the CTA's copy numbered by the warp's waits so far is in; 5 =
+                                 a retry of the same wait (a PHASECHK branching back to
+                                 itself); 0 = none of these */
   guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
                                  (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
@@ -157,6 +163,9 @@ typedef struct {
   gdouble load_l2_hit_coalesced; /* the same for a coalesced load (the misses fall on these
                                     first, sassmem_l2_split) */
   gdouble load_l2_hit_scattered; /* the same for a scattered one */
+  gdouble bulk_l2_hit;           /* probability a TMA bulk copy (UBLKCP) is served by L2, not
+                                    DRAM (it passes no L1): the share of the launch's data a
+                                    launch before it left in L2 (sassmem_l2_reuse), else 0 */
   gdouble load_l2_far_scattered; /* probability that a scattered load that hits L2 is served by
                                     the far L2 partition and waits [l2] far_extra_cycles more
                                     (sassmem_l2_far; 0 = never) */

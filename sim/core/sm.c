@@ -131,6 +131,49 @@ static inline void barrier_arrive(Sm *sm, Cta *c, SimCycle now) {
   c->bar_done = MAX(c->bar_done, taken);
 }
 
+/* ---- TMA bulk copies -------------------------------------------------------- */
+
+/* A TMA bulk copy (UBLKCP, cp_async 3) or an mbarrier wait (SYNCS.PHASECHK,
+ * cp_async 4 and its retry 5) of warp `w` issues at `now`; `ready` is what
+ * the op's own latency gives.  A copy of `bytes` is served from L2 or DRAM
+ * (drawn: L2 with the launch's bulk_l2_hit, a TMA read passes no L1), starts
+ * when the SM's copies before it have moved their bytes ([bulk] bytes_per_cycle)
+ * and is in shared memory [bulk] latency + cycles_per_kib x KiB later (a DRAM
+ * copy no sooner than the [dram] bandwidth lets it); the CTA keeps when.  A
+ * wait's result is ready when the CTA's copy numbered by the warp's earlier
+ * waits is in (results/reference/h200/tma/: each warp waits on the copies in
+ * the order they were issued), not before `ready`; a copy not yet issued
+ * (another warp of the CTA issues it later) is not waited for.  Returns the
+ * cycle the op's result is ready. */
+static SimCycle sm_bulk(Sm *sm, Warp *w, const Instr *in, SimCycle now, SimCycle ready) {
+  const SmModel *m = sm->m;
+  Cta *c = &sm->cta[w->cta];
+  if (m->bulk_latency[0] <= 0)
+    return ready; /* no [bulk] model */
+  if (in->cp_async == 3) {
+    guint lv = sim_rng_double(&sm->rng) < sm->bulk_l2_hit ? 0 : 1;
+    gdouble lat = m->bulk_latency[lv] > 0 ? m->bulk_latency[lv] : m->bulk_latency[0];
+    SimCycle start = MAX(now, sm->bulk_free);
+    if (m->bulk_bytes_per_cycle > 0)
+      sm->bulk_free = start + (SimCycle)(in->bytes / m->bulk_bytes_per_cycle + 0.5);
+    SimCycle done = start + (SimCycle)(lat + m->bulk_cycles_per_kib[lv] * in->bytes / 1024.0 + 0.5);
+    if (lv == 1 && in->bytes > 0)
+      done = MAX(done, mem_load(sm->mem, MEM_DRAM, in->bytes, TRUE, start));
+    c->bulk_done[c->bulk_n % PROGRAM_CP_GROUPS] = done;
+    c->bulk_n++;
+    w->last_mem = MAX(w->last_mem, done);
+    return ready;
+  }
+  guint32 k = w->bulk_w;
+  if (in->cp_async == 4)
+    w->bulk_w++;
+  else if (k > 0)
+    k--; /* a retry waits for the copy its first try waited for */
+  if (k < c->bulk_n && k + PROGRAM_CP_GROUPS >= c->bulk_n)
+    ready = MAX(ready, c->bulk_done[k % PROGRAM_CP_GROUPS]);
+  return ready;
+}
+
 /* ---- issue ---------------------------------------------------------------- */
 
 /* Pipe and memory effects of issuing `in`; returns the cycle its result is
@@ -216,6 +259,11 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   case OP_IALU:
   case OP_MAX:
     break;
+  }
+  if (in->cp_async >= 3) {
+    ready = sm_bulk(sm, w, in, now, ready);
+    if (in->cp_async != 3)
+      *reason = STALL_LONG_SCOREBOARD;
   }
   return ready;
 }
@@ -660,6 +708,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   }
   sm->l2_hit_below =
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_coalesced;
+  sm->bulk_l2_hit = launch->mem.bulk_l2_hit;
   sm->l2_hit_below_scattered =
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_scattered;
   sm->l2_near_scattered = launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) *

@@ -103,6 +103,11 @@ typedef struct {
                                     last BAR issued) */
   guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
                                     per SM (0 = no limit) */
+  gdouble bulk_latency[2];       /* [bulk] TMA copy (UBLKCP) from L2 / from DRAM: cycles from
+                                    issue to its bytes in shared memory, fixed part (0: no bulk
+                                    model, an mbarrier wait is a one-cycle control op) */
+  gdouble bulk_cycles_per_kib[2]; /* [bulk] and cycles per KiB of the copy beyond that */
+  gdouble bulk_bytes_per_cycle;  /* [bulk] bytes per cycle the SM's copies take together */
   gboolean bar_smem_slot;        /* each arrival also takes one [smem] interval of the
                                     shared-memory unit (without waiting for it) */
   gboolean operand_conflict;     /* model the FFMA register-bank conflict */

@@ -411,6 +411,12 @@ static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GErro
     out->wait_mask |= (guint8)(1u << b | also);
   if (sass_op_is(in, "LDGSTS"))
     out->cp_async = 1;
+  if (sass_op_is(in, "UBLKCP")) {
+    out->cp_async = 3;
+    out->bytes = sassmem_bulk_bytes(fn, i);
+  }
+  if (sass_op_is(in, "SYNCS") && g_str_has_prefix(in->mods, ".PHASECHK"))
+    out->cp_async = i + 1 < fn->n && fn->ins[i + 1].target == (gint64)in->offset ? 5 : 4;
   if (sass_op_is(in, "LDGDEPBAR")) {
     out->cp_async = 2;
     for (guint j = i + 1; j < fn->n; j++)
