@@ -110,6 +110,8 @@ typedef struct {
                             from the launch's hit rates (SmLaunch) */
   guint8 lines;          /* L1 lines a SASS request touches: miss slots it holds when it misses */
   guint8 l1tex;          /* the data passes the L1TEX data path the shared-memory unit uses */
+  guint8 tex;            /* texture fetch ([texture], sm_memory.c): 1 = TEX or TLD4 (a
+                            sampler fetch), 2 = TLD (a texel fetch by index); 0 = none */
   guint8 line_cost;      /* DRAM: lines whose transfer time one access costs (a scattered
                             access pays a whole line per sector); 0 = its bytes */
   guint8 sequential;     /* lines of one access share a server (streaming) */

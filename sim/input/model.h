@@ -103,6 +103,12 @@ typedef struct {
                                     last BAR issued) */
   guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
                                     per SM (0 = no limit) */
+  guint tex_latency[2];          /* [texture] cycles a TEX / a TLD adds to the latency of a load
+                                    from the same level (0: none) */
+  gdouble tex_bytes;             /* [texture] bytes a warp-TEX moves through L1 and L2 when the
+                                    profile does not say (0: the ideal sectors) */
+  guint tex_interval[2];         /* [texture] cycles the SM's texture unit takes per warp-TEX /
+                                    warp-TLD (0: no unit) */
   gdouble bulk_latency[2];       /* [bulk] TMA copy (UBLKCP) from L2 / from DRAM: cycles from
                                     issue to its bytes in shared memory, fixed part (0: no bulk
                                     model, an mbarrier wait is a one-cycle control op) */

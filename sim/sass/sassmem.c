@@ -87,7 +87,8 @@ gdouble sassmem_executed(const SassKernel *sk, guint i) {
 /* Sectors one execution of global or local instruction i requests: the
  * profile's L2 Theoretical Sectors Global (Local for local memory) per
  * execution, a measured 0 included; the ideal count when the profile does
- * not give it. */
+ * not give it (a TEX or TLD4 whose global columns are 0: the model's
+ * [texture] bytes / 32, SassKernel tex_sectors, when set). */
 gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   const SassInstr *in = &sk->fn->ins[i];
   gdouble ideal = MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
@@ -99,7 +100,7 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   if (p->unknown & (local ? NCU_UNKNOWN_L2_SECTORS_LOCAL : NCU_UNKNOWN_L2_SECTORS))
     return ideal;
   if (sassmem_texture_fetch(in) && p->l2_sectors == 0 && p->l1_requests == 0)
-    return ideal;
+    return sk->tex_sectors > 0 && !sass_op_is(in, "TLD") ? sk->tex_sectors : ideal;
   return (gdouble)(local ? p->l2_sectors_local : p->l2_sectors) / (gdouble)p->executed;
 }
 

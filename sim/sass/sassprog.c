@@ -57,6 +57,7 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
   }
   if (!sassflow_check_trip_counts(sk, error))
     return NULL;
+  sk->tex_sectors = m ? m->tex_bytes / 32.0 : 0.0;
   sassmem_derive(sk);
   return g_steal_pointer(&sk);
 }
@@ -96,6 +97,7 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   out->scattered = (guint8)scattered;
   out->pipe = PIPE_LSU;
   out->l1tex = a != SASS_ACC_NONE;
+  out->tex = sassmem_texture_fetch(in) ? (sass_op_is(in, "TLD") ? 2 : 1) : 0;
   out->lines =
       (guint8)CLAMP(scattered ? lround(sectors) : (glong)ceil(sectors / 4.0 - 1e-9), 1, 255);
   out->read_latency = (guint8)MIN(cm->read_latency, 255u);
