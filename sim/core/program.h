@@ -103,6 +103,8 @@ typedef struct {
                                  the CTA's copy numbered by the warp's waits so far is in; 5 =
                                  a retry of the same wait (a PHASECHK branching back to
                                  itself); 0 = none of these */
+  guint8 membar;              /* 1: a GPU- or system-scope memory barrier (MEMBAR.*.GPU, .SYS):
+                                 the warp's next instruction waits for it ([membar]) */
   guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
                                  (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */

@@ -358,6 +358,16 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
   }
+  if (in->membar && sm->m->membar_latency[0] > 0) {
+    /* MEMBAR.*.GPU: the warp issues again when the SM's fence unit has taken
+     * it ([membar] interval) and [membar] latency later, store_latency while
+     * a memory access of the warp is in flight (results/reference/h200/tma/
+     * fence.csv); charged to `wait` (the model has no membar state). */
+    SimCycle start = MAX(now, sm->membar_free);
+    sm->membar_free = start + sm->m->membar_interval;
+    guint lat = sm->m->membar_latency[w->last_mem > now && sm->m->membar_latency[1] > 0];
+    not_before = MAX(not_before, start + lat);
+  }
   sm_warp_load_wait(sm, w, &not_before, &nb_reason);
   if (!w->at_barrier) {
     /* The common case of a load or store: the next instruction does not
@@ -647,7 +657,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
                   in->op == OP_UNIFORM || in->op == OP_IMAD;
   gboolean smsp_pipe = in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM && in->pipe != PIPE_LSU;
   d->slow = !math || !smsp_pipe || in->has_branch || in->sb_write != INSTR_NO_SB ||
-            in->sb_read != INSTR_NO_SB || in->dispatch > 1 || in->cp_async;
+            in->sb_read != INSTR_NO_SB || in->dispatch > 1 || in->cp_async || in->membar;
 }
 
 Sm *sm_new(const SmLaunch *launch, GError **error) {

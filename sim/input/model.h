@@ -103,6 +103,9 @@ typedef struct {
                                     last BAR issued) */
   guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
                                     per SM (0 = no limit) */
+  guint membar_latency[2];       /* [membar] cycles from a MEMBAR.*.GPU to its warp's next issue,
+                                    with no / with a memory access of the warp in flight (0: none) */
+  guint membar_interval;         /* [membar] cycles the SM's fence unit takes per MEMBAR */
   guint tex_latency[2];          /* [texture] cycles a TEX / a TLD adds to the latency of a load
                                     from the same level (0: none) */
   gdouble tex_bytes;             /* [texture] bytes a warp-TEX moves through L1 and L2 when the

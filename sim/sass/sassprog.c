@@ -230,6 +230,8 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     classify_global(sk, m, i, cm, out);
     break;
   case OPCLASS_CONTROL:
+    out->membar = sass_op_is(in, "MEMBAR") &&
+                  (strstr(in->mods, ".GPU") != NULL || strstr(in->mods, ".SYS") != NULL);
     if (sass_is_cta_barrier(in))
       out->op = OP_BAR;
     else if (sass_op_is(in, "EXIT") && sass_always(in))
