@@ -40,6 +40,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
   c->arrived = 0;
   c->bar_done = 0;
   c->bulk_n = 0;
+  c->cluster_bar = 0;
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */

@@ -104,7 +104,9 @@ typedef struct {
                                  a retry of the same wait (a PHASECHK branching back to
                                  itself); 0 = none of these */
   guint8 membar;              /* 1: a GPU- or system-scope memory barrier (MEMBAR.*.GPU, .SYS):
-                                 the warp's next instruction waits for it ([membar]) */
+                                 the warp's next instruction waits for it ([membar]); 2: the
+                                 cluster barrier's wait (UCGABAR_WAIT, an OP_BAR released
+                                 [barrier] cluster_latency later than a CTA barrier) */
   guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
                                  (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */

@@ -109,7 +109,8 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
  * (next cycle with the keys 0). */
 static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
   guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
-  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency);
+  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency + (c->cluster_bar ? sm->m->bar_cluster_latency : 0));
+  c->cluster_bar = 0;
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     if (w->at_barrier) {
@@ -225,6 +226,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
       sm_smem_take(sm, sm->m->smem.interval, now);
     w->at_barrier = 1;
     barrier_arrive(sm, &sm->cta[w->cta], now);
+    if (in->membar == 2) /* the cluster's barrier: its release comes later */
+      sm->cta[w->cta].cluster_bar = 1;
     break;
   case OP_EXIT:
     w->done = 1;
@@ -358,7 +361,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
   }
-  if (in->membar && sm->m->membar_latency[0] > 0) {
+  if (in->membar == 1 && sm->m->membar_latency[0] > 0) {
     /* MEMBAR.*.GPU: the warp issues again when the SM's fence unit has taken
      * it ([membar] interval) and [membar] latency later, store_latency while
      * a memory access of the warp is in flight (results/reference/h200/tma/

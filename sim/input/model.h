@@ -101,6 +101,8 @@ typedef struct {
   guint bar_latency;             /* cycles from the barrier unit taking a CTA's last arrival to
                                     the release of its warps (never before the cycle after the
                                     last BAR issued) */
+  guint bar_cluster_latency;     /* cycles a cluster barrier's wait (UCGABAR_WAIT) is released
+                                    after a CTA barrier would be (the peer CTAs on other SMs) */
   guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
                                     per SM (0 = no limit) */
   guint membar_latency[2];       /* [membar] cycles from a MEMBAR.*.GPU to its warp's next issue,

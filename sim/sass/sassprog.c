@@ -232,6 +232,8 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
   case OPCLASS_CONTROL:
     out->membar = sass_op_is(in, "MEMBAR") &&
                   (strstr(in->mods, ".GPU") != NULL || strstr(in->mods, ".SYS") != NULL);
+    if (sass_op_is(in, "UCGABAR_WAIT"))
+      out->membar = 2;
     if (sass_is_cta_barrier(in))
       out->op = OP_BAR;
     else if (sass_op_is(in, "EXIT") && sass_always(in))
