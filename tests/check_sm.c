@@ -253,6 +253,47 @@ static const gchar bulk_listing[] = SASS_HEADER
     SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* The shipped H200 model's [membar] (results/reference/h200/tma/fence.csv):
+ * MEMBAR.ALL.GPU at 0 with nothing in flight holds its warp [membar]
+ * latency 266 cycles: FADD at 266 (wait 1..265, 265), EXIT 267, retires at
+ * 268.  MEMBAR.ALL.CTA is no GPU-scope fence: FADD at 1, EXIT 2, 3 cycles. */
+/* clang-format off */
+static const gchar membar_listing[] = SASS_HEADER
+    SASS_INS("0000", "MEMBAR.ALL.GPU", "0x000fe20000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+static const gchar membar_cta_listing[] = SASS_HEADER
+    SASS_INS("0000", "MEMBAR.ALL.CTA", "0x000fe20000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* The H200's cluster barrier (cluster.csv): one warp's UCGABAR_WAIT at 0, the
+ * barrier unit takes it by 0 + [barrier] interval 2 and releases it latency
+ * 6 + cluster_latency 62 later: EXIT at 70 (barrier 1..69, 69), retires at
+ * 71.  BAR.SYNC: released at 2 + 6 = 8, EXIT 8, 9 cycles. */
+/* clang-format off */
+static const gchar cluster_listing[] = SASS_HEADER
+    SASS_INS("0000", "UCGABAR_WAIT", "0x000fe20000000000")
+    SASS_INS("0010", "EXIT", "0x000fe20000000000");
+static const gchar cta_bar_listing[] = SASS_HEADER
+    SASS_INS("0000", "BAR.SYNC.DEFER_BLOCKING 0x0", "0x000fe20000000000")
+    SASS_INS("0010", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* The H200's texture path (tex.csv): two TEX hitting L1, the first at 0 is
+ * ready at 0 + [l1] latency 49 + [texture] latency 84 = 133 (SB0); the
+ * second issues at 1 but waits for the SM's texture unit until 0 + interval
+ * 8, ready at 8 + 133 = 141 (SB1).  FADD waits on both 2..140
+ * (long_scoreboard, 139), issues at 141, EXIT 142, retires at 143. */
+/* clang-format off */
+static const gchar tex_listing[] = SASS_HEADER
+    SASS_INS("0000", "TEX.LL RZ, R1, R8, R18, UR4, 0x0, 2D, 0x1", "0x000e220000000000")
+    SASS_INS("0010", "TEX.LL RZ, R2, R10, R18, UR4, 0x0, 2D, 0x1", "0x000e620000000000")
+    SASS_INS("0020", "FADD R3, R1, R2", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* ---- the cases ---------------------------------------------------------- */
 
 static void bulk_extra(const SassRun *r) {
@@ -420,6 +461,40 @@ START_TEST(test_case) {
 END_TEST
 
 /* (the model's path is known at run time only) */
+START_TEST(test_tma_h200) {
+  g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  const SassCase c[] = {
+      {"MEMBAR.GPU",
+       membar_listing,
+       {.model = h200},
+       268,
+       {[STALL_SELECTED] = 3, [STALL_WAIT] = 265},
+       NULL},
+      {"MEMBAR.CTA", membar_cta_listing, {.model = h200}, 3, {[STALL_SELECTED] = 3}, NULL},
+      {"cluster barrier",
+       cluster_listing,
+       {.model = h200},
+       71,
+       {[STALL_SELECTED] = 2, [STALL_BARRIER] = 69},
+       NULL},
+      {"CTA barrier",
+       cta_bar_listing,
+       {.model = h200},
+       9,
+       {[STALL_SELECTED] = 2, [STALL_BARRIER] = 7},
+       NULL},
+      {"TEX",
+       tex_listing,
+       {.model = h200, .l1_hit = 1.0},
+       143,
+       {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 139},
+       NULL},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+    sassrun_case(&c[i]);
+}
+END_TEST
+
 START_TEST(test_imad_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
   const SassCase c = {"IMAD",
@@ -476,6 +551,7 @@ int main(void) {
   TCase *tc = tcase_create("sass_timing");
   tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_add_test(tc, test_imad_h200);
+  tcase_add_test(tc, test_tma_h200);
   tcase_add_test(tc, test_mio_h200);
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm");

@@ -109,7 +109,8 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
  * (next cycle with the keys 0). */
 static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
   guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
-  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency + (c->cluster_bar ? sm->m->bar_cluster_latency : 0));
+  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency +
+                                 (c->cluster_bar ? sm->m->bar_cluster_latency : 0));
   c->cluster_bar = 0;
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];

@@ -79,7 +79,6 @@ guint32 sassmem_bulk_bytes(const SassFunction *fn, guint i) {
   return 0;
 }
 
-
 gdouble sassmem_executed(const SassKernel *sk, guint i) {
   return sk->source ? (gdouble)sk->source->ins[i].executed : 0.0;
 }
