@@ -236,7 +236,72 @@ static const gchar flo_listing[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* A TMA bulk copy awaited on an mbarrier (results/reference/h200/tma/): UMOV
+ * sets the size operand (0x80 x 16 = 2048 bytes), UBLKCP issues the CTA's copy
+ * 0 at cycle 1, from L2 (l2_hit 1) in 100 + 10 x 2 KiB = 120 cycles: in at 121;
+ * the warp's first SYNCS.PHASECHK (cycle 2) sets SB0 until then; FADD waits on
+ * SB0 3..120 (long_scoreboard, 118), issues at 121, EXIT 122, retires at 123.
+ * Without the [bulk] model the wait is an op of its class (none in the test
+ * model: the default latency 4): SB0 until 6, FADD waits 3..5
+ * (long_scoreboard, 3: an mbarrier wait's state), issues at 6, EXIT 7, 8 cycles. */
+/* clang-format off */
+static const gchar bulk_listing[] = SASS_HEADER
+    SASS_INS("0000", "UMOV UR5, 0x80", "0x000fe20000000000")
+    SASS_INS("0010", "UBLKCP.S.G [UR8], [UR14], UR5", "0x000fe20000000000")
+    SASS_INS("0020", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R0", "0x000e220000000000")
+    SASS_INS("0030", "FADD R3, R1, R1", "0x001fe20000000000")
+    SASS_INS("0040", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* The shipped H200 model's [membar] (results/reference/h200/tma/fence.csv):
+ * MEMBAR.ALL.GPU at 0 with nothing in flight holds its warp [membar]
+ * latency 266 cycles: FADD at 266 (wait 1..265, 265), EXIT 267, retires at
+ * 268.  MEMBAR.ALL.CTA is no GPU-scope fence: FADD at 1, EXIT 2, 3 cycles. */
+/* clang-format off */
+static const gchar membar_listing[] = SASS_HEADER
+    SASS_INS("0000", "MEMBAR.ALL.GPU", "0x000fe20000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+static const gchar membar_cta_listing[] = SASS_HEADER
+    SASS_INS("0000", "MEMBAR.ALL.CTA", "0x000fe20000000000")
+    SASS_INS("0010", "FADD R3, R1, R1", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* The H200's cluster barrier (cluster.csv): one warp's UCGABAR_WAIT at 0, the
+ * barrier unit takes it by 0 + [barrier] interval 2 and releases it latency
+ * 6 + cluster_latency 62 later: EXIT at 70 (barrier 1..69, 69), retires at
+ * 71.  BAR.SYNC: released at 2 + 6 = 8, EXIT 8, 9 cycles. */
+/* clang-format off */
+static const gchar cluster_listing[] = SASS_HEADER
+    SASS_INS("0000", "UCGABAR_WAIT", "0x000fe20000000000")
+    SASS_INS("0010", "EXIT", "0x000fe20000000000");
+static const gchar cta_bar_listing[] = SASS_HEADER
+    SASS_INS("0000", "BAR.SYNC.DEFER_BLOCKING 0x0", "0x000fe20000000000")
+    SASS_INS("0010", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
+/* The H200's texture path (tex.csv): two TEX hitting L1, the first at 0 is
+ * ready at 0 + [l1] latency 49 + [texture] latency 84 = 133 (SB0); the
+ * second issues at 1 but waits for the SM's texture unit until 0 + interval
+ * 8, ready at 8 + 133 = 141 (SB1).  FADD waits on both 2..140
+ * (long_scoreboard, 139), issues at 141, EXIT 142, retires at 143. */
+/* clang-format off */
+static const gchar tex_listing[] = SASS_HEADER
+    SASS_INS("0000", "TEX.LL RZ, R1, R8, R18, UR4, 0x0, 2D, 0x1", "0x000e220000000000")
+    SASS_INS("0010", "TEX.LL RZ, R2, R10, R18, UR4, 0x0, 2D, 0x1", "0x000e620000000000")
+    SASS_INS("0020", "FADD R3, R1, R2", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* ---- the cases ---------------------------------------------------------- */
+
+static void bulk_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[1].cp_async, 3);
+  ck_assert_uint_eq(r->p->code[1].bytes, 2048);
+  ck_assert_uint_eq(r->p->code[2].cp_async, 4);
+  ck_assert_uint_eq(r->p->code[2].sb_write, 0);
+}
 
 static void stall_extra(const SassRun *r) {
   ck_assert_uint_eq(r->p->code[0].stall, 4);
@@ -376,6 +441,18 @@ static const SassCase cases[] = {
      37,
      {[STALL_SELECTED] = 3, [STALL_SHORT_SCOREBOARD] = 34},
      NULL},
+    {"bulk copy",
+     bulk_listing,
+     {.l2_hit = 1.0, .sets = "bulk.l2_latency=100;bulk.l2_cycles_per_kib=10"},
+     123,
+     {[STALL_SELECTED] = 5, [STALL_LONG_SCOREBOARD] = 118},
+     bulk_extra},
+    {"bulk copy off",
+     bulk_listing,
+     {.l2_hit = 1.0},
+     8,
+     {[STALL_SELECTED] = 5, [STALL_LONG_SCOREBOARD] = 3},
+     bulk_extra},
 };
 
 START_TEST(test_case) {
@@ -384,6 +461,40 @@ START_TEST(test_case) {
 END_TEST
 
 /* (the model's path is known at run time only) */
+START_TEST(test_tma_h200) {
+  g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  const SassCase c[] = {
+      {"MEMBAR.GPU",
+       membar_listing,
+       {.model = h200},
+       268,
+       {[STALL_SELECTED] = 3, [STALL_WAIT] = 265},
+       NULL},
+      {"MEMBAR.CTA", membar_cta_listing, {.model = h200}, 3, {[STALL_SELECTED] = 3}, NULL},
+      {"cluster barrier",
+       cluster_listing,
+       {.model = h200},
+       71,
+       {[STALL_SELECTED] = 2, [STALL_BARRIER] = 69},
+       NULL},
+      {"CTA barrier",
+       cta_bar_listing,
+       {.model = h200},
+       9,
+       {[STALL_SELECTED] = 2, [STALL_BARRIER] = 7},
+       NULL},
+      {"TEX",
+       tex_listing,
+       {.model = h200, .l1_hit = 1.0},
+       143,
+       {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 139},
+       NULL},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+    sassrun_case(&c[i]);
+}
+END_TEST
+
 START_TEST(test_imad_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
   const SassCase c = {"IMAD",
@@ -440,6 +551,7 @@ int main(void) {
   TCase *tc = tcase_create("sass_timing");
   tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_add_test(tc, test_imad_h200);
+  tcase_add_test(tc, test_tma_h200);
   tcase_add_test(tc, test_mio_h200);
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm");

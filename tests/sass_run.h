@@ -46,7 +46,7 @@
   "[class_fp32]\nopcodes=FFMA;FADD;IMAD\nlatency=4\ninterval=1\n"                                  \
   "[class_int]\nopcodes=IADD3;ISETP;MOV\nlatency=4\ninterval=2\n"                                  \
   "[class_mufu]\nopcodes=MUFU\nlatency=16\ninterval=8\n"                                           \
-  "[class_shared]\nopcodes=LDS;STS;LDSM\nlatency=29\ninterval=1\n"                                      \
+  "[class_shared]\nopcodes=LDS;STS;LDSM\nlatency=29\ninterval=1\n"                                 \
   "[class_global]\nopcodes=LDG;STG\nlatency=49\ninterval=1\nread_latency=2\n"                      \
   "lines_in_flight=512\nstores_hold_lines=true\ndram_write_cost=1\n"                               \
   "[class_control]\nopcodes=BRA;EXIT;BAR\nlatency=1\ninterval=1\n"                                 \
@@ -143,6 +143,7 @@ static void sassrun_simulate(SassRun *r, const SassSetup *s) {
                         .load_l2_hit_coalesced = s->l2_hit,
                         .load_l2_hit_scattered = s->l2_hit,
                         .load_l2_far_scattered = s->l2_far,
+                        .bulk_l2_hit = s->l2_hit,
                         .max_inflight = g->lines_in_flight,
                         .warp_max_inflight = g->warp_lines_in_flight,
                         .dram_write_cost = g->write_cost,

@@ -39,6 +39,8 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
   c->live = c->resident = wpb;
   c->arrived = 0;
   c->bar_done = 0;
+  c->bulk_n = 0;
+  c->cluster_bar = 0;
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */

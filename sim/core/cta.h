@@ -19,6 +19,10 @@ typedef struct {
   guint arrived;     /* warps waiting at the barrier */
   guint resident;    /* warps not yet drained */
   SimCycle bar_done; /* cycle the SM's barrier unit has taken the last arrival so far */
+  SimCycle bulk_done[PROGRAM_CP_GROUPS]; /* TMA bulk copies (UBLKCP): when each of the CTA's
+                                            last ones is in shared memory, by bulk_n % groups */
+  guint32 bulk_n;                        /* bulk copies the CTA issued since its launch */
+  guint8 cluster_bar;                    /* the barrier being gathered is the cluster's */
 } Cta;
 
 /* Launch the grid's next CTA into CTA slot `slot` at `now`; its warps can

@@ -96,7 +96,17 @@ typedef struct {
   guint8 cp_async;            /* cp.async (SASS): 1 = LDGSTS, its copy joins the warp's open
                                  group; 2 = LDGDEPBAR, it closes the group and sets `sb_write`
                                  until all but `cp_keep` of the warp's closed groups are done
-                                 (the DEPBAR.LE SBn, cp_keep that waits on it); 0 = neither */
+                                 (the DEPBAR.LE SBn, cp_keep that waits on it); TMA bulk copies
+                                 ([bulk], sm.c sm_bulk): 3 = UBLKCP, the CTA's next copy of
+                                 `bytes` (0: unknown, its fixed latency alone); 4 =
+                                 SYNCS.PHASECHK (mbarrier try_wait), its result is ready when
+                                 the CTA's copy numbered by the warp's waits so far is in; 5 =
+                                 a retry of the same wait (a PHASECHK branching back to
+                                 itself); 0 = none of these */
+  guint8 membar;              /* 1: a GPU- or system-scope memory barrier (MEMBAR.*.GPU, .SYS):
+                                 the warp's next instruction waits for it ([membar]); 2: the
+                                 cluster barrier's wait (UCGABAR_WAIT, an OP_BAR released
+                                 [barrier] cluster_latency later than a CTA barrier) */
   guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
                                  (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
@@ -104,6 +114,8 @@ typedef struct {
                             from the launch's hit rates (SmLaunch) */
   guint8 lines;          /* L1 lines a SASS request touches: miss slots it holds when it misses */
   guint8 l1tex;          /* the data passes the L1TEX data path the shared-memory unit uses */
+  guint8 tex;            /* texture fetch ([texture], sm_memory.c): 1 = TEX or TLD4 (a
+                            sampler fetch), 2 = TLD (a texel fetch by index); 0 = none */
   guint8 line_cost;      /* DRAM: lines whose transfer time one access costs (a scattered
                             access pays a whole line per sector); 0 = its bytes */
   guint8 sequential;     /* lines of one access share a server (streaming) */
@@ -157,6 +169,9 @@ typedef struct {
   gdouble load_l2_hit_coalesced; /* the same for a coalesced load (the misses fall on these
                                     first, sassmem_l2_split) */
   gdouble load_l2_hit_scattered; /* the same for a scattered one */
+  gdouble bulk_l2_hit;           /* probability a TMA bulk copy (UBLKCP) is served by L2, not
+                                    DRAM (it passes no L1): the share of the launch's data a
+                                    launch before it left in L2 (sassmem_l2_reuse), else 0 */
   gdouble load_l2_far_scattered; /* probability that a scattered load that hits L2 is served by
                                     the far L2 partition and waits [l2] far_extra_cycles more
                                     (sassmem_l2_far; 0 = never) */

@@ -109,7 +109,9 @@ static void sm_wake_due(Sm *sm, SimCycle now) {
  * (next cycle with the keys 0). */
 static void barrier_release(Sm *sm, Cta *c, SimCycle now) {
   guint slot = (guint)(c - sm->cta), wpb = sm->l.warps_per_block;
-  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency);
+  SimCycle at = MAX(now + 1, c->bar_done + sm->m->bar_latency +
+                                 (c->cluster_bar ? sm->m->bar_cluster_latency : 0));
+  c->cluster_bar = 0;
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     if (w->at_barrier) {
@@ -129,6 +131,49 @@ static inline void barrier_arrive(Sm *sm, Cta *c, SimCycle now) {
   SimCycle taken = MAX(now, sm->bar_free) + sm->m->bar_interval;
   sm->bar_free = taken;
   c->bar_done = MAX(c->bar_done, taken);
+}
+
+/* ---- TMA bulk copies -------------------------------------------------------- */
+
+/* A TMA bulk copy (UBLKCP, cp_async 3) or an mbarrier wait (SYNCS.PHASECHK,
+ * cp_async 4 and its retry 5) of warp `w` issues at `now`; `ready` is what
+ * the op's own latency gives.  A copy of `bytes` is served from L2 or DRAM
+ * (drawn: L2 with the launch's bulk_l2_hit, a TMA read passes no L1), starts
+ * when the SM's copies before it have moved their bytes ([bulk] bytes_per_cycle)
+ * and is in shared memory [bulk] latency + cycles_per_kib x KiB later (a DRAM
+ * copy no sooner than the [dram] bandwidth lets it); the CTA keeps when.  A
+ * wait's result is ready when the CTA's copy numbered by the warp's earlier
+ * waits is in (results/reference/h200/tma/: each warp waits on the copies in
+ * the order they were issued), not before `ready`; a copy not yet issued
+ * (another warp of the CTA issues it later) is not waited for.  Returns the
+ * cycle the op's result is ready. */
+static SimCycle sm_bulk(Sm *sm, Warp *w, const Instr *in, SimCycle now, SimCycle ready) {
+  const SmModel *m = sm->m;
+  Cta *c = &sm->cta[w->cta];
+  if (m->bulk_latency[0] <= 0)
+    return ready; /* no [bulk] model */
+  if (in->cp_async == 3) {
+    guint lv = sim_rng_double(&sm->rng) < sm->bulk_l2_hit ? 0 : 1;
+    gdouble lat = m->bulk_latency[lv] > 0 ? m->bulk_latency[lv] : m->bulk_latency[0];
+    SimCycle start = MAX(now, sm->bulk_free);
+    if (m->bulk_bytes_per_cycle > 0)
+      sm->bulk_free = start + (SimCycle)(in->bytes / m->bulk_bytes_per_cycle + 0.5);
+    SimCycle done = start + (SimCycle)(lat + m->bulk_cycles_per_kib[lv] * in->bytes / 1024.0 + 0.5);
+    if (lv == 1 && in->bytes > 0)
+      done = MAX(done, mem_load(sm->mem, MEM_DRAM, in->bytes, TRUE, start));
+    c->bulk_done[c->bulk_n % PROGRAM_CP_GROUPS] = done;
+    c->bulk_n++;
+    w->last_mem = MAX(w->last_mem, done);
+    return ready;
+  }
+  guint32 k = w->bulk_w;
+  if (in->cp_async == 4)
+    w->bulk_w++;
+  else if (k > 0)
+    k--; /* a retry waits for the copy its first try waited for */
+  if (k < c->bulk_n && k + PROGRAM_CP_GROUPS >= c->bulk_n)
+    ready = MAX(ready, c->bulk_done[k % PROGRAM_CP_GROUPS]);
+  return ready;
 }
 
 /* ---- issue ---------------------------------------------------------------- */
@@ -182,6 +227,8 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
       sm_smem_take(sm, sm->m->smem.interval, now);
     w->at_barrier = 1;
     barrier_arrive(sm, &sm->cta[w->cta], now);
+    if (in->membar == 2) /* the cluster's barrier: its release comes later */
+      sm->cta[w->cta].cluster_bar = 1;
     break;
   case OP_EXIT:
     w->done = 1;
@@ -216,6 +263,11 @@ static SimCycle issue_effects(Sm *sm, Smsp *s, Warp *w, const Instr *in, SimCycl
   case OP_IALU:
   case OP_MAX:
     break;
+  }
+  if (in->cp_async >= 3) {
+    ready = sm_bulk(sm, w, in, now, ready);
+    if (in->cp_async != 3)
+      *reason = STALL_LONG_SCOREBOARD;
   }
   return ready;
 }
@@ -309,6 +361,16 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   if (in->op == OP_BRA) {
     not_before = MAX(not_before, now + sm->m->branch_latency);
     nb_reason = STALL_BRANCH_RESOLVING;
+  }
+  if (in->membar == 1 && sm->m->membar_latency[0] > 0) {
+    /* MEMBAR.*.GPU: the warp issues again when the SM's fence unit has taken
+     * it ([membar] interval) and [membar] latency later, store_latency while
+     * a memory access of the warp is in flight (results/reference/h200/tma/
+     * fence.csv); charged to `wait` (the model has no membar state). */
+    SimCycle start = MAX(now, sm->membar_free);
+    sm->membar_free = start + sm->m->membar_interval;
+    guint lat = sm->m->membar_latency[w->last_mem > now && sm->m->membar_latency[1] > 0];
+    not_before = MAX(not_before, start + lat);
   }
   sm_warp_load_wait(sm, w, &not_before, &nb_reason);
   if (!w->at_barrier) {
@@ -599,7 +661,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
                   in->op == OP_UNIFORM || in->op == OP_IMAD;
   gboolean smsp_pipe = in->pipe != PIPE_NONE && in->pipe != PIPE_SMEM && in->pipe != PIPE_LSU;
   d->slow = !math || !smsp_pipe || in->has_branch || in->sb_write != INSTR_NO_SB ||
-            in->sb_read != INSTR_NO_SB || in->dispatch > 1 || in->cp_async;
+            in->sb_read != INSTR_NO_SB || in->dispatch > 1 || in->cp_async || in->membar;
 }
 
 Sm *sm_new(const SmLaunch *launch, GError **error) {
@@ -660,6 +722,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   }
   sm->l2_hit_below =
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_coalesced;
+  sm->bulk_l2_hit = launch->mem.bulk_l2_hit;
   sm->l2_hit_below_scattered =
       launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) * launch->mem.load_l2_hit_scattered;
   sm->l2_near_scattered = launch->mem.load_l1_hit + (1.0 - launch->mem.load_l1_hit) *

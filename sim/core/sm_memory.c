@@ -240,7 +240,20 @@ SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
     sm_smem_take(sm, a->busy, now);
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = global_access(sm, w, in, a, now, &missed, &done);
+  /* A texture fetch waits for the SM's texture unit ([texture] interval per
+   * warp-fetch), then takes the latency of a load from its level and the
+   * texture path's own cycles (results/reference/h200/tma/tex.csv). */
+  SimCycle at = now;
+  guint extra = 0;
+  if (in->tex) {
+    guint k = in->tex - 1u, iv = sm->m->tex_interval[k];
+    if (iv > 0) {
+      at = MAX(now, sm->tex_free);
+      sm->tex_free = at + iv;
+    }
+    extra = sm->m->tex_latency[k];
+  }
+  SimCycle ready = global_access(sm, w, in, a, at, &missed, &done) + extra;
   /* (sm_smem_take updated the units; a count added here updates them again,
    * none added leaves them as they are) */
   if (in->l1tex && in->op == OP_LDG) {

@@ -91,6 +91,10 @@ struct Sm {
   const Program *p;               /* l.program */
   Mem *mem;                       /* the memory levels */
   SimCycle bar_free;              /* cycle the barrier unit takes the next arrival */
+  SimCycle membar_free;           /* cycle the SM's fence unit ([membar]) takes the next MEMBAR */
+  SimCycle tex_free;              /* cycle the SM's texture unit ([texture]) takes the next fetch */
+  gdouble bulk_l2_hit;            /* a TMA bulk copy's chance to be served by L2 */
+  SimCycle bulk_free;             /* cycle the SM's TMA bulk copies ([bulk]) take the next one */
   SimRng rng;                     /* hit levels, latencies, channels, spill misses (rng.h) */
   Smsp *smsp;                     /* m->sm.smsps of them */
   Warp *warp;                     /* warp slots: CTA slot x warps per block */

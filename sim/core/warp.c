@@ -28,6 +28,7 @@ void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
   w->last_mem = w->charged = now;
   w->cp_open = 0;
   w->cp_n = 0;
+  w->bulk_w = 0;
 }
 
 /* Slot `i` joins the causes pending at `from`: end[state] is the latest

@@ -49,6 +49,7 @@ typedef struct Warp {
   SimCycle cp_done[PROGRAM_CP_GROUPS]; /* when each of the last closed groups is done, by
                                           cp_n % PROGRAM_CP_GROUPS */
   guint32 cp_n;                        /* groups closed since the warp started */
+  guint32 bulk_w;                      /* mbarrier waits (cp_async 4) since the warp started */
   Scoreboard sb;                       /* owned */
   struct Warp *wake_next;              /* next warp of its wake-wheel bucket (sm.c) */
 } Warp;

@@ -80,32 +80,48 @@ typedef struct {
   SmLimits sm;
   gdouble clock_mhz; /* SM clock under load, MHz (informational) */
 
-  gboolean has_timing;           /* TRUE when every timing group is present */
-  gchar *missing_timing;         /* "[group] key" of the first absent timing key, owned; or NULL */
-  gchar *policy;                 /* default scheduler policy name, owned */
-  guint sched_group;             /* two_level, oldest_group: warps per fetch group, per SMSP */
-  gboolean sched_yield;          /* SASS yield hints hand the slot to another ready warp */
-  guint sched_lsu_fifo;          /* warps per SMSP whose global memory instruction waits in
-                                    arrival order while the lines in flight are contended
-                                    (0 = none: the policy grants them) */
-  PipeModel fma;                 /* FP32 pipe, per SMSP */
-  PipeModel alu;                 /* INT32 pipe, per SMSP */
-  PipeModel sfu;                 /* MUFU pipe, per SMSP */
-  PipeModel smem;                /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
-  guint smem_wavefront_latency;  /* cycles of latency each shared-memory wavefront beyond the
-                                    first adds to the access (bank-conflict ways, LDSM matrices) */
-  guint smem_queue;              /* cycles of work the shared-memory unit may have queued when an
-                                    LDS/STS/SHFL issues (0 = it issues only to an idle unit) */
-  PipeModel lsu;                 /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
-  guint branch_latency;          /* cycles after a loop branch before the warp issues again */
-  guint bar_latency;             /* cycles from the barrier unit taking a CTA's last arrival to
-                                    the release of its warps (never before the cycle after the
-                                    last BAR issued) */
-  guint bar_interval;            /* cycles the SM's barrier unit takes per warp arrival, one unit
-                                    per SM (0 = no limit) */
-  gboolean bar_smem_slot;        /* each arrival also takes one [smem] interval of the
-                                    shared-memory unit (without waiting for it) */
-  gboolean operand_conflict;     /* model the FFMA register-bank conflict */
+  gboolean has_timing;            /* TRUE when every timing group is present */
+  gchar *missing_timing;          /* "[group] key" of the first absent timing key, owned; or NULL */
+  gchar *policy;                  /* default scheduler policy name, owned */
+  guint sched_group;              /* two_level, oldest_group: warps per fetch group, per SMSP */
+  gboolean sched_yield;           /* SASS yield hints hand the slot to another ready warp */
+  guint sched_lsu_fifo;           /* warps per SMSP whose global memory instruction waits in
+                                     arrival order while the lines in flight are contended
+                                     (0 = none: the policy grants them) */
+  PipeModel fma;                  /* FP32 pipe, per SMSP */
+  PipeModel alu;                  /* INT32 pipe, per SMSP */
+  PipeModel sfu;                  /* MUFU pipe, per SMSP */
+  PipeModel smem;                 /* shared-memory unit, per SM (interval per warp-wide 4 B load) */
+  guint smem_wavefront_latency;   /* cycles of latency each shared-memory wavefront beyond the
+                                     first adds to the access (bank-conflict ways, LDSM matrices) */
+  guint smem_queue;               /* cycles of work the shared-memory unit may have queued when an
+                                     LDS/STS/SHFL issues (0 = it issues only to an idle unit) */
+  PipeModel lsu;                  /* LSU/MIO issue to L1TEX, per SMSP (latency unused) */
+  guint branch_latency;           /* cycles after a loop branch before the warp issues again */
+  guint bar_latency;              /* cycles from the barrier unit taking a CTA's last arrival to
+                                     the release of its warps (never before the cycle after the
+                                     last BAR issued) */
+  guint bar_cluster_latency;      /* cycles a cluster barrier's wait (UCGABAR_WAIT) is released
+                                     after a CTA barrier would be (the peer CTAs on other SMs) */
+  guint bar_interval;             /* cycles the SM's barrier unit takes per warp arrival, one unit
+                                     per SM (0 = no limit) */
+  guint membar_latency[2];        /* [membar] cycles from a MEMBAR.*.GPU to its warp's next issue,
+                                     with no / with a memory access of the warp in flight (0: none) */
+  guint membar_interval;          /* [membar] cycles the SM's fence unit takes per MEMBAR */
+  guint tex_latency[2];           /* [texture] cycles a TEX / a TLD adds to the latency of a load
+                                     from the same level (0: none) */
+  gdouble tex_bytes;              /* [texture] bytes a warp-TEX moves through L1 and L2 when the
+                                     profile does not say (0: the ideal sectors) */
+  guint tex_interval[2];          /* [texture] cycles the SM's texture unit takes per warp-TEX /
+                                     warp-TLD (0: no unit) */
+  gdouble bulk_latency[2];        /* [bulk] TMA copy (UBLKCP) from L2 / from DRAM: cycles from
+                                     issue to its bytes in shared memory, fixed part (0: no bulk
+                                     model, an mbarrier wait is a one-cycle control op) */
+  gdouble bulk_cycles_per_kib[2]; /* [bulk] and cycles per KiB of the copy beyond that */
+  gdouble bulk_bytes_per_cycle;   /* [bulk] bytes per cycle the SM's copies take together */
+  gboolean bar_smem_slot;         /* each arrival also takes one [smem] interval of the
+                                     shared-memory unit (without waiting for it) */
+  gboolean operand_conflict;      /* model the FFMA register-bank conflict */
   guint operand_penalty;         /* cycles a conflicting FFMA holds dispatch beyond its own issue */
   gdouble spill_bytes_per_cycle; /* local-memory (LDL/STL) bytes per cycle per SM through L1 */
   gdouble local_scattered_load_cycles;  /* cycles of the local-memory port per sector of a

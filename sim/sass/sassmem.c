@@ -58,6 +58,27 @@ guint sassmem_global_atomic(const SassInstr *in) {
 
 /* ---- loading ----------------------------------------------------------------- */
 
+guint32 sassmem_bulk_bytes(const SassFunction *fn, guint i) {
+  const SassInstr *in = &fn->ins[i];
+  if (in->n_src == 0 || in->src[in->n_src - 1].file != SASS_REG_UR)
+    return 0;
+  guint8 r = in->src[in->n_src - 1].index;
+  for (guint j = i; j-- > 0 && j + 64 >= i;) {
+    const SassInstr *d = &fn->ins[j];
+    gboolean writes = FALSE;
+    for (guint k = 0; k < d->n_dst; k++)
+      writes |= d->dst[k].file == SASS_REG_UR && d->dst[k].index <= r &&
+                r < d->dst[k].index + d->dst[k].count;
+    if (!writes)
+      continue;
+    const gchar *imm = strstr(d->text, ", 0x");
+    if (!sass_op_is(d, "UMOV") || imm == NULL || d->guard >= 0)
+      return 0;
+    return (guint32)(g_ascii_strtoull(imm + 2, NULL, 16) & 0xffffu) * 16u;
+  }
+  return 0;
+}
+
 gdouble sassmem_executed(const SassKernel *sk, guint i) {
   return sk->source ? (gdouble)sk->source->ins[i].executed : 0.0;
 }
@@ -65,7 +86,8 @@ gdouble sassmem_executed(const SassKernel *sk, guint i) {
 /* Sectors one execution of global or local instruction i requests: the
  * profile's L2 Theoretical Sectors Global (Local for local memory) per
  * execution, a measured 0 included; the ideal count when the profile does
- * not give it. */
+ * not give it (a TEX or TLD4 whose global columns are 0: the model's
+ * [texture] bytes / 32, SassKernel tex_sectors, when set). */
 gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   const SassInstr *in = &sk->fn->ins[i];
   gdouble ideal = MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
@@ -77,7 +99,7 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   if (p->unknown & (local ? NCU_UNKNOWN_L2_SECTORS_LOCAL : NCU_UNKNOWN_L2_SECTORS))
     return ideal;
   if (sassmem_texture_fetch(in) && p->l2_sectors == 0 && p->l1_requests == 0)
-    return ideal;
+    return sk->tex_sectors > 0 && !sass_op_is(in, "TLD") ? sk->tex_sectors : ideal;
   return (gdouble)(local ? p->l2_sectors_local : p->l2_sectors) / (gdouble)p->executed;
 }
 
@@ -281,7 +303,15 @@ static void derive_hit_rates(SassKernel *sk) {
         stores_new += (gdouble)sk->source->ins[i].l2_sectors;
     }
   }
+  /* TMA bulk copies (UBLKCP) read their bytes through L2 too (once each, as
+   * the profiled launch's caches start empty). */
+  gdouble bulk = 0;
+  for (guint i = 0; sk->source && i < sk->fn->n; i++)
+    if (sass_op_is(&sk->fn->ins[i], "UBLKCP"))
+      bulk += sassmem_executed(sk, i) * sassmem_bulk_bytes(sk->fn, i);
   const NcuDetails *d = sk->details;
+  if (d != NULL && loads <= 0 && bulk > 0 && d->grid_size > 0) /* copies, no loads */
+    sk->cta_l2_bytes = (SASSMEM_SECTOR_BYTES * stores_new + bulk) / d->grid_size;
   if (d == NULL || loads <= 0)
     return;
   gdouble h1 = isnan(d->l1_hit_pct) ? 0.0 : d->l1_hit_pct / 100.0;
@@ -337,7 +367,8 @@ static void derive_hit_rates(SassKernel *sk) {
    * y`) leaves 128 KiB a CTA, not 192. */
   if (d->grid_size > 0)
     sk->cta_l2_bytes =
-        SASSMEM_SECTOR_BYTES * (l2_loads * (1.0 - sk->load_l2_hit) + stores_new) / d->grid_size;
+        (SASSMEM_SECTOR_BYTES * (l2_loads * (1.0 - sk->load_l2_hit) + stores_new) + bulk) /
+        d->grid_size;
   if (!isnan(d->theoretical_warps) && d->block_size > 0) {
     sk->prof_warps = d->theoretical_warps;
     gdouble blocks = d->theoretical_warps / ceil(d->block_size / 32.0);
@@ -462,6 +493,9 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
                          .stores_hold_lines = g->stores_hold_lines,
                          .store_streams = {g->store_streams[0], g->store_streams[1],
                                            g->store_streams[2], g->store_streams[3]}};
+  /* a TMA bulk copy misses L2 at the profiled launch; a launch after one over the same
+   * data finds the part sassmem_l2_reuse keeps */
+  mem->bulk_l2_hit = l2_warm ? sassmem_l2_reuse(sk, m, grid_blocks) : 0.0;
   /* DRAM's bytes of a scattered sector: the profile's, at most a line */
   if (m->sector_bytes > 0)
     mem->scattered_dram_scale = MIN(sk->dram_scatter, (gdouble)m->line_bytes / m->sector_bytes);

@@ -37,6 +37,15 @@ SassAccess sassmem_access(const SassInstr *in, const NcuInstr *p);
  * the warp reduction REDUX). */
 guint sassmem_global_atomic(const SassInstr *in);
 
+/* The bytes of the TMA bulk copy `UBLKCP [URd], [URs], URn` at instruction i of fn:
+ * its size operand URn holds the size in 16-byte units in its low 16 bits
+ * (cp.async.bulk's size / 16: `UMOV UR5, 0x80` for 2 KiB in
+ * results/reference/h200/real12/sass/kernels12.sass k_bulk); found as the
+ * nearest earlier `UMOV URn, imm` (at most 64 instructions back, none between
+ * writing URn).  0 when the size is not such an immediate (computed at run
+ * time: the copy is timed by its fixed latency alone). */
+guint32 sassmem_bulk_bytes(const SassFunction *fn, guint i);
+
 /* Times instruction i executed in the profiled launch (warp-level
  * instructions); 0 without a source profile. */
 gdouble sassmem_executed(const SassKernel *sk, guint i);

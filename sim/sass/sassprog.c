@@ -57,6 +57,7 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
   }
   if (!sassflow_check_trip_counts(sk, error))
     return NULL;
+  sk->tex_sectors = m ? m->tex_bytes / 32.0 : 0.0;
   sassmem_derive(sk);
   return g_steal_pointer(&sk);
 }
@@ -96,6 +97,7 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   out->scattered = (guint8)scattered;
   out->pipe = PIPE_LSU;
   out->l1tex = a != SASS_ACC_NONE;
+  out->tex = sassmem_texture_fetch(in) ? (sass_op_is(in, "TLD") ? 2 : 1) : 0;
   out->lines =
       (guint8)CLAMP(scattered ? lround(sectors) : (glong)ceil(sectors / 4.0 - 1e-9), 1, 255);
   out->read_latency = (guint8)MIN(cm->read_latency, 255u);
@@ -228,6 +230,10 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     classify_global(sk, m, i, cm, out);
     break;
   case OPCLASS_CONTROL:
+    out->membar = sass_op_is(in, "MEMBAR") &&
+                  (strstr(in->mods, ".GPU") != NULL || strstr(in->mods, ".SYS") != NULL);
+    if (sass_op_is(in, "UCGABAR_WAIT"))
+      out->membar = 2;
     if (sass_is_cta_barrier(in))
       out->op = OP_BAR;
     else if (sass_op_is(in, "EXIT") && sass_always(in))
@@ -411,6 +417,12 @@ static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GErro
     out->wait_mask |= (guint8)(1u << b | also);
   if (sass_op_is(in, "LDGSTS"))
     out->cp_async = 1;
+  if (sass_op_is(in, "UBLKCP")) {
+    out->cp_async = 3;
+    out->bytes = sassmem_bulk_bytes(fn, i);
+  }
+  if (sass_op_is(in, "SYNCS") && g_str_has_prefix(in->mods, ".PHASECHK"))
+    out->cp_async = i + 1 < fn->n && fn->ins[i + 1].target == (gint64)in->offset ? 5 : 4;
   if (sass_op_is(in, "LDGDEPBAR")) {
     out->cp_async = 2;
     for (guint j = i + 1; j < fn->n; j++)

@@ -71,6 +71,8 @@ typedef struct SassKernel {
   gdouble reuse_l1;       /* fraction of the innermost loop's load sectors that repeat a sector
                              the same trip already loads (same base register, nearby offsets) */
   guint local_bytes;      /* local memory per thread the listing touches (LDL/STL), bytes */
+  gdouble tex_sectors;    /* sectors a warp-TEX / TLD4 moves when the profile does not say
+                             (the model's [texture] bytes / 32); 0 = the ideal */
   gdouble cta_l2_bytes;   /* bytes one CTA of the profiled launch brought into L2: its load
                              sectors that missed L2 and its store sectors, x 32 (derived from the
                              source page and the details' hit rates and Grid Size); 0 = unknown */
