@@ -8,6 +8,7 @@
 # before: the wait dropped (negative, 8 and up, SB6 and up) or read as 0.
 # Kernel and model files whose path is not UTF-8.  A --points file named
 # with "..".  Links that lead nowhere given as kernel, model or listing.
+# Constant-bank operands whose brackets do not pair up (real11 cdiv).
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -64,4 +65,17 @@ sed -i "s|^file=.*|file=$tmp/loop_a|" "$tmp/looped.ini"
 one_line "[sass] file a loop of links" \
   "looped.ini: [sass] file: $tmp/loop_a: $nowhere (looked for $tmp/loop_a;" -- \
   run --kernel "$tmp/looped.ini" --format csv --no-whatif
+# A constant-bank operand whose brackets do not pair up (a hand-edited or
+# truncated line of real11's cdiv, kernels11.sass line 2928 'LDC R12,
+# c[0x3][R12]') was taken: 'c[0x3][R12' timed as the register-indexed LDC
+# ([class_special] indexed_interval), 'c[0x3]R12]' as a uniform one.
+r11=$root/results/reference/h200/real11
+for op in 'c[0x3][R12' 'c[0x3]R12]' 'c[0x3][[R12]]' 'c[0x3[R12]]' 'c[0x3]][R12]'; do
+  sed "2928s/c\[0x3\]\[R12\]/$op/" "$r11/sass/kernels11.sass" >"$tmp/cdiv.sass"
+  sed -e "s|^file=.*|file=$tmp/cdiv.sass|" -e "s|^source_csv=\.\./|source_csv=$root/|" \
+    -e "s|^details_csv=\.\./|details_csv=$root/|" "$root/traces/cdiv_sass.ini" >"$tmp/cdiv.ini"
+  grep -qF "LDC R12, $op ;" "$tmp/cdiv.sass" || fail "the edit of line 2928 to '$op' did not take"
+  one_line "LDC R12, $op" "cdiv.sass:2928: brackets that do not pair up in 'LDC R12, $op'" -- \
+    run --kernel "$tmp/cdiv.ini" --format csv --no-whatif
+done
 echo "$passed passed"
