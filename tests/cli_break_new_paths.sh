@@ -78,4 +78,24 @@ for op in 'c[0x3][R12' 'c[0x3]R12]' 'c[0x3][[R12]]' 'c[0x3[R12]]' 'c[0x3]][R12]'
   one_line "LDC R12, $op" "cdiv.sass:2928: brackets that do not pair up in 'LDC R12, $op'" -- \
     run --kernel "$tmp/cdiv.ini" --format csv --no-whatif
 done
+# A count with a fraction in the source export (real11 cas, the CAS loop's
+# head, line 30 (FFMA at 0x...5b0, 423,785 executions), was rounded and taken:
+# '423785.5' ran as 423,786, '0.5' as 1.  Nsight Compute writes counts as
+# whole numbers (none of the 1,590,208 count cells of the repository's 86
+# source exports has a fraction); '423785.0' is still the count 423,785.
+cas_csv() { # VALUE: cas_source_b8.csv with the loop head's Instructions Executed set to VALUE
+  awk -v v="$1" 'BEGIN { FS = OFS = "\",\"" } NR == 30 { $6 = v } { print }' \
+    "$r11/ncu/cas_source_b8.csv" >"$tmp/cas.csv"
+  sed -e "s|^file=\.\./|file=$root/|" -e "s|^source_csv=.*|source_csv=$tmp/cas.csv|" \
+    -e "s|^details_csv=\.\./|details_csv=$root/|" "$root/traces/cas_sass.ini" >"$tmp/cas.ini"
+}
+cas_csv 423785.0
+"$bin" run --kernel "$tmp/cas.ini" --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" ||
+  fail "a count written 423785.0: $(cat "$tmp/err")"
+ok
+for v in 423785.5 0.5 1e-3; do
+  cas_csv "$v"
+  one_line "a count of $v" "cas.csv:30: column 'Instructions Executed': not a count '$v'" -- \
+    run --kernel "$tmp/cas.ini" --format csv --no-whatif
+done
 echo "$passed passed"
