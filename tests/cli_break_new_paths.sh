@@ -98,4 +98,20 @@ for v in 423785.5 0.5 1e-3; do
   one_line "a count of $v" "cas.csv:30: column 'Instructions Executed': not a count '$v'" -- \
     run --kernel "$tmp/cas.ini" --format csv --no-whatif
 done
+# The loop head counted 9007199254740992 times (the largest count taken):
+# the CAS loop's split-loop rule (sassflow split_loops) makes a warp run it
+# about 2e12 times, and the check that one warp's walk of the counts
+# reaches EXIT walked all 8.5e12 steps of its budget before the run began,
+# --timeout and --max-cycles unheeded (no end within 60 s).  The walk
+# stops at 2^28 steps now, and the run is over --max-cycles at once.
+cas_csv 9007199254740992
+start=$(date +%s)
+rc=0
+timeout 120 "$bin" run --kernel "$tmp/cas.ini" --format csv --no-whatif --max-cycles 1000000 \
+  >"$tmp/out" 2>"$tmp/err" || rc=$?
+[ $rc -eq 3 ] || fail "a loop head counted 2^53: exit $rc (want 3, over --max-cycles): $(head -c 300 "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "a loop head counted 2^53: wrote to stdout"
+grep -qF "over --max-cycles 1000000 cycles" "$tmp/err" || fail "a loop head counted 2^53: $(cat "$tmp/err")"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "a loop head counted 2^53: took $(($(date +%s) - start)) s"
+ok
 echo "$passed passed"

@@ -430,9 +430,13 @@ static guint64 walk(const Program *p, guint64 budget, guint64 *visits) {
   return n;
 }
 
+/* The longest walk (sassflow_walk_count, sassflow_check_walk): about half
+ * a second. */
+#define WALK_MAX (G_GUINT64_CONSTANT(1) << 28)
+
 /* sassflow_walk_count: see sassflow.h. */
 guint64 sassflow_walk_count(const Program *p) {
-  return walk(p, 1u << 28, NULL) + 1;
+  return walk(p, WALK_MAX, NULL) + 1;
 }
 
 /* sassflow_check_walk: see sassflow.h. */
@@ -440,7 +444,8 @@ gboolean sassflow_check_walk(const SassKernel *sk, const Program *p, GError **er
   const SassFunction *fn = sk->fn;
   guint64 budget = 4 * p->warp_insts + 4096;
   g_autofree guint64 *visits = g_new0(guint64, p->n);
-  guint64 n = walk(p, budget, visits);
+  guint64 n = walk(p, MIN(budget, WALK_MAX), visits);
+  /* at EXIT, or counts too large to walk: --max-cycles and --timeout bound the run */
   if (n < budget)
     return TRUE;
   guint worst = 0;
