@@ -114,4 +114,12 @@ timeout 120 "$bin" run --kernel "$tmp/cas.ini" --format csv --no-whatif --max-cy
 grep -qF "over --max-cycles 1000000 cycles" "$tmp/err" || fail "a loop head counted 2^53: $(cat "$tmp/err")"
 [ $(($(date +%s) - start)) -lt 30 ] || fail "a loop head counted 2^53: took $(($(date +%s) - start)) s"
 ok
+# [class_shuffle] opcode_timing names with an empty modifier ('MATCH.',
+# 'MATCH..ANY', '.MATCH') or a blank inside were taken, named no
+# instruction and left real11 vote's MATCH.ANY at the class's own timing
+# (70,977 cycles at 8 CTAs per SM, as for the unused 'MATCH.ALL').
+for v in 'MATCH.:3:3' 'MATCH..ANY:3:3' 'MATCH.ANY.:3:3' '.MATCH:3:3' 'MATCH .ANY:3:3'; do
+  one_line "opcode_timing $v" "[class_shuffle] opcode_timing: item 1 '$v' is not OPCODE[.MOD]:LATENCY:INTERVAL" -- \
+    run --kernel fma --set "class_shuffle.opcode_timing=$v" --no-whatif
+done
 echo "$passed passed"
