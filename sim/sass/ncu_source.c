@@ -55,7 +55,8 @@ typedef struct {
 } SourceColumns;
 
 /* A count in column `col` of row r: *out, or *unknown set for an absent
- * value ("n/a", "-", "").  FALSE with NCU_ERROR_PARSE for what is no count. */
+ * value ("n/a", "-", "").  FALSE with NCU_ERROR_PARSE for what is no count
+ * (negative, past NCU_COUNT_MAX, or with a fraction: "1.5"; "2.0" is 2). */
 static gboolean count_col(const NcuTable *t, const NcuRow *r, gint col, const gchar *origin,
                           const gchar *name, guint64 *out, gboolean *unknown, GError **error) {
   gdouble v;
@@ -63,14 +64,16 @@ static gboolean count_col(const NcuTable *t, const NcuRow *r, gint col, const gc
   *unknown = TRUE;
   if (col < 0)
     return TRUE;
-  if (!ncu_csv_value(t, ncu_csv_field(r, col), &v) || (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX))) {
+  /* a count is a whole number (Nsight Compute writes none with a fraction) */
+  if (!ncu_csv_value(t, ncu_csv_field(r, col), &v) ||
+      (!isnan(v) && (v < 0 || v > NCU_COUNT_MAX || v != floor(v)))) {
     g_set_error(error, NCU_ERROR, NCU_ERROR_PARSE,
                 "%s:%u: column '%s': not a count '%s' (allowed 0..%.0f, or n/a)", origin, r->line,
                 name, ncu_csv_field(r, col), NCU_COUNT_MAX);
     return FALSE;
   }
   *unknown = isnan(v);
-  *out = isnan(v) ? 0 : (guint64)llround(v);
+  *out = isnan(v) ? 0 : (guint64)v;
   return TRUE;
 }
 

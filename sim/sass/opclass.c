@@ -39,15 +39,31 @@ OpClass opclass_guess(const gchar *opcode) {
   return OPCLASS_INT;
 }
 
+/* Whether `name` is OPCODE[.MOD...]: parts of letters, digits and '_'
+ * joined by single dots ("IMAD.HI", "UCGABAR_ARV"), none empty ("MATCH.",
+ * "MATCH..ANY" and ".MATCH" would name no instruction). */
+static gboolean timing_name_ok(const gchar *name) {
+  gboolean part = FALSE; /* the current part has a character */
+  for (const gchar *p = name; *p; p++) {
+    if (*p == '.' && !part)
+      return FALSE;
+    if (*p != '.' && !g_ascii_isalnum(*p) && *p != '_')
+      return FALSE;
+    part = *p != '.';
+  }
+  return part;
+}
+
 /* One timing item "NAME:LATENCY:INTERVAL" split in place; FALSE when it is
- * not three fields of a name and two numbers in range. */
+ * not three fields of a name (timing_name_ok) and two numbers in range. */
 static gboolean timing_item(gchar *item, gchar **name, guint *latency, guint *interval) {
   g_auto(GStrv) f = g_strsplit(item, ":", -1);
   if (g_strv_length(f) != 3)
     return FALSE;
   guint64 lat = 0, iv = 0;
   g_strstrip(f[0]);
-  if (*f[0] == '\0' || !g_ascii_string_to_unsigned(g_strstrip(f[1]), 10, 1, 100000, &lat, NULL) ||
+  if (!timing_name_ok(f[0]) ||
+      !g_ascii_string_to_unsigned(g_strstrip(f[1]), 10, 1, 100000, &lat, NULL) ||
       !g_ascii_string_to_unsigned(g_strstrip(f[2]), 10, 1, 255, &iv, NULL))
     return FALSE;
   *name = g_strdup(f[0]);

@@ -427,6 +427,13 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
     if (!read_target(in, t, f, ps, error))
       return FALSE;
   }
+  if (!sass_operands_balanced(ops)) {
+    g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                "%s:%u: brackets that do not pair up in '%s' (allowed: each '[' closed by ']' "
+                "before the next opens, as in c[0x3][R12] or desc[UR4][R2.64])",
+                ps->origin, in->line, text);
+    return FALSE;
+  }
   g_autofree gchar *bad = NULL;
   if (!sass_operands_check(ops, &bad)) {
     g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,

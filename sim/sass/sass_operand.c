@@ -90,6 +90,16 @@ gboolean sass_operands_check(const gchar *ops, gchar **bad) {
   return TRUE;
 }
 
+gboolean sass_operands_balanced(const gchar *ops) {
+  gint depth = 0;
+  for (const gchar *p = ops; *p; p++) {
+    depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+    if (depth < 0 || depth > 1)
+      return FALSE;
+  }
+  return depth == 0;
+}
+
 /* Registers inside brackets ([R2.64+0x10], desc[UR4][R2.64], c[0x0][UR4]):
  * address operands, always read. */
 static void bracket_regs(SassInstr *in, const gchar *op) {

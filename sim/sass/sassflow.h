@@ -65,7 +65,10 @@ guint64 sassflow_walk_count(const Program *p);
  * alike, by the counters) must reach EXIT within 4x the warp instructions
  * the profile executed per warp, plus 4096.  Counts that do not add up (a
  * BAR after a loop branch counted 0 makes the branch always taken) would
- * otherwise loop until --max-cycles or --timeout.  FALSE with
+ * otherwise loop until --max-cycles or --timeout.  The walk stops at 2^28
+ * instructions (as sassflow_walk_count's): a profile that executes more
+ * per warp passes unwalked, and the run's --max-cycles and --timeout bound
+ * it (a loop head counted 2^53 walked 8.5e12 steps, for hours).  FALSE with
  * SASSPROG_ERROR_INPUT naming the loop branch walked most often against
  * its own count. */
 gboolean sassflow_check_walk(const SassKernel *sk, const Program *p, GError **error);
