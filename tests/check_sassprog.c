@@ -122,7 +122,7 @@ END_TEST
  * exits for each of the 4,224 warps that entered (the IMAD.WIDE before the
  * head, 0x80, 4,224 times).  By the exit count a warp would leave after
  * 1 / (1 - 228,540 / 247,896) = 12.8 trips; the head (0x90) ran 247,165
- * times, 58.51 per warp.  sassflow_split_loops: taken = 247,896 x (1 -
+ * times, 58.51 per warp.  split_loops (sassflow.c): taken = 247,896 x (1 -
  * 4,224 / 247,165) = 243,659.5, so a warp walks the head 58.51 times and the
  * CAS (0x1d0, 423,785) 100.33 times per warp, within 2 %. */
 START_TEST(test_split_loop) {

@@ -460,7 +460,8 @@ START_TEST(test_case) {
 }
 END_TEST
 
-/* (the model's path is known at run time only) */
+/* The MEMBAR, cluster-barrier and TEX cases of the shipped H200 model
+ * (listings above; the model's path is known at run time only). */
 START_TEST(test_tma_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
   const SassCase c[] = {
@@ -495,6 +496,7 @@ START_TEST(test_tma_h200) {
 }
 END_TEST
 
+/* (the model's path is known at run time only) */
 START_TEST(test_imad_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
   const SassCase c = {"IMAD",

@@ -45,14 +45,7 @@ sim() {
 }
 
 # measured KERNEL B: "span mean_end" over the stamped SMs of warpfair.csv.
-measured() {
-  awk -F, -v k="$1" -v b="$2" '
-    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["kernel"] == k && $c["blocks_per_sm"] == b {
-      s = $c["smid"]; n[s]++; sum[s] += $c["end"]; if ($c["end"] > last[s]) last[s] = $c["end"] }
-    END { for (s in n) { m += sum[s] / n[s] / last[s]; sp += last[s]; ns++ }
-          if (ns) printf "%.1f %.6f", sp / ns, m / ns }' "$wf/warpfair.csv"
-}
+measured() { warp_ends "$wf/warpfair.csv" "$1" "$2"; }
 
 # both NAME KERNEL B POLICY: sets s ("cycles mean_end" simulated) and m
 # (measured), or fails.

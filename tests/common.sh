@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # common.sh - sourced by tests/cli_*.sh: a scratch folder $tmp removed on
 # exit, the pass counter with ok and fail (which prints the count and exits
-# 1), col NAME (the column NAME of the CSV row on stdin, by its header) and
-# one_line (a run of $bin, the warpsim binary, refused as bad input).
+# 1), col NAME (the column NAME of the CSV row on stdin, by its header),
+# one_line (a run of $bin, the warpsim binary, refused as bad input) and
+# warp_ends (a microbenchmark's per-warp end stamps, summed up).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -18,4 +19,16 @@ one_line() { # NAME NEEDLE -- ARGS...: exit 2, nothing on stdout, one line on st
   [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(head -c 300 "$tmp/err")"
   grep -qF -- "$needle" "$tmp/err" || fail "$name: '$needle' not in: $(head -c 300 "$tmp/err")"
   ok
+}
+# warp_ends FILE KERNEL B: "span mean_end" of KERNEL at B CTAs per SM in the
+# per-warp stamps FILE (a CSV with kernel, blocks_per_sm, smid and end
+# columns): per stamped SM its last warp's end (the span) and its warps' mean
+# end over that span, each averaged over the SMs; nothing when no row matches.
+warp_ends() {
+  awk -F, -v k="$2" -v b="$3" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["kernel"] == k && $c["blocks_per_sm"] == b {
+      s = $c["smid"]; n[s]++; sum[s] += $c["end"]; if ($c["end"] > last[s]) last[s] = $c["end"] }
+    END { for (s in n) { m += sum[s] / n[s] / last[s]; sp += last[s]; ns++ }
+          if (ns) printf "%.1f %.6f", sp / ns, m / ns }' "$1"
 }

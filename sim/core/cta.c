@@ -20,10 +20,7 @@ void cta_retire_warp(Sm *sm, Warp *w, SimCycle now) {
   if (s->last_warp == w)
     s->last_warp = NULL;
   s->yielded &= ~w->bit;
-  if (s->queued & w->bit) {
-    s->queued &= ~w->bit;
-    s->n_queued--;
-  }
+  smsp_dequeue(s, w); /* a warp that exits while queued ([sched] lsu_fifo) */
   sm->n_active--;
   if (--s->n_active == 0)
     sm->n_active_smsps--;

@@ -51,7 +51,7 @@ typedef struct {
                           stores_hold_lines), else 0: a mask, so the hot path has no branch */
   SimCycle busy_until; /* a unit throttles before this cycle: smem_free, or never when
                           lg_full (smsp_units_update) */
-  guint lsu_fifo;      /* [sched] lsu_fifo: queue depth per SMSP (0 = off) */
+  guint lsu_fifo;      /* [sched] lsu_fifo: queue depth per SMSP, warps (0 = off) */
   gboolean lsu_on;     /* lsu_fifo > 0 and global accesses waited for the lines in flight up
                           to this cycle (Sm lg_held_until): the queue grants them */
 } SmUnits;
@@ -95,8 +95,9 @@ typedef struct {
                                        next selection prefers any other candidate; 0 when none */
   const Warp *last_warp;            /* warp selected last (operand reuse cache) */
   guint n_active;                   /* resident, not yet drained warps */
-  guint64 queued;                   /* warps in the SMSP's memory queue ([sched] lsu_fifo) */
-  guint n_queued;                   /* of them */
+  guint64 queued;                   /* slot mask: warps in the SMSP's memory queue ([sched]
+                                       lsu_fifo) */
+  guint n_queued;                   /* warps in `queued` (its bit count) */
   guint64 queue_seq;                /* arrival number of the next warp to join the queue */
   guint64 arrival[SCHED_MAX_SLOTS]; /* each queued warp's arrival number */
   gboolean ages_in_order;           /* the resident warps' ages rise with their slot, so the
