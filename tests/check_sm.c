@@ -253,6 +253,28 @@ static const gchar bulk_listing[] = SASS_HEADER
     SASS_INS("0040", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* Two TMA bulk copies of 2 KiB from DRAM (l2_hit 0), issued at cycles 1 and
+ * 2, with [bulk] latency 100 + 10 per KiB (120 cycles: not the bound) on the
+ * test model's one DRAM channel of 17.2 B/cycle and 697 cycles of latency:
+ * 16 lines of 128 B, 7.4419 cycles each.  Copy 0's lines start 1..112.63,
+ * in at 112.63 + 697 = 809.63 -> 810, the channel free at 120.07; copy 1's
+ * start 120.07..231.70, in at 928.70 -> 929.  The TRYWAITs (3: SB0, copy 0;
+ * 5: SB1, copy 1, after a cycle of math_pipe_throttle: the class the test
+ * model guesses for SYNCS takes one per 2 cycles) hold FADD 6..928
+ * (long_scoreboard, 923): FADD at 929, EXIT 930, retires at 931.  A copy that charged the DRAM for its bytes twice (a
+ * mem_load inside MAX, evaluated twice: issue 24, bulkdram) had copy 1 in at
+ * 1167. */
+/* clang-format off */
+static const gchar bulk_dram_listing[] = SASS_HEADER
+    SASS_INS("0000", "UMOV UR5, 0x80", "0x000fe20000000000")
+    SASS_INS("0010", "UBLKCP.S.G [UR8], [UR14], UR5", "0x000fe20000000000")
+    SASS_INS("0020", "UBLKCP.S.G [UR8], [UR16], UR5", "0x000fe20000000000")
+    SASS_INS("0030", "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR8], R0", "0x000e220000000000")
+    SASS_INS("0040", "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [UR9], R0", "0x000e620000000000")
+    SASS_INS("0050", "FADD R3, R1, R1", "0x003fe20000000000")
+    SASS_INS("0060", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* The shipped H200 model's [membar] (results/reference/h200/tma/fence.csv):
  * MEMBAR.ALL.GPU at 0 with nothing in flight holds its warp [membar]
  * latency 266 cycles: FADD at 266 (wait 1..265, 265), EXIT 267, retires at
@@ -447,6 +469,12 @@ static const SassCase cases[] = {
      123,
      {[STALL_SELECTED] = 5, [STALL_LONG_SCOREBOARD] = 118},
      bulk_extra},
+    {"bulk copies from DRAM",
+     bulk_dram_listing,
+     {.l2_hit = 0.0, .sets = "bulk.l2_latency=100;bulk.dram_latency=100;bulk.dram_cycles_per_kib=10"},
+     931,
+     {[STALL_SELECTED] = 7, [STALL_LONG_SCOREBOARD] = 923, [STALL_MATH_PIPE_THROTTLE] = 1},
+     NULL},
     {"bulk copy off",
      bulk_listing,
      {.l2_hit = 1.0},

@@ -159,8 +159,12 @@ static SimCycle sm_bulk(Sm *sm, Warp *w, const Instr *in, SimCycle now, SimCycle
     if (m->bulk_bytes_per_cycle > 0)
       sm->bulk_free = start + (SimCycle)(in->bytes / m->bulk_bytes_per_cycle + 0.5);
     SimCycle done = start + (SimCycle)(lat + m->bulk_cycles_per_kib[lv] * in->bytes / 1024.0 + 0.5);
-    if (lv == 1 && in->bytes > 0)
-      done = MAX(done, mem_load(sm->mem, MEM_DRAM, in->bytes, TRUE, start));
+    if (lv == 1 && in->bytes > 0) {
+      /* (not inside MAX: it evaluates its arguments twice, and a second
+       * mem_load would charge the DRAM for the copy's bytes again) */
+      SimCycle dram = mem_load(sm->mem, MEM_DRAM, in->bytes, TRUE, start);
+      done = MAX(done, dram);
+    }
     c->bulk_done[c->bulk_n % PROGRAM_CP_GROUPS] = done;
     c->bulk_n++;
     w->last_mem = MAX(w->last_mem, done);
