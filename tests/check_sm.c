@@ -261,8 +261,8 @@ static const gchar bulk_listing[] = SASS_HEADER
  * start 120.07..231.70, in at 928.70 -> 929.  The TRYWAITs (3: SB0, copy 0;
  * 5: SB1, copy 1, after a cycle of math_pipe_throttle: the class the test
  * model guesses for SYNCS takes one per 2 cycles) hold FADD 6..928
- * (long_scoreboard, 923): FADD at 929, EXIT 930, retires at 931.  A copy that charged the DRAM for its bytes twice (a
- * mem_load inside MAX, evaluated twice: issue 24, bulkdram) had copy 1 in at
+ * (long_scoreboard, 923): FADD at 929, EXIT 930, retires at 931.  A copy that charged the DRAM for
+ * its bytes twice (a mem_load inside MAX, evaluated twice: issue 24, bulkdram) had copy 1 in at
  * 1167. */
 /* clang-format off */
 static const gchar bulk_dram_listing[] = SASS_HEADER
@@ -471,7 +471,8 @@ static const SassCase cases[] = {
      bulk_extra},
     {"bulk copies from DRAM",
      bulk_dram_listing,
-     {.l2_hit = 0.0, .sets = "bulk.l2_latency=100;bulk.dram_latency=100;bulk.dram_cycles_per_kib=10"},
+     {.l2_hit = 0.0,
+      .sets = "bulk.l2_latency=100;bulk.dram_latency=100;bulk.dram_cycles_per_kib=10"},
      931,
      {[STALL_SELECTED] = 7, [STALL_LONG_SCOREBOARD] = 923, [STALL_MATH_PIPE_THROTTLE] = 1},
      NULL},
