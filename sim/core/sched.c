@@ -1,20 +1,6 @@
 /* sched.c - the scheduler policies. */
 #include "core/sched.h"
 
-static guint lowest(guint64 m) {
-  return (guint)__builtin_ctzll(m);
-}
-
-static guint oldest_of(guint64 cand, const guint64 *ages) {
-  guint best = lowest(cand);
-  for (guint64 m = cand & (cand - 1); m != 0; m &= m - 1) {
-    guint s = lowest(m);
-    if (ages[s] < ages[best])
-      best = s;
-  }
-  return best;
-}
-
 static gboolean has(guint64 cand, gint slot) {
   return slot != SCHED_NO_SLOT && ((cand >> slot) & 1u) != 0;
 }
@@ -26,13 +12,13 @@ static guint next_after(guint64 cand, gint last) {
 
 /* Oldest first: always the oldest candidate. */
 static guint pick_oldest(const SchedView *v) {
-  return oldest_of(v->cand, v->ages);
+  return sched_least(v->cand, v->ages);
 }
 
 /* Greedy then oldest: keep the last warp while it can issue, else the oldest
  * (Rogers et al., "Cache-Conscious Wavefront Scheduling", MICRO 2012). */
 static guint pick_gto(const SchedView *v) {
-  return has(v->cand, v->last) ? (guint)v->last : oldest_of(v->cand, v->ages);
+  return has(v->cand, v->last) ? (guint)v->last : sched_least(v->cand, v->ages);
 }
 
 /* Loose round robin: the next candidate slot after the last one selected. */
@@ -73,7 +59,7 @@ static guint pick_oldest_group(const SchedView *v) {
   guint g = MAX(v->group_size, 1);
   if (g >= SCHED_MAX_SLOTS)
     return next_after(v->cand, v->last);
-  guint first = oldest_of(v->cand, v->ages) / g * g;
+  guint first = sched_least(v->cand, v->ages) / g * g;
   guint64 group = (~0ULL >> (SCHED_MAX_SLOTS - g)) << first;
   return next_after(v->cand & group, v->last);
 }

@@ -40,6 +40,19 @@ static inline guint sched_next_after(guint64 cand, gint last) {
   return (guint)__builtin_ctzll(after ? after : cand);
 }
 
+/* The slot of `m` (non-zero) whose key is least, the lowest slot among
+ * equals: the oldest of a set by the slots' ages, or the first arrival of a
+ * queue by its arrival numbers. */
+static inline guint sched_least(guint64 m, const guint64 *key) {
+  guint best = (guint)__builtin_ctzll(m);
+  for (m &= m - 1; m != 0; m &= m - 1) {
+    guint i = (guint)__builtin_ctzll(m);
+    if (key[i] < key[best])
+      best = i;
+  }
+  return best;
+}
+
 /* The policy called `name`, or NULL. */
 const SchedPolicy *sched_lookup(const gchar *name);
 

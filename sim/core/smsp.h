@@ -117,15 +117,7 @@ void smsp_ages_check(Smsp *s);
 /* The oldest of the slots in `m` (non-zero): the lowest when slot order is
  * age order, else the one of least age. */
 static inline guint smsp_oldest(const Smsp *s, guint64 m) {
-  guint best = (guint)__builtin_ctzll(m);
-  if (s->ages_in_order)
-    return best;
-  for (m &= m - 1; m != 0; m &= m - 1) {
-    guint i = (guint)__builtin_ctzll(m);
-    if (s->ages[i] < s->ages[best])
-      best = i;
-  }
-  return best;
+  return s->ages_in_order ? (guint)__builtin_ctzll(m) : sched_least(m, s->ages);
 }
 
 /* The warp's operands are ready: it joins the candidates of its class. */
@@ -260,13 +252,7 @@ static inline guint64 smsp_lsu_queue(Smsp *s, const SmUnits *u, guint64 cand) {
   guint64 q = cand & mem & s->queued;
   if (q == 0)
     return cand;
-  guint first = (guint)__builtin_ctzll(q);
-  for (guint64 m = q & (q - 1); m != 0; m &= m - 1) {
-    guint i = (guint)__builtin_ctzll(m);
-    if (s->arrival[i] < s->arrival[first])
-      first = i;
-  }
-  return (cand & ~mem) | 1ULL << first;
+  return (cand & ~mem) | 1ULL << sched_least(q, s->arrival);
 }
 
 /* One cycle of the SMSP's scheduler at `now`: charges its ready
