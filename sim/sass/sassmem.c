@@ -90,7 +90,7 @@ gdouble sassmem_executed(const SassKernel *sk, guint i) {
  * [texture] bytes / 32, SassKernel tex_sectors, when set). */
 gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   const SassInstr *in = &sk->fn->ins[i];
-  gdouble ideal = MAX(1.0, sassmem_width_bytes(in) * 32.0 / 32.0);
+  gdouble ideal = sassmem_ideal_sectors(in);
   const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
   if (p == NULL || p->executed == 0)
     return ideal;
@@ -284,6 +284,8 @@ gboolean sassmem_scattered(const SassKernel *sk, guint i) {
  * (an L1 miss each; an L2 hit each, as written sectors allocate in L2). */
 static void derive_hit_rates(SassKernel *sk) {
   gdouble loads = 0, stores = 0, stores_new = 0; /* stores_new: to lines no load read */
+  gdouble bulk = 0; /* bytes TMA bulk copies (UBLKCP) read through L2 (once each, as the
+                       profiled launch's caches start empty) */
   for (guint i = 0; sk->source && i < sk->fn->n; i++) {
     SassAccess a = sassmem_access(&sk->fn->ins[i], &sk->source->ins[i]);
     if (a == SASS_ACC_LOAD) {
@@ -301,14 +303,10 @@ static void derive_hit_rates(SassKernel *sk) {
       stores += (gdouble)sk->source->ins[i].l2_sectors;
       if (a == SASS_ACC_ATOMIC || !sassmem_store_rewrites_load(sk->fn, i))
         stores_new += (gdouble)sk->source->ins[i].l2_sectors;
+    } else if (sass_op_is(&sk->fn->ins[i], "UBLKCP")) {
+      bulk += sassmem_executed(sk, i) * sassmem_bulk_bytes(sk->fn, i);
     }
   }
-  /* TMA bulk copies (UBLKCP) read their bytes through L2 too (once each, as
-   * the profiled launch's caches start empty). */
-  gdouble bulk = 0;
-  for (guint i = 0; sk->source && i < sk->fn->n; i++)
-    if (sass_op_is(&sk->fn->ins[i], "UBLKCP"))
-      bulk += sassmem_executed(sk, i) * sassmem_bulk_bytes(sk->fn, i);
   const NcuDetails *d = sk->details;
   if (d != NULL && loads <= 0 && bulk > 0 && d->grid_size > 0) /* copies, no loads */
     sk->cta_l2_bytes = (SASSMEM_SECTOR_BYTES * stores_new + bulk) / d->grid_size;

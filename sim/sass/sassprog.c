@@ -173,6 +173,13 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
   }
 }
 
+/* Intervals of the SM-wide shared-memory unit ([smem] interval each) that
+ * `cycles` of it make: an OP_SHFL's `ways` (MATCH, REDUX, SHFL, an indexed
+ * LDC; results/reference/h200/mio/). */
+static guint16 smem_unit_ways(const SmModel *m, guint cycles) {
+  return (guint16)CLAMP(cycles / MAX(m->smem.interval, 1u), 1u, 65535u);
+}
+
 /* The op, pipe and timing of one instruction of class `c`. */
 static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c, Instr *out) {
   const SassInstr *in = &sk->fn->ins[i];
@@ -221,7 +228,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
      * distinct key, REDUX.SUM 2, SHFL 1: results/reference/h200/mio/warp.csv) */
     out->op = OP_SHFL;
     out->pipe = PIPE_SMEM;
-    out->ways = (guint16)CLAMP(interval / MAX(m->smem.interval, 1u), 1u, 65535u);
+    out->ways = smem_unit_ways(m, interval);
     break;
   case OPCLASS_SHARED:
     classify_shared(in, p, cm, out);
@@ -252,7 +259,7 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
        * listing cannot tell: the model file states what it assumes). */
       out->op = OP_SHFL;
       out->pipe = PIPE_SMEM;
-      out->ways = (guint16)CLAMP(cm->indexed_interval / MAX(m->smem.interval, 1u), 1u, 65535u);
+      out->ways = smem_unit_ways(m, cm->indexed_interval);
       out->latency = (guint16)MIN(cm->indexed_latency, 65535u);
     }
     break;
