@@ -406,9 +406,28 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
   return TRUE;
 }
 
+/* A forward branch that every warp reaches once (the profile executes it
+ * as often as warps ran, to 0.5 %) and that some take, some not, splits
+ * the CTA's warps by role (sassflow.h): the Bresenham counter alone would
+ * send every warp the same way first (real13's wspec: its producer warps
+ * 0-1 and consumer warps 2-3 all ran the producer loop). */
+static void role_split(const SassKernel *sk, guint i, const gdouble *taken, const Instr *out,
+                       Program *p) {
+  const SassInstr *in = &sk->fn->ins[i];
+  gdouble e = sassmem_executed(sk, i);
+  if (sk->source == NULL || !sass_is_branch(in) || in->target <= (gint64)in->offset ||
+      sk->warps <= 0 || fabs(e - sk->warps) > 0.005 * sk->warps || taken[i] <= 0 || taken[i] >= e ||
+      p->n_roles >= PROGRAM_MAX_COUNTERS)
+    return;
+  ProgramRole *r = &p->roles[p->n_roles++];
+  r->counter = out->counter;
+  r->fall_init = out->trips - out->fall; /* + fall reaches trips: falls through */
+  r->taken = taken[i] / e;
+}
+
 /* sassflow_branch: see sassflow.h. */
 gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
-                         guint *counters, Instr *out, guint32 *counter_init, GError **error) {
+                         guint *counters, Instr *out, Program *p, GError **error) {
   const SassFunction *fn = sk->fn;
   const SassInstr *in = &fn->ins[i];
   out->op = OP_BRA;
@@ -435,7 +454,8 @@ gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, gu
     return FALSE;
   } else {
     out->counter = (guint8)(*counters)++;
-    counter_init[out->counter] = init;
+    p->counter_init[out->counter] = init;
+    role_split(sk, i, taken, out, p);
   }
   return TRUE;
 }
