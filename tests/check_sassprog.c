@@ -803,6 +803,7 @@ START_TEST(test_role_split) {
   ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
   ck_assert_uint_eq(p->n_roles, 1);
   ck_assert_double_eq_tol(p->roles[0].taken, 0.5, 1e-12);
+  ck_assert(!p->roles[0].upper); /* ISETP.GE.U32 P0 of tid, 0x40; @!P0 BRA: the first warps */
   ck_assert_uint_eq(p->code[0xb0 / 16].counter, p->roles[0].counter);
   const guint64 want[4] = {485, 485, 1830, 1830};
   for (guint idx = 0; idx < 4; idx++) {
@@ -819,6 +820,40 @@ START_TEST(test_role_split) {
     }
     warp_clear(&w);
     ck_assert_uint_eq(n, want[idx]);
+  }
+}
+END_TEST
+
+/* The other end (role_upper): real3's k_reduce skips its warp-0 tail by
+ * '@P1 BRA 0x740' at 0x6a0 (kernels3.sass line 2203), whose guard
+ * 'ISETP.NE.AND P1, PT, R20, RZ, PT' at 0x570 is true for warps 1-3
+ * (reduce_source_b8.csv: 4,224 executions, 1,056 fall through): those take
+ * it, warp 0 runs the tail. */
+START_TEST(test_role_upper) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real3", "sass", "kernels3.sass");
+  g_autofree gchar *source = ref_in("real3", "ncu", "reduce_source_b8.csv");
+  g_autofree gchar *details = ref_in("real3", "ncu", "details3_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_reduce(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(p->n_roles, 1);
+  ck_assert_double_eq_tol(p->roles[0].taken, 0.75, 1e-12);
+  ck_assert(p->roles[0].upper);
+  guint at = G_MAXUINT;
+  for (guint i = 0; i < k->fn->n; i++)
+    if (p->code[i].has_branch && p->code[i].counter == p->roles[0].counter)
+      at = i;
+  ck_assert_uint_eq(at, 0x6a0 / 16);
+  for (guint idx = 0; idx < 4; idx++) {
+    Warp w = {0};
+    warp_init(&w, p->n_slots);
+    warp_start(&w, p, p->entry, idx, 4, 0);
+    guint next = program_next_pc(&p->code[at], at, w.counters);
+    warp_clear(&w);
+    ck_assert_uint_eq(next, idx == 0 ? at + 1 : p->code[at].target);
   }
 }
 END_TEST
@@ -882,6 +917,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_never_taken_shared);
   tcase_add_test(tc, test_texture_sectors);
   tcase_add_test(tc, test_role_split);
+  tcase_add_test(tc, test_role_upper);
   suite_add_tcase(s, tc);
   return s;
 }

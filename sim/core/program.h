@@ -141,13 +141,15 @@ typedef struct {
 
 /* A warp-role branch: one that every warp reaches once and that sends a
  * share of them each way (warp-specialised code: `if (threadIdx.x < 64)
- * produce(); else consume();`).  The first round(taken x warps per CTA) warps
- * of each CTA, by index, start `counter` at its counter_init (taken first);
- * the others at fall_init (they fall through first). */
+ * produce(); else consume();`).  round(taken x warps per CTA) warps of each
+ * CTA, the first by index (the last with `upper`), start `counter` at its
+ * counter_init (taken first); the others at fall_init (they fall through
+ * first). */
 typedef struct {
-  guint8 counter;   /* the branch's counter, < PROGRAM_MAX_COUNTERS */
+  guint8 counter;    /* the branch's counter, < PROGRAM_MAX_COUNTERS */
+  gboolean upper;    /* the CTA's last warps take it, not its first */
   guint32 fall_init; /* the counter value that makes its first execution fall through */
-  gdouble taken;    /* share of the warps that take it, 0 < taken < 1 */
+  gdouble taken;     /* share of the warps that take it, 0 < taken < 1 */
 } ProgramRole;
 
 /* A program: its instructions, the value slots a warp needs and where warps

@@ -22,9 +22,12 @@ void warp_start(Warp *w, const Program *p, guint pc, guint index, guint wpb, Sim
   memset(w->sb.ready_at, 0, sizeof(SimCycle) * n);
   memset(w->sb.wait_state, STALL_WAIT, n);
   memcpy(w->counters, p->counter_init, sizeof w->counters);
-  for (guint r = 0; r < p->n_roles; r++) /* the later warps of the CTA fall through first */
-    if ((gdouble)index >= round(p->roles[r].taken * wpb))
-      w->counters[p->roles[r].counter] = p->roles[r].fall_init;
+  for (guint r = 0; r < p->n_roles; r++) { /* the warps that do not take it fall through first */
+    const ProgramRole *role = &p->roles[r];
+    guint take = (guint)round(role->taken * wpb);
+    if (role->upper ? index < wpb - MIN(take, wpb) : index >= take)
+      w->counters[role->counter] = role->fall_init;
+  }
   w->pc = pc;
   w->in = &p->code[pc];
   w->done = w->at_barrier = 0;
