@@ -7,10 +7,10 @@
  * trip_count is an error naming the line; every instruction gets the control
  * bits of its listing; the cache-capacity model gives the profiled hit rate
  * at the profiled occupancy and never rises with more warps. */
+#include "core/warp.h"
 #include "input/model.h"
 #include "sass/sassflow.h"
 #include "sass/sassmem.h"
-#include "core/warp.h"
 #include "sass/sassprog.h"
 
 #include <check.h>

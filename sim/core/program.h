@@ -163,8 +163,8 @@ typedef struct {
   guint64 warp_insts; /* warp instructions one warp issues from entry to EXIT */
   guint32 counter_init[PROGRAM_MAX_COUNTERS]; /* a warp's branch counters at its start (0: a
                                                  Bresenham branch is taken first) */
-  guint n_roles;                               /* entries of roles */
-  ProgramRole roles[PROGRAM_MAX_COUNTERS];     /* branches that split a CTA's warps by index */
+  guint n_roles;                              /* entries of roles */
+  ProgramRole roles[PROGRAM_MAX_COUNTERS];    /* branches that split a CTA's warps by index */
 } Program;
 
 /* How a program's global memory instructions are served at one launch:
