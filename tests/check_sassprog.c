@@ -368,6 +368,52 @@ START_TEST(test_l2_reuse) {
 }
 END_TEST
 
+/* sassmem_store_dram, hand-worked: 1 MB stored per CTA, full 20 MB, none
+ * 40 MB (more lines) and 100 MB (one line), residue 25 MB.  Warm, 30 CTAs
+ * (F = 30 MB): (30 - 20) / (40 - 20) = 0.5 and (30 - 20) / (100 - 20) =
+ * 0.125; 20 CTAs: 0 and 0; 50 CTAs: 1 and 0.375.  Loads' misses of 2 MB a
+ * CTA make F 2 MB a CTA: 15 CTAs (30 MB) 0.5.  Cold, 50 CTAs: 1 - 25 / 50
+ * = 0.5; 25 CTAs: 0.  store_footprint 0.5 MB a CTA (overrides the profile's
+ * 1 MB): warm, 60 CTAs (30 MB) 0.5.  With store_full_bytes 0, or no bytes
+ * stored known: 1 (every store to DRAM). */
+START_TEST(test_store_dram) {
+  SassKernel sk = {.cta_store_bytes = 1e6};
+  SmModel m = {.l2_store_full_bytes = 20000000,
+               .l2_store_none_bytes = 40000000,
+               .l2_store_none_line_bytes = 100000000,
+               .l2_store_residue_bytes = 25000000};
+  gdouble d[2];
+  const guint grid[] = {20, 30, 50};
+  const gdouble line[] = {0.0, 0.125, 0.375}, lines[] = {0.0, 0.5, 1.0};
+  for (guint i = 0; i < G_N_ELEMENTS(grid); i++) {
+    sassmem_store_dram(&sk, &m, grid[i], TRUE, d);
+    ck_assert_double_eq_tol(d[0], line[i], 1e-12);
+    ck_assert_double_eq_tol(d[1], lines[i], 1e-12);
+  }
+  sk.cta_l2_bytes = 2e6;
+  sassmem_store_dram(&sk, &m, 15, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sk.cta_l2_bytes = 0;
+  sassmem_store_dram(&sk, &m, 50, FALSE, d);
+  ck_assert_double_eq_tol(d[0], 0.5, 1e-12);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sassmem_store_dram(&sk, &m, 25, FALSE, d);
+  ck_assert_double_eq_tol(d[1], 0.0, 1e-12);
+  sk.store_footprint = 500000;
+  sassmem_store_dram(&sk, &m, 60, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sk.store_footprint = 0;
+  m.l2_store_full_bytes = 0;
+  sassmem_store_dram(&sk, &m, 20, TRUE, d);
+  ck_assert_double_eq_tol(d[0], 1.0, 1e-12);
+  ck_assert_double_eq_tol(d[1], 1.0, 1e-12);
+  m.l2_store_full_bytes = 20000000;
+  sk.cta_store_bytes = 0;
+  sassmem_store_dram(&sk, &m, 20, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 1.0, 1e-12);
+}
+END_TEST
+
 /* The bytes a CTA leaves in L2, from the source page's sectors and the
  * details' hit rates, against a number the derivation does not use:
  * treduce only reads (one float per CTA written), so its DRAM traffic in the
@@ -826,6 +872,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_l2_split);
   tcase_add_test(tc, test_l2_far);
   tcase_add_test(tc, test_l2_reuse);
+  tcase_add_test(tc, test_store_dram);
   tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);
   tcase_add_test(tc, test_dram_bounded_hit);

@@ -304,6 +304,29 @@ static const ConfigEntry model_table[] = {
     {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
      "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
      "assumed: no L2 capacity model"},
+    {"l2", "store_bytes_per_cycle", CONFIG_DOUBLE, M(l2_store_bytes_per_cycle), 0, "0", 0, 4096,
+     NULL, 0, 0, "bytes per cycle per SM",
+     "SASS kernels: one SM's rate of the global stores L2 keeps (a write port of its own, apart "
+     "from the loads' L2 share; 0 = timed as L2 loads at bytes_per_cycle)",
+     "assumed: as L2 loads"},
+    {"l2", "store_full_bytes", CONFIG_UINT, M(l2_store_full_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "SASS kernels: a warm launch whose L2 footprint (its loads' misses and its stores, grid-wide) "
+     "is at most this keeps all its global stores in L2 (0 = every store is written to DRAM)",
+     "assumed: every store to DRAM"},
+    {"l2", "store_none_bytes", CONFIG_UINT, M(l2_store_none_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "from this footprint on a warm launch writes all its stores of two or more lines a warp to "
+     "DRAM, linear from store_full_bytes (0 = store_full_bytes)",
+     "assumed: store_full_bytes"},
+    {"l2", "store_none_line_bytes", CONFIG_UINT, M(l2_store_none_line_bytes), 0, "0", 0,
+     4294967295.0, NULL, 0, 0, "bytes", "the same for one-line warp-stores (0 = store_none_bytes)",
+     "assumed: store_none_bytes"},
+    {"l2", "store_residue_bytes", CONFIG_UINT, M(l2_store_residue_bytes), 0, "0", 0, 4294967295.0,
+     NULL, 0, 0, "bytes",
+     "a cold launch's stored bytes (grid-wide) L2 still holds when it ends; the rest were "
+     "written to DRAM during it (with store_full_bytes set)",
+     "assumed: none"},
     {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full_bytes), 0, "0", 0, 4294967295.0, NULL,
      0, 0, "bytes",
      "data re-read from L2 in whole up to this footprint (SASS kernels' warm launches; 0 = [l2] "

@@ -308,6 +308,8 @@ static void derive_hit_rates(SassKernel *sk) {
     }
   }
   const NcuDetails *d = sk->details;
+  if (d != NULL && d->grid_size > 0)
+    sk->cta_store_bytes = SASSMEM_SECTOR_BYTES * stores / d->grid_size;
   if (d != NULL && loads <= 0 && bulk > 0 && d->grid_size > 0) /* copies, no loads */
     sk->cta_l2_bytes = (SASSMEM_SECTOR_BYTES * stores_new + bulk) / d->grid_size;
   if (d == NULL || loads <= 0)
@@ -452,6 +454,29 @@ gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_bloc
   return ((gdouble)none - f) / ((gdouble)none - full);
 }
 
+void sassmem_store_dram(const SassKernel *sk, const SmModel *m, guint grid_blocks, gboolean l2_warm,
+                        gdouble dram[2]) {
+  dram[0] = dram[1] = 1.0;
+  gdouble cta_w = sk->store_footprint ? (gdouble)sk->store_footprint : sk->cta_store_bytes;
+  if (m->l2_store_full_bytes == 0 || cta_w <= 0)
+    return;
+  if (!l2_warm) {
+    /* cold: what a launch stores beyond the residue is written back during it */
+    gdouble w = cta_w * grid_blocks;
+    dram[0] = dram[1] = w > m->l2_store_residue_bytes ? 1.0 - m->l2_store_residue_bytes / w : 0.0;
+    return;
+  }
+  /* warm: the launch's L2 footprint, its loads' misses with its stores */
+  gdouble f = MAX(cta_w, sk->cta_l2_bytes) * grid_blocks, full = m->l2_store_full_bytes;
+  gdouble none[2] = {m->l2_store_none_line_bytes ? m->l2_store_none_line_bytes
+                                                 : m->l2_store_none_bytes,
+                     m->l2_store_none_bytes};
+  for (guint k = 0; k < 2; k++)
+    dram[k] = none[k] > full ? CLAMP((f - full) / (none[k] - full), 0.0, 1.0)
+              : f > full     ? 1.0
+                             : 0.0;
+}
+
 void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
   gdouble c = sk->l2_coalesced, r = sk->l2_scattered;
   *coalesced = *scattered = h;
@@ -494,6 +519,11 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
   /* a TMA bulk copy misses L2 at the profiled launch; a launch after one over the same
    * data finds the part sassmem_l2_reuse keeps */
   mem->bulk_l2_hit = l2_warm ? sassmem_l2_reuse(sk, m, grid_blocks) : 0.0;
+  /* the global stores L2 keeps ([l2] store_*_bytes; sassmem_store_dram) */
+  gdouble dram[2];
+  sassmem_store_dram(sk, m, grid_blocks, l2_warm, dram);
+  mem->store_l2[0] = 1.0 - dram[0];
+  mem->store_l2[1] = 1.0 - dram[1];
   /* DRAM's bytes of a scattered sector: the profile's, at most a line */
   if (m->sector_bytes > 0)
     mem->scattered_dram_scale = MIN(sk->dram_scatter, (gdouble)m->line_bytes / m->sector_bytes);
