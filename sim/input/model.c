@@ -269,8 +269,7 @@ static const ConfigEntry model_table[] = {
     {"l1", "thrash_sass", CONFIG_BOOL, M(l1_thrash_sass), 0, "false", 0, 0, NULL, 0, 0, NULL,
      "SASS kernels' L1 hit rate vs resident warps follows the thrash ramp as well (false: the "
      "smooth share min(1, C / (W x F)) anchored at the profile)",
-     "assumed: false (the ramp moved results/validation/ the wrong way: doc/model.md \"L1 "
-     "thrash\")"},
+     "assumed: false (the ramp moved results/validation/ the wrong way: doc/model.md, L1 thrash)"},
     LEVEL_KEYS(l2, "L2"),
     LEVEL_KEYS(dram, "DRAM"),
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
