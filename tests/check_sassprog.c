@@ -308,6 +308,44 @@ START_TEST(test_hit_rates_no_room) {
 }
 END_TEST
 
+/* The L1 thrash ramp of models/h200.ini ([l1] thrash_start 0.76,
+ * thrash_width 0.54, thrash_max_bytes 28672), hand-worked: C = 28672 B (the
+ * maximum carveout), F = 1 KiB: 16 warps x = 0.5714, 1; 24 warps x = 0.8571,
+ * (1.30 - 0.8571) / 0.54 = 0.820106; 32 warps x = 1.142857, 0.157143 / 0.54 =
+ * 0.291005; 40 warps x = 1.4286, 0.  C = 229376 B (the 32 KB configuration)
+ * is above thrash_max_bytes: the smooth share, 229376 / (64 x 8192) =
+ * 0.4375.  No footprint: 1; no capacity: 0.  thrash_width 0: the smooth
+ * share 28672 / 32768 = 0.875.  A SASS kernel profiled at 16 warps with
+ * 20 % L1 hits and F = 1 KiB (share 1 there) has 0.2 x 0.291005 = 0.058201
+ * at 32 warps with thrash_sass, 0.2 x 0.875 = 0.175 without. */
+START_TEST(test_l1_share) {
+  g_autoptr(SmModel) m = h200();
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 16, 1024), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 24, 1024), 0.820106, 1e-6);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 1024), 0.291005, 1e-6);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 40, 1024), 0.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 229376, 64, 8192), 0.4375, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 0), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 0, 32, 1024), 0.0, 1e-12);
+  SassKernel sk = {.load_l1_hit = 0.2,
+                   .load_l2_hit = 0.5,
+                   .prof_warps = 16,
+                   .prof_smem = 233472,
+                   .est_l1 = 1024,
+                   .est_l2 = 1024,
+                   .reuse_l1 = 0.5};
+  gdouble l1, l2;
+  ck_assert(!m->l1_thrash_sass);
+  sassmem_hit_rates(&sk, m, 32, 233472, &l1, &l2);
+  ck_assert_double_eq_tol(l1, 0.175, 1e-9);
+  m->l1_thrash_sass = TRUE;
+  sassmem_hit_rates(&sk, m, 32, 233472, &l1, &l2);
+  ck_assert_double_eq_tol(l1, 0.058201, 1e-6);
+  m->l1_thrash_width = 0;
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 1024), 0.875, 1e-12);
+}
+END_TEST
+
 /* Misaligned contiguous accesses (sectors per request above the ideal) pay
  * the measured partial-sector DRAM time per part-used sector, at most 2 per
  * request, unless a CTA barrier in their loop keeps the warps in lockstep:
@@ -868,6 +906,7 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);
   tcase_add_test(tc, test_hit_rates_no_room);
+  tcase_add_test(tc, test_l1_share);
   tcase_add_test(tc, test_partial_sectors);
   tcase_add_test(tc, test_l2_split);
   tcase_add_test(tc, test_l2_far);

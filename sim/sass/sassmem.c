@@ -414,17 +414,22 @@ void sassmem_derive(SassKernel *sk) {
 /* ---- hit rates vs resident warps ---------------------------------------------- */
 
 /* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
- * `warps` warps and capacity c. */
-static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint warps, gdouble f,
-                         gdouble cap) {
+ * `warps` warps and capacity c; `m` non-NULL: the L1 ramp (model_l1_share,
+ * [l1] thrash_sass), else the smooth share (model_capacity_share). */
+static gdouble level_share(const SmModel *m, gdouble c, guint warps, gdouble f) {
+  return m ? model_l1_share(m, c, warps, f) : model_capacity_share(c, warps, f);
+}
+
+static gdouble level_hit(const SmModel *m, gdouble h0, gdouble w0, gdouble c0, gdouble c,
+                         guint warps, gdouble f, gdouble cap) {
   if (w0 <= 0 || f <= 0 || c <= 0)
     return h0;
-  gdouble share0 = model_capacity_share(c0, (guint)lround(w0), f);
+  gdouble share0 = level_share(m, c0, (guint)lround(w0), f);
   if (h0 > share0 || share0 <= 0)
     return h0; /* more hits than the warps' own share holds: shared data; or
                   no room at the profiled point (c0 = 0), nothing to scale */
   /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
-  return MIN(MIN(1.0, MAX(cap, h0)), h0 * model_capacity_share(c, warps, f) / share0);
+  return MIN(MIN(1.0, MAX(cap, h0)), h0 * level_share(m, c, warps, f) / share0);
 }
 
 void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
@@ -436,8 +441,9 @@ void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdou
   gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
   /* L1 holds at most the spatial reuse of a trip; L2 is not bounded (reuse
    * across trips, which the listing does not show). */
-  *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
-  *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
+  *l1_hit = level_hit(m->l1_thrash_sass ? m : NULL, sk->load_l1_hit, sk->prof_warps, c1_0, c1,
+                      warps, f1, sk->reuse_l1);
+  *l2_hit = m->l2_bytes ? level_hit(NULL, sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
                         : sk->load_l2_hit;
 }
 
