@@ -309,6 +309,44 @@ START_TEST(test_hit_rates_no_room) {
 }
 END_TEST
 
+/* The L1 thrash ramp of models/h200.ini ([l1] thrash_start 0.76,
+ * thrash_width 0.54, thrash_max_bytes 28672), hand-worked: C = 28672 B (the
+ * maximum carveout), F = 1 KiB: 16 warps x = 0.5714, 1; 24 warps x = 0.8571,
+ * (1.30 - 0.8571) / 0.54 = 0.820106; 32 warps x = 1.142857, 0.157143 / 0.54 =
+ * 0.291005; 40 warps x = 1.4286, 0.  C = 229376 B (the 32 KB configuration)
+ * is above thrash_max_bytes: the smooth share, 229376 / (64 x 8192) =
+ * 0.4375.  No footprint: 1; no capacity: 0.  thrash_width 0: the smooth
+ * share 28672 / 32768 = 0.875.  A SASS kernel profiled at 16 warps with
+ * 20 % L1 hits and F = 1 KiB (share 1 there) has 0.2 x 0.291005 = 0.058201
+ * at 32 warps with thrash_sass, 0.2 x 0.875 = 0.175 without. */
+START_TEST(test_l1_share) {
+  g_autoptr(SmModel) m = h200();
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 16, 1024), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 24, 1024), 0.820106, 1e-6);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 1024), 0.291005, 1e-6);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 40, 1024), 0.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 229376, 64, 8192), 0.4375, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 0), 1.0, 1e-12);
+  ck_assert_double_eq_tol(model_l1_share(m, 0, 32, 1024), 0.0, 1e-12);
+  SassKernel sk = {.load_l1_hit = 0.2,
+                   .load_l2_hit = 0.5,
+                   .prof_warps = 16,
+                   .prof_smem = 233472,
+                   .est_l1 = 1024,
+                   .est_l2 = 1024,
+                   .reuse_l1 = 0.5};
+  gdouble l1, l2;
+  ck_assert(!m->l1_thrash_sass);
+  sassmem_hit_rates(&sk, m, 32, 233472, &l1, &l2);
+  ck_assert_double_eq_tol(l1, 0.175, 1e-9);
+  m->l1_thrash_sass = TRUE;
+  sassmem_hit_rates(&sk, m, 32, 233472, &l1, &l2);
+  ck_assert_double_eq_tol(l1, 0.058201, 1e-6);
+  m->l1_thrash_width = 0;
+  ck_assert_double_eq_tol(model_l1_share(m, 28672, 32, 1024), 0.875, 1e-12);
+}
+END_TEST
+
 /* Misaligned contiguous accesses (sectors per request above the ideal) pay
  * the measured partial-sector DRAM time per part-used sector, at most 2 per
  * request, unless a CTA barrier in their loop keeps the warps in lockstep:
@@ -366,6 +404,52 @@ START_TEST(test_l2_reuse) {
   ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, 51), 0.0, 1e-12);
   sk.cta_l2_bytes = 0;
   ck_assert_double_eq_tol(sassmem_l2_reuse(&sk, &m, 1), 0.0, 1e-12);
+}
+END_TEST
+
+/* sassmem_store_dram, hand-worked: 1 MB stored per CTA, full 20 MB, none
+ * 40 MB (more lines) and 100 MB (one line), residue 25 MB.  Warm, 30 CTAs
+ * (F = 30 MB): (30 - 20) / (40 - 20) = 0.5 and (30 - 20) / (100 - 20) =
+ * 0.125; 20 CTAs: 0 and 0; 50 CTAs: 1 and 0.375.  Loads' misses of 2 MB a
+ * CTA make F 2 MB a CTA: 15 CTAs (30 MB) 0.5.  Cold, 50 CTAs: 1 - 25 / 50
+ * = 0.5; 25 CTAs: 0.  store_footprint 0.5 MB a CTA (overrides the profile's
+ * 1 MB): warm, 60 CTAs (30 MB) 0.5.  With store_full_bytes 0, or no bytes
+ * stored known: 1 (every store to DRAM). */
+START_TEST(test_store_dram) {
+  SassKernel sk = {.cta_store_bytes = 1e6};
+  SmModel m = {.l2_store_full_bytes = 20000000,
+               .l2_store_none_bytes = 40000000,
+               .l2_store_none_line_bytes = 100000000,
+               .l2_store_residue_bytes = 25000000};
+  gdouble d[2];
+  const guint grid[] = {20, 30, 50};
+  const gdouble line[] = {0.0, 0.125, 0.375}, lines[] = {0.0, 0.5, 1.0};
+  for (guint i = 0; i < G_N_ELEMENTS(grid); i++) {
+    sassmem_store_dram(&sk, &m, grid[i], TRUE, d);
+    ck_assert_double_eq_tol(d[0], line[i], 1e-12);
+    ck_assert_double_eq_tol(d[1], lines[i], 1e-12);
+  }
+  sk.cta_l2_bytes = 2e6;
+  sassmem_store_dram(&sk, &m, 15, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sk.cta_l2_bytes = 0;
+  sassmem_store_dram(&sk, &m, 50, FALSE, d);
+  ck_assert_double_eq_tol(d[0], 0.5, 1e-12);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sassmem_store_dram(&sk, &m, 25, FALSE, d);
+  ck_assert_double_eq_tol(d[1], 0.0, 1e-12);
+  sk.store_footprint = 500000;
+  sassmem_store_dram(&sk, &m, 60, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 0.5, 1e-12);
+  sk.store_footprint = 0;
+  m.l2_store_full_bytes = 0;
+  sassmem_store_dram(&sk, &m, 20, TRUE, d);
+  ck_assert_double_eq_tol(d[0], 1.0, 1e-12);
+  ck_assert_double_eq_tol(d[1], 1.0, 1e-12);
+  m.l2_store_full_bytes = 20000000;
+  sk.cta_store_bytes = 0;
+  sassmem_store_dram(&sk, &m, 20, TRUE, d);
+  ck_assert_double_eq_tol(d[1], 1.0, 1e-12);
 }
 END_TEST
 
@@ -900,10 +984,12 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_trip_counts_per_loop);
   tcase_add_test(tc, test_hit_rates);
   tcase_add_test(tc, test_hit_rates_no_room);
+  tcase_add_test(tc, test_l1_share);
   tcase_add_test(tc, test_partial_sectors);
   tcase_add_test(tc, test_l2_split);
   tcase_add_test(tc, test_l2_far);
   tcase_add_test(tc, test_l2_reuse);
+  tcase_add_test(tc, test_store_dram);
   tcase_add_test(tc, test_atomic_kinds);
   tcase_add_test(tc, test_cta_l2_bytes);
   tcase_add_test(tc, test_dram_bounded_hit);

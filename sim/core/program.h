@@ -210,6 +210,10 @@ typedef struct {
                                     dram_write_cost's: a one-line warp-store at 1 and at >= 8
                                     resident CTAs per SM, a warp-store of more lines at 1 and
                                     >= 8, linear in between; [0] = 0: off (all 1) */
+  gdouble store_l2[2];           /* fraction (0..1) of the global stores through L1TEX (not
+                                    atomics) that L2 keeps, not written to DRAM: one-line
+                                    warp-stores [0], more lines [1] (sassmem_store_dram); 0 = all
+                                    to DRAM */
   gboolean miss_refills_l1;      /* a drawn load that misses L1 and does not pass the L1TEX data
                                     stage (Instr l1tex 0) still brings its data through L1, at
                                     L1's bandwidth (a synthetic L1 footprint) */

@@ -156,6 +156,30 @@ static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
   return served;
 }
 
+/* Whether L2 keeps the store `in` (a plain STG through L1TEX): of the SM's
+ * stores of its kind (one line, or more), the launch's ProgramMemory
+ * store_l2 share, spread evenly (no draw: the rng's sequence stays as it
+ * was with the law off). */
+static gboolean sm_store_kept(Sm *sm, const Instr *in) {
+  sm->store_kept += sm->l.mem.store_l2[in->lines > 1];
+  if (sm->store_kept < 1.0 - 1e-9)
+    return FALSE;
+  sm->store_kept -= 1.0;
+  return TRUE;
+}
+
+/* A store `a` L2 keeps, issued at `now`: the SM's L2 write port takes its
+ * bytes in order at [l2] store_bytes_per_cycle (results/reference/h200/
+ * l2store/: a rewritten region L2 keeps takes 19.9 B/cycle/SM at every B,
+ * where a store stream to DRAM takes 17.7, and a read-modify-write of it
+ * 17.4 besides its loads: not the loads' share of L2); it is written an L2
+ * latency after the port takes its last byte. */
+static SimCycle store_port(Sm *sm, const MemAccess *a, SimCycle now) {
+  gdouble start = MAX((gdouble)now, sm->store_port_free);
+  sm->store_port_free = start + (gdouble)a->request_bytes / sm->m->l2_store_bytes_per_cycle;
+  return sim_cycle_ceil(sm->store_port_free) + sm->m->l2.latency;
+}
+
 /* A global load or store (LDG/STG) `a` of warp `w` issued at `now` through
  * the level it is served from; *missed: it left L1; *done: the cycle the
  * level is done with it (a load's data back, a store written).  Returns the
@@ -164,6 +188,12 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
                               gboolean *missed, SimCycle *done) {
   gboolean far = FALSE;
   MemLevel level = in->level < MEM_LEVELS ? (MemLevel)in->level : draw_level(sm, in, &far);
+  /* a plain store (atomics: level L2 or a load) that L2 keeps (store_l2) */
+  gboolean kept =
+      G_UNLIKELY(level == MEM_DRAM && in->op == OP_STG && sm->l.mem.store_l2[in->lines > 1] > 0) &&
+      in->l1tex && sm_store_kept(sm, in);
+  if (kept && sm->m->l2_store_bytes_per_cycle > 0)
+    level = MEM_L2; /* (else timed as a DRAM store, its bytes L2's: below) */
   *missed = level != MEM_L1;
   MemShape shape = a->shape[level];
   if (level == MEM_DRAM && in->l1tex) { /* the SM's DRAM mix (dram_turnaround) */
@@ -182,7 +212,9 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
      * (results/reference/h200/l2flight/: the rate falls once more lines are
      * asked for than the L1 the carveout leaves holds) */
     scale = sm->l2_peak_scale;
-  SimCycle ready = mem_load_lines_scaled(sm->mem, level, shape, in->sequential, now, scale);
+  SimCycle ready = G_UNLIKELY(kept && sm->m->l2_store_bytes_per_cycle > 0)
+                       ? store_port(sm, a, now)
+                       : mem_load_lines_scaled(sm->mem, level, shape, in->sequential, now, scale);
   if (G_UNLIKELY(level != MEM_L1 && in->line_cost > 0 && sm->l.mem.l1_cycle_per_line)) {
     /* a scattered access that missed takes its L1 wavefronts all the same
      * (l1_cycle_per_line, set with in->l1tex accesses only) */
@@ -203,7 +235,10 @@ static SimCycle global_access(Sm *sm, Warp *w, const Instr *in, const MemAccess 
       a->shape[level].lines > 0) /* (an entry holds at least one line) */
     sm_misses_add(&sm->misses[w - sm->warp], sm->l.mem.warp_max_inflight, now, ready,
                   a->shape[level].lines);
-  sm->st.level_bytes[level] += level == MEM_DRAM ? a->dram_bytes : a->request_bytes;
+  if (G_UNLIKELY(kept))
+    sm->st.level_bytes[MEM_L2] += a->request_bytes;
+  else
+    sm->st.level_bytes[level] += level == MEM_DRAM ? a->dram_bytes : a->request_bytes;
   if (G_UNLIKELY(level != MEM_L1 && sm->l.mem.miss_refills_l1 && in->level == MEM_LEVELS &&
                  !in->l1tex)) {
     /* A drawn load that missed L1 without passing the L1TEX data stage

@@ -102,6 +102,10 @@ struct Sm {
   SmUnits units;                  /* SM-wide: shared-memory unit, loads in flight */
   gdouble local_free;             /* cycle the local-memory (spill) port is free, fractional */
   gdouble atomic_free;            /* cycle the SM's share of the L2 atomic unit is free */
+  gdouble store_port_free;        /* cycle the SM's L2 write port ([l2] store_bytes_per_cycle)
+                                     takes the next store L2 keeps */
+  gdouble store_kept;             /* ProgramMemory store_l2 summed over the SM's stores so far,
+                                     less one per store L2 kept (sm_store_kept) */
   EventQueue wake;                /* stalled warps, by the cycle they can issue: exited or far */
   WakeWheel wheel;                /* stalled warps, by the cycle they can issue: the others */
   Warp **soon;                    /* warps due next cycle (the common case, kept off the queue) */

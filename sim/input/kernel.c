@@ -107,6 +107,11 @@ static const ConfigEntry kernel_table[] = {
     {"sass", "footprint_l2", CONFIG_UINT, K(footprint_l2), 0, "0", 0, 4294967295.0, NULL, 0, 0,
      "bytes per warp", "data each warp reuses through L2 (0 = estimated from the profile)",
      "assumed: estimated"},
+    {"sass", "store_footprint", CONFIG_UINT, K(store_footprint), 0, "0", 0, 4294967295.0, NULL, 0,
+     0, "bytes per CTA",
+     "distinct bytes one CTA's global stores write (0 = the profile's store sectors per CTA; "
+     "with neither, every store goes to DRAM)",
+     "assumed: from the profile"},
 };
 #define N_KERNEL_KEYS G_N_ELEMENTS(kernel_table)
 
@@ -168,7 +173,8 @@ static gboolean same_sass(const Kernel *k, const Kernel *like) {
          g_strcmp0(k->sass_details_id, like->sass_details_id) == 0 &&
          k->n_trip_counts == like->n_trip_counts &&
          memcmp(k->trip_counts, like->trip_counts, sizeof k->trip_counts) == 0 &&
-         k->footprint_l1 == like->footprint_l1 && k->footprint_l2 == like->footprint_l2;
+         k->footprint_l1 == like->footprint_l1 && k->footprint_l2 == like->footprint_l2 &&
+         k->store_footprint == like->store_footprint;
 }
 
 /* Load the [sass] listing and profiles (or share `like`'s, see same_sass); registers and static
@@ -236,6 +242,7 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, const K
     }
     k->sass->footprint_l1 = k->footprint_l1;
     k->sass->footprint_l2 = k->footprint_l2;
+    k->sass->store_footprint = k->store_footprint;
   }
   const NcuDetails *d = k->sass->details;
   if (!sass_regs(k, kf, error))
@@ -258,7 +265,8 @@ static gboolean no_sass_keys(const Kernel *k, GKeyFile *kf, GError **error) {
               {"details_id", k->sass_details_id != NULL && *k->sass_details_id != '\0'},
               {"trip_count", k->n_trip_counts != 0},
               {"footprint_l1", k->footprint_l1 != 0},
-              {"footprint_l2", k->footprint_l2 != 0}};
+              {"footprint_l2", k->footprint_l2 != 0},
+              {"store_footprint", k->store_footprint != 0}};
   for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
     if (!keys[i].set)
       continue;

@@ -68,6 +68,8 @@ typedef struct {
                               one per loop (backward branch) in address order */
   guint footprint_l1;                        /* bytes per warp reused through L1; 0 = estimated */
   guint footprint_l2;                        /* bytes per warp reused through L2; 0 = estimated */
+  guint store_footprint;                     /* distinct bytes one CTA's stores write; 0 = from
+                                                the profile */
   struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned unless sass_shared;
                               NULL = synthetic */
   gboolean sass_shared;    /* sass is another Kernel's (kernel_load_like): not freed here */

@@ -251,6 +251,25 @@ static const ConfigEntry model_table[] = {
     LEVEL_KEYS(l1, "L1"),
     {"l1", "bytes", CONFIG_UINT, M(l1_bytes), 0, NULL, 0, 16777216, NULL, 0, T, "bytes",
      "unified L1 + shared memory per SM (spills hit in what shared memory leaves)", NULL},
+    {"l1", "thrash_start", CONFIG_DOUBLE, M(l1_thrash_start), 0, "0", 0, 1000, NULL, 0, 0,
+     "x = warps x footprint / capacity",
+     "where the L1 hit share of private working sets starts "
+     "to fall (model_l1_share)",
+     "assumed: 0 (with thrash_width 0 unused)"},
+    {"l1", "thrash_width", CONFIG_DOUBLE, M(l1_thrash_width), 0, "0", 0, 1000, NULL, 0, 0,
+     "x = warps x footprint / capacity",
+     "span of x over which that share falls to 0 (0 = the "
+     "smooth share min(1, 1 / x))",
+     "assumed: 0 (the smooth share)"},
+    {"l1", "thrash_max_bytes", CONFIG_UINT, M(l1_thrash_max_bytes), 0, "0", 0, 16777216, NULL, 0, 0,
+     "bytes",
+     "largest L1 capacity (bytes less the shared memory) the thrash ramp applies to; a larger "
+     "one takes the smooth share (0 = every capacity)",
+     "assumed: 0 (every capacity)"},
+    {"l1", "thrash_sass", CONFIG_BOOL, M(l1_thrash_sass), 0, "false", 0, 0, NULL, 0, 0, NULL,
+     "SASS kernels' L1 hit rate vs resident warps follows the thrash ramp as well (false: the "
+     "smooth share min(1, C / (W x F)) anchored at the profile)",
+     "assumed: false (the ramp moved results/validation/ the wrong way: doc/model.md, L1 thrash)"},
     LEVEL_KEYS(l2, "L2"),
     LEVEL_KEYS(dram, "DRAM"),
     {"mem", "max_inflight", CONFIG_UINT, M(max_inflight), 0, NULL, 0, 1000000, NULL, 0, T,
@@ -304,6 +323,29 @@ static const ConfigEntry model_table[] = {
     {"l2", "bytes", CONFIG_UINT, M(l2_bytes), 0, "0", 0, 4294967295.0, NULL, 0, 0, "bytes",
      "L2 of the whole device (SASS kernels' hit rate vs resident warps; 0 = none)",
      "assumed: no L2 capacity model"},
+    {"l2", "store_bytes_per_cycle", CONFIG_DOUBLE, M(l2_store_bytes_per_cycle), 0, "0", 0, 4096,
+     NULL, 0, 0, "bytes per cycle per SM",
+     "SASS kernels: one SM's rate of the global stores L2 keeps (a write port of its own, apart "
+     "from the loads' L2 share; 0 = timed as L2 loads at bytes_per_cycle)",
+     "assumed: as L2 loads"},
+    {"l2", "store_full_bytes", CONFIG_UINT, M(l2_store_full_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "SASS kernels: a warm launch whose L2 footprint (its loads' misses and its stores, grid-wide) "
+     "is at most this keeps all its global stores in L2 (0 = every store is written to DRAM)",
+     "assumed: every store to DRAM"},
+    {"l2", "store_none_bytes", CONFIG_UINT, M(l2_store_none_bytes), 0, "0", 0, 4294967295.0, NULL,
+     0, 0, "bytes",
+     "from this footprint on a warm launch writes all its stores of two or more lines a warp to "
+     "DRAM, linear from store_full_bytes (0 = store_full_bytes)",
+     "assumed: store_full_bytes"},
+    {"l2", "store_none_line_bytes", CONFIG_UINT, M(l2_store_none_line_bytes), 0, "0", 0,
+     4294967295.0, NULL, 0, 0, "bytes", "the same for one-line warp-stores (0 = store_none_bytes)",
+     "assumed: store_none_bytes"},
+    {"l2", "store_residue_bytes", CONFIG_UINT, M(l2_store_residue_bytes), 0, "0", 0, 4294967295.0,
+     NULL, 0, 0, "bytes",
+     "a cold launch's stored bytes (grid-wide) L2 still holds when it ends; the rest were "
+     "written to DRAM during it (with store_full_bytes set)",
+     "assumed: none"},
     {"l2", "reuse_full_bytes", CONFIG_UINT, M(l2_reuse_full_bytes), 0, "0", 0, 4294967295.0, NULL,
      0, 0, "bytes",
      "data re-read from L2 in whole up to this footprint (SASS kernels' warm launches; 0 = [l2] "
@@ -791,6 +833,19 @@ gdouble model_capacity_share(gdouble capacity, guint warps, gdouble footprint) {
   if (footprint <= 0 || warps == 0)
     return 1.0;
   return MIN(1.0, capacity / ((gdouble)warps * footprint));
+}
+
+gdouble model_l1_share(const SmModel *model, gdouble capacity, guint warps, gdouble footprint) {
+  if (model->l1_thrash_width <= 0 ||
+      (model->l1_thrash_max_bytes > 0 && capacity > model->l1_thrash_max_bytes))
+    return model_capacity_share(capacity, warps, footprint);
+  if (footprint <= 0 || warps == 0)
+    return 1.0;
+  if (capacity <= 0)
+    return 0.0;
+  gdouble x = (gdouble)warps * footprint / capacity;
+  return CLAMP((model->l1_thrash_start + model->l1_thrash_width - x) / model->l1_thrash_width, 0.0,
+               1.0);
 }
 
 guint model_level_latency(const MemLevelModel *level, gboolean sequential) {

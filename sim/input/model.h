@@ -140,6 +140,14 @@ typedef struct {
                                        (0 = [sm] sms) */
   guint l1_bytes;                   /* bytes of unified L1 + shared memory per SM; local memory
                                        (spills) hits in what shared memory leaves free */
+  gdouble l1_thrash_start;          /* [l1] thrash_start: W x F / C at which the L1 share of
+                                       private working sets starts to fall (model_l1_share) */
+  gdouble l1_thrash_width;          /* [l1] thrash_width: W x F / C over which it falls to 0
+                                       (0 = the share is min(1, C / (W x F))) */
+  guint l1_thrash_max_bytes;        /* [l1] thrash_max_bytes: largest capacity C the ramp
+                                       holds for (bytes; larger: the smooth share; 0 = any) */
+  gboolean l1_thrash_sass;          /* [l1] thrash_sass: SASS kernels' L1 hit rate moves with
+                                       that ramp too (FALSE: the smooth share) */
   guint max_inflight;               /* warp-loads in flight per SM (0 = no cap) */
   gdouble atomic_sectors_per_cycle; /* L2 atomic unit's share of one SM for global reductions
                                        (RED), sectors per cycle per SM with every SM busy; 0 =
@@ -155,6 +163,19 @@ typedef struct {
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
+  gdouble l2_store_bytes_per_cycle;  /* [l2] store_bytes_per_cycle: one SM's rate of stores L2
+                                        keeps (its write port, apart from the loads' L2 share);
+                                        0 = stores L2 keeps are timed as L2 loads */
+  guint l2_store_full_bytes;         /* [l2] store_full_bytes: a warm launch whose L2 footprint is
+                                        at most this writes none of its stores to DRAM (0 = every
+                                        store goes to DRAM: the store level law off) */
+  guint l2_store_none_bytes;         /* [l2] store_none_bytes: from this footprint on a warm
+                                        launch writes every store of more lines to DRAM, linear
+                                        in between */
+  guint l2_store_none_line_bytes;    /* [l2] store_none_line_bytes: the same for one-line
+                                        warp-stores (0 = store_none_bytes) */
+  guint l2_store_residue_bytes;      /* [l2] store_residue_bytes: bytes of a cold launch's stores
+                                        still in L2 when it ends (the rest written to DRAM) */
   guint l2_far_extra_cycles;         /* cycles a scattered load served by the far L2 partition
                                         waits beyond an L2 hit ([l2] far_extra_cycles; 0 = off):
                                         the share of such loads comes from the profile (sassmem.h
@@ -224,6 +245,19 @@ void model_l2_reuse_edges(const SmModel *model, guint *full, guint *none);
  * footprint kernels (sim.c) and the SASS hit rates' move with resident warps
  * (sassmem_hit_rates). */
 gdouble model_capacity_share(gdouble capacity, guint warps, gdouble footprint);
+
+/* Hit rate of an L1 of `capacity` bytes (what the shared-memory carveout
+ * leaves) shared by `warps` warps that each re-read a private working set of
+ * `footprint` bytes.  With x = warps x footprint / capacity, s = [l1]
+ * thrash_start and d = [l1] thrash_width > 0: 1 for x <= s, falling linearly
+ * to 0 at x = s + d (an LRU-like cliff: once the warps' lines exceed the
+ * cache each is evicted before its reuse), 0 beyond.  d = 0: the smooth
+ * share model_capacity_share (min(1, 1 / x)).  1 when footprint or warps is
+ * 0; 0 when capacity is 0 and the warps have a footprint.  A capacity above
+ * [l1] thrash_max_bytes (when not 0) takes the smooth share: there the
+ * measured cliff sits further out than the ramp puts it.  H200:
+ * results/reference/h200/thrash/ (doc/model.md "L1 thrash"). */
+gdouble model_l1_share(const SmModel *model, gdouble capacity, guint warps, gdouble footprint);
 
 /* Fails with MODEL_ERROR_NO_TIMING unless the model can be simulated. */
 gboolean model_check_timing(const SmModel *model, GError **error);

@@ -189,7 +189,7 @@ void synth_launch_memory(const Kernel *k, const SmModel *m, guint warps, gdouble
   if (k->footprint > 0) {
     gdouble c1 = MAX(0.0, (gdouble)m->l1_bytes - smem_per_sm);
     gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
-    l1 = k->level == MEM_L1 ? model_capacity_share(c1, warps, k->footprint) : 0.0;
+    l1 = k->level == MEM_L1 ? model_l1_share(m, c1, warps, k->footprint) : 0.0;
     l2 = m->l2_bytes ? model_capacity_share(c2, warps, k->footprint) : 1.0;
   } else {
     l1 = k->level == MEM_L1 ? 1.0 : 0.0;

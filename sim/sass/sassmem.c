@@ -308,6 +308,8 @@ static void derive_hit_rates(SassKernel *sk) {
     }
   }
   const NcuDetails *d = sk->details;
+  if (d != NULL && d->grid_size > 0)
+    sk->cta_store_bytes = SASSMEM_SECTOR_BYTES * stores / d->grid_size;
   if (d != NULL && loads <= 0 && bulk > 0 && d->grid_size > 0) /* copies, no loads */
     sk->cta_l2_bytes = (SASSMEM_SECTOR_BYTES * stores_new + bulk) / d->grid_size;
   if (d == NULL || loads <= 0)
@@ -412,17 +414,22 @@ void sassmem_derive(SassKernel *sk) {
 /* ---- hit rates vs resident warps ---------------------------------------------- */
 
 /* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
- * `warps` warps and capacity c. */
-static gdouble level_hit(gdouble h0, gdouble w0, gdouble c0, gdouble c, guint warps, gdouble f,
-                         gdouble cap) {
+ * `warps` warps and capacity c; `m` non-NULL: the L1 ramp (model_l1_share,
+ * [l1] thrash_sass), else the smooth share (model_capacity_share). */
+static gdouble level_share(const SmModel *m, gdouble c, guint warps, gdouble f) {
+  return m ? model_l1_share(m, c, warps, f) : model_capacity_share(c, warps, f);
+}
+
+static gdouble level_hit(const SmModel *m, gdouble h0, gdouble w0, gdouble c0, gdouble c,
+                         guint warps, gdouble f, gdouble cap) {
   if (w0 <= 0 || f <= 0 || c <= 0)
     return h0;
-  gdouble share0 = model_capacity_share(c0, (guint)lround(w0), f);
+  gdouble share0 = level_share(m, c0, (guint)lround(w0), f);
   if (h0 > share0 || share0 <= 0)
     return h0; /* more hits than the warps' own share holds: shared data; or
                   no room at the profiled point (c0 = 0), nothing to scale */
   /* h0 x share(W) / share(W0): the anchor holds at the profiled point */
-  return MIN(MIN(1.0, MAX(cap, h0)), h0 * model_capacity_share(c, warps, f) / share0);
+  return MIN(MIN(1.0, MAX(cap, h0)), h0 * level_share(m, c, warps, f) / share0);
 }
 
 void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdouble smem_per_sm,
@@ -434,8 +441,9 @@ void sassmem_hit_rates(const SassKernel *sk, const SmModel *m, guint warps, gdou
   gdouble c2 = m->sm.sms ? (gdouble)m->l2_bytes / m->sm.sms : 0.0;
   /* L1 holds at most the spatial reuse of a trip; L2 is not bounded (reuse
    * across trips, which the listing does not show). */
-  *l1_hit = level_hit(sk->load_l1_hit, sk->prof_warps, c1_0, c1, warps, f1, sk->reuse_l1);
-  *l2_hit = m->l2_bytes ? level_hit(sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
+  *l1_hit = level_hit(m->l1_thrash_sass ? m : NULL, sk->load_l1_hit, sk->prof_warps, c1_0, c1,
+                      warps, f1, sk->reuse_l1);
+  *l2_hit = m->l2_bytes ? level_hit(NULL, sk->load_l2_hit, sk->prof_warps, c2, c2, warps, f2, 1.0)
                         : sk->load_l2_hit;
 }
 
@@ -450,6 +458,29 @@ gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_bloc
   if (f >= none)
     return 0.0;
   return ((gdouble)none - f) / ((gdouble)none - full);
+}
+
+void sassmem_store_dram(const SassKernel *sk, const SmModel *m, guint grid_blocks, gboolean l2_warm,
+                        gdouble dram[2]) {
+  dram[0] = dram[1] = 1.0;
+  gdouble cta_w = sk->store_footprint ? (gdouble)sk->store_footprint : sk->cta_store_bytes;
+  if (m->l2_store_full_bytes == 0 || cta_w <= 0)
+    return;
+  if (!l2_warm) {
+    /* cold: what a launch stores beyond the residue is written back during it */
+    gdouble w = cta_w * grid_blocks;
+    dram[0] = dram[1] = w > m->l2_store_residue_bytes ? 1.0 - m->l2_store_residue_bytes / w : 0.0;
+    return;
+  }
+  /* warm: the launch's L2 footprint, its loads' misses with its stores */
+  gdouble f = MAX(cta_w, sk->cta_l2_bytes) * grid_blocks, full = m->l2_store_full_bytes;
+  gdouble none[2] = {m->l2_store_none_line_bytes ? m->l2_store_none_line_bytes
+                                                 : m->l2_store_none_bytes,
+                     m->l2_store_none_bytes};
+  for (guint k = 0; k < 2; k++)
+    dram[k] = none[k] > full ? CLAMP((f - full) / (none[k] - full), 0.0, 1.0)
+              : f > full     ? 1.0
+                             : 0.0;
 }
 
 void sassmem_l2_split(const SassKernel *sk, gdouble h, gdouble *coalesced, gdouble *scattered) {
@@ -494,6 +525,11 @@ void sassmem_launch_memory(const SassKernel *sk, const SmModel *m, guint warps, 
   /* a TMA bulk copy misses L2 at the profiled launch; a launch after one over the same
    * data finds the part sassmem_l2_reuse keeps */
   mem->bulk_l2_hit = l2_warm ? sassmem_l2_reuse(sk, m, grid_blocks) : 0.0;
+  /* the global stores L2 keeps ([l2] store_*_bytes; sassmem_store_dram) */
+  gdouble dram[2];
+  sassmem_store_dram(sk, m, grid_blocks, l2_warm, dram);
+  mem->store_l2[0] = 1.0 - dram[0];
+  mem->store_l2[1] = 1.0 - dram[1];
   /* DRAM's bytes of a scattered sector: the profile's, at most a line */
   if (m->sector_bytes > 0)
     mem->scattered_dram_scale = MIN(sk->dram_scatter, (gdouble)m->line_bytes / m->sector_bytes);

@@ -166,6 +166,24 @@ gboolean sassmem_store_rewrites_load(const SassFunction *fn, guint i);
  * (F <= 41 MiB), 68.6 k at B = 6 (49 MiB). */
 gdouble sassmem_l2_reuse(const SassKernel *sk, const SmModel *m, guint grid_blocks);
 
+/* The fractions (0..1) of a launch's global stores (STG through L1TEX, not
+ * atomics) written to DRAM: dram[0] for one-line warp-stores, dram[1] for
+ * warp-stores of more lines; the rest L2 keeps (results/reference/h200/
+ * l2store/, README there).  W = the distinct bytes a CTA stores
+ * (sk->store_footprint, else the profile's cta_store_bytes) x grid_blocks.
+ * Cold (`l2_warm` FALSE, the profiled launch Nsight Compute ran with empty
+ * caches): all but [l2] store_residue_bytes of W, 0 when W is at most that
+ * (a store stream of 1107 MB left 25.6 MB dirty in L2).  Warm (the timed
+ * launches, each after one over the same data): F = max(W, cta_l2_bytes x
+ * grid_blocks), the launch's L2 footprint with its loads' misses; 0 up to
+ * [l2] store_full_bytes, 1 from store_none_bytes (store_none_line_bytes for
+ * dram[0]) on, linear in between (a region rewritten in L2 writes back
+ * 0 % of its stores at 4.3 MB, 14.1 % (128-bit) and 1.7 % (32-bit) at
+ * 30.3 MB, 96 % and 48 % at 64.9 MB).  Both 1 when store_full_bytes is 0 or
+ * W is unknown (0): every store to DRAM, as before. */
+void sassmem_store_dram(const SassKernel *sk, const SmModel *m, guint grid_blocks, gboolean l2_warm,
+                        gdouble dram[2]);
+
 /* The L2 hit rates of coalesced and of scattered loads (*coalesced,
  * *scattered, 0..1) whose average over the profiled load sectors is `h`: the
  * misses fall on the coalesced loads first.  The profile gives one L2 hit

@@ -55,30 +55,34 @@ typedef struct SassKernel {
                             one per loop (backward branch) in address order; 0 = not given */
   guint footprint_l1;                      /* bytes per warp reused through L1; 0 = estimated */
   guint footprint_l2;                      /* bytes per warp reused through L2; 0 = estimated */
+  guint store_footprint;                   /* distinct bytes one CTA's global stores write; 0 =
+                                              the profile's store sectors per CTA */
   /* Derived at load: */
-  gdouble warps;          /* warps the profiled launch ran (first instruction's count) */
-  gdouble load_l1_hit;    /* global loads' L1 hit rate at the profiled launch, 0..1 */
-  gdouble load_l2_hit;    /* the L2 hit rate of loads that miss L1, 0..1 */
-  gdouble l2_coalesced;   /* load sectors of coalesced (not scattered) requests, profiled */
-  gdouble l2_scattered;   /* load sectors of scattered requests (sassmem_scattered: 2x the ideal
-                             sectors or more: a gather), profiled */
-  gdouble l2_far;         /* fraction (0..1) of the scattered load sectors that miss L1 which the
-                             profile counts as L2 misses but DRAM did not serve: the far L2
-                             partition's hits (sassmem_derive; 0 = none) */
-  gdouble dram_scatter;   /* DRAM's bytes per byte of the scattered loads' sectors that miss L2
-                             at the profiled launch, >= 1 (sassmem_scattered_dram_scale; 0 or 1
-                             = their sectors' own) */
-  gdouble prof_warps;     /* resident warps per SM at the profiled launch; 0 = unknown */
-  gdouble prof_smem;      /* shared memory per SM at the profiled launch, bytes */
-  gdouble est_l1, est_l2; /* estimated footprints per warp, bytes */
-  gdouble reuse_l1;       /* fraction of the innermost loop's load sectors that repeat a sector
-                             the same trip already loads (same base register, nearby offsets) */
-  guint local_bytes;      /* local memory per thread the listing touches (LDL/STL), bytes */
-  gdouble tex_sectors;    /* sectors a warp-TEX / TLD4 moves when the profile does not say
-                             (the model's [texture] bytes / 32); 0 = the ideal */
-  gdouble cta_l2_bytes;   /* bytes one CTA of the profiled launch brought into L2: its load
-                             sectors that missed L2 and its store sectors, x 32 (derived from the
-                             source page and the details' hit rates and Grid Size); 0 = unknown */
+  gdouble warps;           /* warps the profiled launch ran (first instruction's count) */
+  gdouble load_l1_hit;     /* global loads' L1 hit rate at the profiled launch, 0..1 */
+  gdouble load_l2_hit;     /* the L2 hit rate of loads that miss L1, 0..1 */
+  gdouble l2_coalesced;    /* load sectors of coalesced (not scattered) requests, profiled */
+  gdouble l2_scattered;    /* load sectors of scattered requests (sassmem_scattered: 2x the ideal
+                              sectors or more: a gather), profiled */
+  gdouble l2_far;          /* fraction (0..1) of the scattered load sectors that miss L1 which the
+                              profile counts as L2 misses but DRAM did not serve: the far L2
+                              partition's hits (sassmem_derive; 0 = none) */
+  gdouble dram_scatter;    /* DRAM's bytes per byte of the scattered loads' sectors that miss L2
+                              at the profiled launch, >= 1 (sassmem_scattered_dram_scale; 0 or 1
+                              = their sectors' own) */
+  gdouble prof_warps;      /* resident warps per SM at the profiled launch; 0 = unknown */
+  gdouble prof_smem;       /* shared memory per SM at the profiled launch, bytes */
+  gdouble est_l1, est_l2;  /* estimated footprints per warp, bytes */
+  gdouble reuse_l1;        /* fraction of the innermost loop's load sectors that repeat a sector
+                              the same trip already loads (same base register, nearby offsets) */
+  guint local_bytes;       /* local memory per thread the listing touches (LDL/STL), bytes */
+  gdouble tex_sectors;     /* sectors a warp-TEX / TLD4 moves when the profile does not say
+                              (the model's [texture] bytes / 32); 0 = the ideal */
+  gdouble cta_store_bytes; /* bytes one CTA of the profiled launch stored (its global stores'
+                              L2 sectors x 32 / grid); 0 = unknown */
+  gdouble cta_l2_bytes;    /* bytes one CTA of the profiled launch brought into L2: its load
+                              sectors that missed L2 and its store sectors, x 32 (derived from the
+                              source page and the details' hit rates and Grid Size); 0 = unknown */
 } SassKernel;
 
 #define SASSPROG_ERROR (sassprog_error_quark())

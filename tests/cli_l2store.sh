@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# cli_l2store.sh - with the store level law on ([l2] store_full_bytes 25 MiB, the measured
+# value, and store_bytes_per_cycle 19.9; off in models/h200.ini, which the law made worse
+# held out), the h200 model stores an L2-resident region at the rate the H200 did (issue 24,
+# results/reference/h200/l2store/l2store.csv, l2_state=dirty): k_w's loops
+# (tests/data/l2store/k_w_store.sass, cut from l2store.sass.gz: 128-bit STG, 1 a loop
+# iteration, and 32-bit, 4 an iteration), simulated with no profile and the CTA's region as
+# [sass] store_footprint, B CTAs per SM in one wave of B x 132, within 10 % of the bytes per
+# cycle per SM measured at a grid footprint of 8-25 MiB at B = 2, 8, 16, regions of 8 KiB a
+# CTA or more (4 KiB regions, 8 lines a warp rewritten over and over, ran 7-10 % slower:
+# 17.9 at B = 16, 32-bit; the model does not claim them).  With the law off (every store to
+# DRAM) 128-bit at B = 8 over 21.6 MB runs 16.6 B/cycle/SM against 19.9 measured (0.84 x):
+# the last check, that the law is what meets them.
+# Needs WARPSIM_BIN and WARPSIM_ROOT (CTest sets them).
+set -u
+bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
+root=${WARPSIM_ROOT:?set WARPSIM_ROOT to the repository}
+csv=$root/results/reference/h200/l2store/l2store.csv
+sass=$root/tests/data/l2store/k_w_store.sass
+# shellcheck source=tests/common.sh
+. "$root/tests/common.sh"
+on="--set l2.store_full_bytes=26214400 --set l2.store_bytes_per_cycle=19.9"
+
+# rate BITS K B REGION SETS: simulated bytes stored per cycle per SM (1 MiB a CTA)
+rate() {
+  local bits=$1 k=$2 b=$3 region=$4 fn cycles
+  fn=_Z3k_wILi16ELi0ELi1EEvPcPKcjiPfP3Rec
+  [ "$bits" = 32 ] && fn=_Z3k_wILi4ELi0ELi4EEvPcPKcjiPfP3Rec
+  printf '[sass]\nfile=%s\nfunction=%s\ntrip_count=512\nstore_footprint=%s\n[launch]\nthreads_per_block=128\nblocks_per_sm=%s\nblocks=%s\n' \
+    "$sass" "$fn" "$region" "$b" $((b * 132)) >"$tmp/k.ini"
+  # shellcheck disable=SC2086
+  cycles=$(timeout 60 "$bin" run --kernel "$tmp/k.ini" --format csv --no-whatif $5 2>"$tmp/err" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["cycles"] }')
+  [ -n "$cycles" ] || fail "$bits-bit x $k, B = $b: no run: $(cat "$tmp/err")"
+  awk -v c="$cycles" -v b="$b" 'BEGIN { printf "%.4f\n", b * 1048576 / c }'
+}
+
+# check BITS K B: every measured row of that curve at B with a footprint of 8-25 MiB
+check() {
+  local bits=$1 k=$2 b=$3 n=0 region meas sim
+  while read -r region meas; do
+    sim=$(rate "$bits" "$k" "$b" "$region" "$on")
+    awk -v s="$sim" -v m="$meas" 'BEGIN { r = s / m; exit !(r >= 0.9 && r <= 1.1) }' ||
+      fail "$bits-bit x $k, B = $b, region $region: $sim B/cycle/SM simulated, $meas measured (ratio outside 0.9..1.1)"
+    n=$((n + 1))
+  done < <(awk -F, -v bits="$bits" -v k="$k" -v b="$b" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["exp"] == "store" && $c["l2_state"] == "dirty" && $c["store_bits"] == bits &&
+    $c["stores_per_iteration"] == k && $c["blocks_per_sm"] == b &&
+    $c["footprint_bytes"] >= 8388608 && $c["footprint_bytes"] <= 26214400 && $c["region_bytes"] >= 8192 {
+      print $c["region_bytes"], $c["bytes_stored_per_cycle_per_sm"] }' "$csv")
+  [ "$n" -gt 0 ] || fail "no L2-resident rows for $bits-bit x $k at B = $b in $csv"
+  ok
+}
+
+for p in "128 1 2" "128 1 8" "128 1 16" "32 4 2" "32 4 8" "32 4 16"; do
+  # shellcheck disable=SC2086
+  check $p
+done
+
+# off (the shipped model): 128-bit at B = 8, region 20480 (21.6 MB) runs below 0.9 x
+meas=$(awk -F, '$1 == "store" && $2 == 128 && $4 == "dirty" && $9 == 8 && $6 == 20480 { print $13 }' "$csv")
+sim=$(rate 128 1 8 20480 "")
+awk -v s="$sim" -v m="$meas" 'BEGIN { exit !(s / m < 0.9) }' ||
+  fail "law off: $sim B/cycle/SM simulated against $meas measured: expected below 0.9 x"
+ok
+
+echo "$passed passed, 0 failed"
