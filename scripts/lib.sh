@@ -64,7 +64,7 @@ warpsim_error_line() {
 # The measurement sets of real kernels under results/reference/h200/, in the
 # order every script reads them (warpsim_real_jobs, validate_real.sh's units):
 # a kernel name an earlier set used takes a later set's suffix.
-WARPSIM_REAL_SETS="real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10 real11 real12"
+WARPSIM_REAL_SETS="real real2 spill_sass real3 real4 real5 real6 real7 real8 real9 real_b real10 real11 real12 real13"
 
 # warpsim_real_jobs ROOT [KERNEL...]: the measured points of the real
 # kernels under ROOT/results/reference/h200/ (the sets of WARPSIM_REAL_SETS,

@@ -41,7 +41,9 @@
 # ihash, dgemm, bsort), and eight on instructions and access shapes no earlier
 # kernel has (results/reference/h200/real11/: dp4a, vote, aos12, lmem, cdiv,
 # cas, dsqrt, mix64), and eight more (results/reference/h200/real12/: tex,
-# dsmem, bulk, bytes, idiv, bf16, imma, bank).
+# dsmem, bulk, bytes, idiv, bf16, imma, bank), and eight more still
+# (results/reference/h200/real13/: lnorm, radix, fft, mcarlo, st3d, wspec,
+# kmeans, fp8).
 #
 # Usage: scripts/validate_real.sh [--check] [--model M] [--set g.k=v ...] [--out DIR]
 #          [--print-jobs]
@@ -92,7 +94,7 @@ profiled_b=8 # every profile under results/reference/h200/real*/ncu is of B = 8
 
 # jobs: kernel, B, warps, measured work per cycle, work per block, warpsim args
 # (real/: the six kernels the model was built with; real2/, spill_sass/,
-# real3/ to real9/, real_b/, real10/ to real12/: measured afterwards, held out;
+# real3/ to real9/, real_b/, real10/ to real13/: measured afterwards, held out;
 # scripts/lib.sh).
 warpsim_real_jobs "$root" >"$tmp/jobs"
 [ $print_jobs -eq 0 ] || { cat "$tmp/jobs"; exit 0; }

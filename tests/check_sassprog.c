@@ -7,6 +7,7 @@
  * trip_count is an error naming the line; every instruction gets the control
  * bits of its listing; the cache-capacity model gives the profiled hit rate
  * at the profiled occupancy and never rises with more warps. */
+#include "core/warp.h"
 #include "input/model.h"
 #include "sass/sassflow.h"
 #include "sass/sassmem.h"
@@ -864,6 +865,83 @@ START_TEST(test_never_taken_shared) {
 }
 END_TEST
 
+/* A warp-role branch (sassflow_branch, ProgramRole): real13's k_wspec sends
+ * warps 0-1 (threadIdx.x < 64) to a producer loop and warps 2-3 to a
+ * consumer loop by '@!P0 BRA' at 0xb0, which wspec_source_b8.csv executes
+ * 4,224 times (once per warp of the 1,056 CTAs) and the producer side
+ * 2,112 times.  Hand-summed from that export, per warp: 27 instructions on
+ * both paths (the 12 up to the branch, the 15 from 0x8f0 to EXIT), 457 on
+ * the producer side, 1,802 on the consumer side: 484 and 1,829 from entry
+ * to EXIT, one more each in the program (the guarded '@P1 EXIT' at 0x9d0 is
+ * a branch to the program's own OP_EXIT): 485 and 1,830.  Before, every
+ * warp took the branch first and ran 485. */
+START_TEST(test_role_split) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real13", "sass", "kernels13.sass");
+  g_autofree gchar *source = ref_in("real13", "ncu", "wspec_source_b8.csv");
+  g_autofree gchar *details = ref_in("real13", "ncu", "wspec_details_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_wspec(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(p->n_roles, 1);
+  ck_assert_double_eq_tol(p->roles[0].taken, 0.5, 1e-12);
+  ck_assert(!p->roles[0].upper); /* ISETP.GE.U32 P0 of tid, 0x40; @!P0 BRA: the first warps */
+  ck_assert_uint_eq(p->code[0xb0 / 16].counter, p->roles[0].counter);
+  const guint64 want[4] = {485, 485, 1830, 1830};
+  for (guint idx = 0; idx < 4; idx++) {
+    Warp w = {0};
+    warp_init(&w, p->n_slots);
+    warp_start(&w, p, p->entry, idx, 4, 0);
+    guint64 n = 0;
+    for (guint pc = p->entry; n < 100000; n++) {
+      if (p->code[pc].op == OP_EXIT) {
+        n++;
+        break;
+      }
+      pc = program_next_pc(&p->code[pc], pc, w.counters);
+    }
+    warp_clear(&w);
+    ck_assert_uint_eq(n, want[idx]);
+  }
+}
+END_TEST
+
+/* The other end (role_upper): real3's k_reduce skips its warp-0 tail by
+ * '@P1 BRA 0x740' at 0x6a0 (kernels3.sass line 2203), whose guard
+ * 'ISETP.NE.AND P1, PT, R20, RZ, PT' at 0x570 is true for warps 1-3
+ * (reduce_source_b8.csv: 4,224 executions, 1,056 fall through): those take
+ * it, warp 0 runs the tail. */
+START_TEST(test_role_upper) {
+  g_autoptr(SmModel) m = h200();
+  GError *err = NULL;
+  g_autofree gchar *listing = ref_in("real3", "sass", "kernels3.sass");
+  g_autofree gchar *source = ref_in("real3", "ncu", "reduce_source_b8.csv");
+  g_autofree gchar *details = ref_in("real3", "ncu", "details3_b8.csv");
+  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_reduce(", source, details, NULL, 0, &err);
+  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(p->n_roles, 1);
+  ck_assert_double_eq_tol(p->roles[0].taken, 0.75, 1e-12);
+  ck_assert(p->roles[0].upper);
+  guint at = G_MAXUINT;
+  for (guint i = 0; i < k->fn->n; i++)
+    if (p->code[i].has_branch && p->code[i].counter == p->roles[0].counter)
+      at = i;
+  ck_assert_uint_eq(at, 0x6a0 / 16);
+  for (guint idx = 0; idx < 4; idx++) {
+    Warp w = {0};
+    warp_init(&w, p->n_slots);
+    warp_start(&w, p, p->entry, idx, 4, 0);
+    guint next = program_next_pc(&p->code[at], at, w.counters);
+    warp_clear(&w);
+    ck_assert_uint_eq(next, idx == 0 ? at + 1 : p->code[at].target);
+  }
+}
+END_TEST
+
 /* A texture fetch's traffic is in no global column of the source export
  * (sassmem_sectors): hand-read from results/reference/h200/real12/, k_tex's
  * four TEX.LL (kernels12.sass line 3822 the first) executed 67,584 times
@@ -924,6 +1002,8 @@ static Suite *sassprog_suite(void) {
   tcase_add_test(tc, test_strided_span);
   tcase_add_test(tc, test_never_taken_shared);
   tcase_add_test(tc, test_texture_sectors);
+  tcase_add_test(tc, test_role_split);
+  tcase_add_test(tc, test_role_upper);
   suite_add_tcase(s, tc);
   return s;
 }

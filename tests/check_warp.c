@@ -28,7 +28,7 @@ static void setup(void) {
   code[1] =
       (Instr){.op = OP_EXIT, .dst = INSTR_NO_SLOT, .sb_write = INSTR_NO_SB, .sb_read = INSTR_NO_SB};
   warp_init(&w, prog.n_slots);
-  warp_start(&w, &prog, 0, 10);
+  warp_start(&w, &prog, 0, 0, 1, 10);
 }
 
 static void teardown(void) {
@@ -108,7 +108,7 @@ START_TEST(test_charge_rule) {
   SimRng r;
   sim_rng_init(&r, 3);
   for (guint n = 0; n < 2000; n++) {
-    warp_start(&w, &prog, 0, 10);
+    warp_start(&w, &prog, 0, 0, 1, 10);
     SimCycle end[4];
     guint8 state[4];
     for (guint i = 0; i < 3; i++) { /* slot 0, SB0, SB1 */

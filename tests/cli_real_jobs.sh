@@ -45,12 +45,13 @@ warpsim_real_jobs "$t" ax nope >"$tmp/got" 2>"$tmp/err" || rc=$?
 grep -qF "kernel 'nope': no measured curve (allowed: ax ax3 sp_7)" "$tmp/err" || fail "an unknown kernel: $(cat "$tmp/err")"
 [ ! -s "$tmp/got" ] || fail "an unknown kernel: printed points"
 ok
-# The shipped tree: 1007 points (75 curves), as validate_real.sh simulates (real10:
+# The shipped tree: 1121 points (83 curves), as validate_real.sh simulates (real10:
 # 89 points, 9 of wmma, 16 each of cpasync, h2axpy, shist, ihash, 8 each of dgemm, bsort;
 # real11: 124 points, 12 of dp4a, 16 each of vote, aos12, lmem, cdiv, cas, dsqrt, mix64;
-# real12: 118 points, 16 each of tex, dsmem, bulk, bytes, idiv, bf16, 10 of imma, 12 of bank).
+# real12: 118 points, 16 each of tex, dsmem, bulk, bytes, idiv, bf16, 10 of imma, 12 of bank;
+# real13: 114 points, 16 each of radix, mcarlo, st3d, kmeans, fp8, 12 of lnorm, wspec, 10 of fft).
 warpsim_real_jobs "$root" >"$tmp/got" || fail "the shipped tree: status $?"
-[ "$(wc -l <"$tmp/got")" = 1007 ] || fail "the shipped tree: $(wc -l <"$tmp/got") points (want 1007)"
-[ "$(cut -f1 "$tmp/got" | sort -u | wc -l)" = 75 ] || fail "the shipped tree: not 75 kernels"
+[ "$(wc -l <"$tmp/got")" = 1121 ] || fail "the shipped tree: $(wc -l <"$tmp/got") points (want 1121)"
+[ "$(cut -f1 "$tmp/got" | sort -u | wc -l)" = 83 ] || fail "the shipped tree: not 83 kernels"
 ok
 echo "$passed passed, 0 failed"

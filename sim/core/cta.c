@@ -41,7 +41,7 @@ void cta_launch(Sm *sm, guint slot, SimCycle now) {
   for (guint i = 0; i < wpb; i++) {
     Warp *w = &sm->warp[slot * wpb + i];
     gboolean exits = i >= wpb - MIN(sm->l.early_exit, wpb); /* straight to EXIT */
-    warp_start(w, sm->p, exits ? sm->p->exit_pc : sm->p->entry, now);
+    warp_start(w, sm->p, exits ? sm->p->exit_pc : sm->p->entry, i, wpb, now);
     w->d = &sm->dec[w->pc];
     w->cta = slot;
     w->age = sm->next_age++;

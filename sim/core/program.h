@@ -139,6 +139,19 @@ typedef struct {
   guint8 counter; /* per-warp counter index, < PROGRAM_MAX_COUNTERS */
 } Instr;
 
+/* A warp-role branch: one that every warp reaches once and that sends a
+ * share of them each way (warp-specialised code: `if (threadIdx.x < 64)
+ * produce(); else consume();`).  round(taken x warps per CTA) warps of each
+ * CTA, the first by index (the last with `upper`), start `counter` at its
+ * counter_init (taken first); the others at fall_init (they fall through
+ * first). */
+typedef struct {
+  guint8 counter;    /* the branch's counter, < PROGRAM_MAX_COUNTERS */
+  gboolean upper;    /* the CTA's last warps take it, not its first */
+  guint32 fall_init; /* the counter value that makes its first execution fall through */
+  gdouble taken;     /* share of the warps that take it, 0 < taken < 1 */
+} ProgramRole;
+
 /* A program: its instructions, the value slots a warp needs and where warps
  * start and end. */
 typedef struct {
@@ -150,6 +163,8 @@ typedef struct {
   guint64 warp_insts; /* warp instructions one warp issues from entry to EXIT */
   guint32 counter_init[PROGRAM_MAX_COUNTERS]; /* a warp's branch counters at its start (0: a
                                                  Bresenham branch is taken first) */
+  guint n_roles;                              /* entries of roles */
+  ProgramRole roles[PROGRAM_MAX_COUNTERS];    /* branches that split a CTA's warps by index */
 } Program;
 
 /* How a program's global memory instructions are served at one launch:

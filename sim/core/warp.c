@@ -1,6 +1,7 @@
 /* warp.c - warp start, scoreboard storage and the charging of stalls. */
 #include "core/warp.h"
 
+#include <math.h>
 #include <string.h>
 
 void warp_init(Warp *w, guint n_slots) {
@@ -16,11 +17,17 @@ void warp_clear(Warp *w) {
   w->sb = (Scoreboard){0};
 }
 
-void warp_start(Warp *w, const Program *p, guint pc, SimCycle now) {
+void warp_start(Warp *w, const Program *p, guint pc, guint index, guint wpb, SimCycle now) {
   guint n = w->sb_base + INSTR_SB_BARRIERS;
   memset(w->sb.ready_at, 0, sizeof(SimCycle) * n);
   memset(w->sb.wait_state, STALL_WAIT, n);
   memcpy(w->counters, p->counter_init, sizeof w->counters);
+  for (guint r = 0; r < p->n_roles; r++) { /* the warps that do not take it fall through first */
+    const ProgramRole *role = &p->roles[r];
+    guint take = (guint)round(role->taken * wpb);
+    if (role->upper ? index < wpb - MIN(take, wpb) : index >= take)
+      w->counters[role->counter] = role->fall_init;
+  }
   w->pc = pc;
   w->in = &p->code[pc];
   w->done = w->at_barrier = 0;

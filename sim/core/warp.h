@@ -59,8 +59,10 @@ void warp_init(Warp *w, guint n_slots);
 void warp_clear(Warp *w);
 
 /* Start the warp at `pc` of `p` at cycle `now`: scoreboard all ready,
- * counters 0, nothing charged before `now`. */
-void warp_start(Warp *w, const Program *p, guint pc, SimCycle now);
+ * counters at the program's counter_init (a role branch's by the warp's
+ * `index` among the `wpb` warps of its CTA: ProgramRole), nothing charged
+ * before `now`. */
+void warp_start(Warp *w, const Program *p, guint pc, guint index, guint wpb, SimCycle now);
 
 /* Charge the warp's cycles [charged, until) to `state` in `states`. */
 static inline void warp_charge(Warp *w, guint64 *states, SimCycle until, StallState state) {

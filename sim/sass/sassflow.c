@@ -406,9 +406,57 @@ static gboolean branch_terms(const SassKernel *sk, guint j, const gdouble *taken
   return TRUE;
 }
 
+/* Whether the later warps of a CTA take role branch i: the ISETP that last
+ * sets its guard compares a value that grows with the warp's index (a thread
+ * or warp index: the profile cannot say) with .GE, .GT or .NE (true for the
+ * later warps) or .LT, .LE or .EQ (for the first), inverted by @!P.  FALSE,
+ * the first warps, when no ISETP sets it (real13's wspec: 'ISETP.GE.U32.AND
+ * P0, PT, R22, 0x40' of tid, '@!P0 BRA': warps 0-1 take it; real3's reduce
+ * and real9's rowsm skip their warp-0 tail by '@P0 BRA' of an .NE: warps
+ * 1-3 take it). */
+static gboolean role_upper(const SassFunction *fn, guint i) {
+  const SassInstr *br = &fn->ins[i];
+  if (br->guard < 0 || br->guard_file != SASS_REG_P)
+    return FALSE;
+  for (guint j = i; j-- > 0;) {
+    const SassInstr *s = &fn->ins[j];
+    gboolean sets = FALSE;
+    for (guint d = 0; d < s->n_dst; d++)
+      sets |= s->dst[d].file == SASS_REG_P && s->dst[d].index == (guint8)br->guard;
+    if (!sets)
+      continue;
+    if (!sass_op_is(s, "ISETP"))
+      return FALSE;
+    gboolean large = strstr(s->mods, ".GE") || strstr(s->mods, ".GT") || strstr(s->mods, ".NE");
+    gboolean small = strstr(s->mods, ".LT") || strstr(s->mods, ".LE") || strstr(s->mods, ".EQ");
+    return large != small && large != br->guard_neg;
+  }
+  return FALSE;
+}
+
+/* A forward branch that every warp reaches once (the profile executes it
+ * as often as warps ran, to 0.5 %) and that some take, some not, splits
+ * the CTA's warps by role (sassflow.h): the Bresenham counter alone would
+ * send every warp the same way first (real13's wspec: its producer warps
+ * 0-1 and consumer warps 2-3 all ran the producer loop). */
+static void role_split(const SassKernel *sk, guint i, const gdouble *taken, const Instr *out,
+                       Program *p) {
+  const SassInstr *in = &sk->fn->ins[i];
+  gdouble e = sassmem_executed(sk, i);
+  if (sk->source == NULL || !sass_is_branch(in) || in->target <= (gint64)in->offset ||
+      sk->warps <= 0 || fabs(e - sk->warps) > 0.005 * sk->warps || taken[i] <= 0 || taken[i] >= e ||
+      p->n_roles >= PROGRAM_MAX_COUNTERS)
+    return;
+  ProgramRole *r = &p->roles[p->n_roles++];
+  r->counter = out->counter;
+  r->fall_init = out->trips - out->fall; /* + fall reaches trips: falls through */
+  r->taken = taken[i] / e;
+  r->upper = role_upper(sk->fn, i);
+}
+
 /* sassflow_branch: see sassflow.h. */
 gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
-                         guint *counters, Instr *out, guint32 *counter_init, GError **error) {
+                         guint *counters, Instr *out, Program *p, GError **error) {
   const SassFunction *fn = sk->fn;
   const SassInstr *in = &fn->ins[i];
   out->op = OP_BRA;
@@ -435,7 +483,8 @@ gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, gu
     return FALSE;
   } else {
     out->counter = (guint8)(*counters)++;
-    counter_init[out->counter] = init;
+    p->counter_init[out->counter] = init;
+    role_split(sk, i, taken, out, p);
   }
   return TRUE;
 }

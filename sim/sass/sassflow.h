@@ -48,11 +48,16 @@ extern const gdouble sassflow_split_exit_margin;
 /* Instruction i, a branch or a guarded EXIT, as OP_BRA: its target (exit_pc
  * when outside the function), taken/fall terms and a branch counter from
  * *counters (a branch always taken shares counter PROGRAM_MAX_COUNTERS - 1,
- * one never taken PROGRAM_MAX_COUNTERS - 2, which stays 0).
+ * one never taken PROGRAM_MAX_COUNTERS - 2, which stays 0), its initial
+ * value in p->counter_init.  A forward branch that the profile executes
+ * once per warp and that some warps take, others not, is a warp role
+ * (p->roles, ProgramRole): the CTA's first round(taken share x warps) warps
+ * take it, the others fall through (the profile does not say which warps;
+ * `if (threadIdx.x < n)` sends the first ones one way).
  * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 2 conditional
  * branches that are taken at times, or on inconsistent profile counts. */
 gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
-                         guint *counters, Instr *out, guint32 *counter_init, GError **error);
+                         guint *counters, Instr *out, Program *p, GError **error);
 
 /* Warp instructions from entry to EXIT without a profile: one warp's walk
  * of the program (every warp branches alike, by the counters), stopped at

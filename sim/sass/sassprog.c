@@ -535,7 +535,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
     if (out->op == OP_FFMA)
       out->conflict = bank_conflict(in);
     if (((sass_is_branch(in) && in->target >= 0) || sassflow_guarded_exit(in)) &&
-        !sassflow_branch(sk, i, taken, p->exit_pc, &counters, out, p->counter_init, error))
+        !sassflow_branch(sk, i, taken, p->exit_pc, &counters, out, p, error))
       return NULL;
   }
   warn_atomics(sk, m, warnings);

@@ -12,7 +12,10 @@
  * divergence is approximated by the ratio itself (a branch half of whose threads go each way is
  * taken by half of the warps' executions), except a divergent if/else whose both sides the
  * profile counts: the warp runs them one after the other, as the hardware does (the jump that
- * closes the first side falls through into the second as often as the counts say).
+ * closes the first side falls through into the second as often as the counts say), and a
+ * forward branch every warp reaches once that only some take (a warp role: warp-specialised
+ * producers and consumers, a warp-0 tail): that share of each CTA's warps takes it, the first
+ * or the last by the sense of its guard's ISETP (ProgramRole, sassflow_branch).
  *
  * Dependencies follow the control bits: the stall count delays the warp's
  * next issue, a write scoreboard barrier is set until the result is ready (a
