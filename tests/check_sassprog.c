@@ -59,6 +59,28 @@ static SmModel *h200(void) {
   return m;
 }
 
+/* Kernel `function` of results/reference/h200/SET/sass/LISTING with its
+ * source page and details export (SET/ncu/SOURCE, SET/ncu/DETAILS), loaded
+ * or the test fails. */
+static SassKernel *load_profiled(const gchar *set, const gchar *listing, const gchar *function,
+                                 const gchar *source, const gchar *details) {
+  g_autofree gchar *l = ref_in(set, "sass", listing);
+  g_autofree gchar *s = ref_in(set, "ncu", source);
+  g_autofree gchar *d = ref_in(set, "ncu", details);
+  GError *err = NULL;
+  SassKernel *sk = sass_kernel_load(l, function, s, d, NULL, 0, &err);
+  ck_assert_msg(sk != NULL, "%s: %s", function, err ? err->message : "?");
+  return sk;
+}
+
+/* sk's program on model m, built or the test fails. */
+static Program *program_of(const SassKernel *sk, const SmModel *m) {
+  GError *err = NULL;
+  Program *p = sass_program_new(sk, m, NULL, &err);
+  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  return p;
+}
+
 static SassKernel *load(guint i, gboolean profile, guint trips, GError **err) {
   g_autofree gchar *src = g_strdup_printf("%s_source_b8.csv", kernels[i][0]);
   g_autofree gchar *listing = ref_in(kernels[i][2], "sass", kernels[i][3]);
@@ -129,11 +151,8 @@ END_TEST
 START_TEST(test_split_loop) {
   g_autoptr(SmModel) m = h200();
   GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real11", "sass", "kernels11.sass");
-  g_autofree gchar *source = ref_in("real11", "ncu", "cas_source_b8.csv");
-  g_autofree gchar *details = ref_in("real11", "ncu", "details11_b8.csv");
-  g_autoptr(SassKernel) sk = sass_kernel_load(listing, "k_cas(", source, details, NULL, 0, &err);
-  ck_assert_msg(sk != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) sk =
+      load_profiled("real11", "kernels11.sass", "k_cas(", "cas_source_b8.csv", "details11_b8.csv");
   g_autofree gdouble *taken = sassflow_taken_counts(sk);
   ck_assert_uint_eq(sk->fn->ins[34].offset, 0x220);
   ck_assert_double_eq_tol(taken[34], 243659.5, 0.5);
@@ -778,13 +797,9 @@ END_TEST
 START_TEST(test_strided_span) {
   g_autoptr(SmModel) m = h200();
   GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real11", "sass", "kernels11.sass");
-  g_autofree gchar *source = ref_in("real11", "ncu", "aos12_source_b8.csv");
-  g_autofree gchar *details = ref_in("real11", "ncu", "details11_b8.csv");
-  g_autoptr(SassKernel) a = sass_kernel_load(listing, "k_aos12(", source, details, NULL, 0, &err);
-  ck_assert_msg(a != NULL, "%s", err ? err->message : "?");
-  g_autoptr(Program) pa = sass_program_new(a, m, NULL, &err);
-  ck_assert_msg(pa != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) a = load_profiled("real11", "kernels11.sass", "k_aos12(",
+                                          "aos12_source_b8.csv", "details11_b8.csv");
+  g_autoptr(Program) pa = program_of(a, m);
   guint at = G_MAXUINT;
   for (guint i = 0; i < a->fn->n; i++)
     if (a->fn->ins[i].line == 4894)
@@ -830,14 +845,9 @@ END_TEST
  * 128 share counter PROGRAM_MAX_COUNTERS - 2. */
 START_TEST(test_never_taken_shared) {
   g_autoptr(SmModel) m = h200();
-  GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
-  g_autofree gchar *source = ref_in("real12", "ncu", "dsmem_source_b8.csv");
-  g_autofree gchar *details = ref_in("real12", "ncu", "dsmem_details_b8.csv");
-  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_dsmem(", source, details, NULL, 0, &err);
-  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
-  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
-  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) k = load_profiled("real12", "kernels12.sass", "k_dsmem(",
+                                          "dsmem_source_b8.csv", "dsmem_details_b8.csv");
+  g_autoptr(Program) p = program_of(k, m);
   guint never = 0, at = G_MAXUINT;
   for (guint i = 0; i < k->fn->n; i++) {
     if (k->fn->ins[i].line == 1669)
@@ -877,14 +887,9 @@ END_TEST
  * warp took the branch first and ran 485. */
 START_TEST(test_role_split) {
   g_autoptr(SmModel) m = h200();
-  GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real13", "sass", "kernels13.sass");
-  g_autofree gchar *source = ref_in("real13", "ncu", "wspec_source_b8.csv");
-  g_autofree gchar *details = ref_in("real13", "ncu", "wspec_details_b8.csv");
-  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_wspec(", source, details, NULL, 0, &err);
-  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
-  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
-  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) k = load_profiled("real13", "kernels13.sass", "k_wspec(",
+                                          "wspec_source_b8.csv", "wspec_details_b8.csv");
+  g_autoptr(Program) p = program_of(k, m);
   ck_assert_uint_eq(p->n_roles, 1);
   ck_assert_double_eq_tol(p->roles[0].taken, 0.5, 1e-12);
   ck_assert(!p->roles[0].upper); /* ISETP.GE.U32 P0 of tid, 0x40; @!P0 BRA: the first warps */
@@ -915,14 +920,9 @@ END_TEST
  * it, warp 0 runs the tail. */
 START_TEST(test_role_upper) {
   g_autoptr(SmModel) m = h200();
-  GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real3", "sass", "kernels3.sass");
-  g_autofree gchar *source = ref_in("real3", "ncu", "reduce_source_b8.csv");
-  g_autofree gchar *details = ref_in("real3", "ncu", "details3_b8.csv");
-  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_reduce(", source, details, NULL, 0, &err);
-  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
-  g_autoptr(Program) p = sass_program_new(k, m, NULL, &err);
-  ck_assert_msg(p != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) k = load_profiled("real3", "kernels3.sass", "k_reduce(",
+                                          "reduce_source_b8.csv", "details3_b8.csv");
+  g_autoptr(Program) p = program_of(k, m);
   ck_assert_uint_eq(p->n_roles, 1);
   ck_assert_double_eq_tol(p->roles[0].taken, 0.75, 1e-12);
   ck_assert(p->roles[0].upper);
@@ -952,12 +952,8 @@ END_TEST
  * 0.6438 x (1,081,344 load + 1,084,512 store sectors) / 1,081,344 = 1.29,
  * clamped to 1. */
 START_TEST(test_texture_sectors) {
-  GError *err = NULL;
-  g_autofree gchar *listing = ref_in("real12", "sass", "kernels12.sass");
-  g_autofree gchar *source = ref_in("real12", "ncu", "tex_source_b8.csv");
-  g_autofree gchar *details = ref_in("real12", "ncu", "tex_details_b8.csv");
-  g_autoptr(SassKernel) k = sass_kernel_load(listing, "k_tex(", source, details, NULL, 0, &err);
-  ck_assert_msg(k != NULL, "%s", err ? err->message : "?");
+  g_autoptr(SassKernel) k = load_profiled("real12", "kernels12.sass", "k_tex(", "tex_source_b8.csv",
+                                          "tex_details_b8.csv");
   guint at = G_MAXUINT, tex = 0;
   for (guint i = 0; i < k->fn->n; i++) {
     if (k->fn->ins[i].line == 3822)

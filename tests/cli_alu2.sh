@@ -27,10 +27,7 @@ sass=$root/tests/data/alu2/alu2_sel.sass
 cycles() {
   local file=$1
   shift
-  awk -F, -v want="$*" '
-    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, kv, " "); next }
-    { for (j = 1; j <= n; j++) { split(kv[j], p, "="); if ($c[p[1]] != p[2]) next } print $c["cycles"]; exit }' \
-    "$alu2/$file.csv"
+  csv_row "$alu2/$file.csv" "$*" cycles
 }
 # simulate FUNC B TRIPS [--set ...]: simulated cycles.
 simulate() {

@@ -25,14 +25,11 @@ sass=$root/tests/data/mio/mio_sel.sass
 # shellcheck source=tests/common.sh
 . "$root/tests/common.sh"
 
-# row FILE KEY=VALUE...: the measured row's "iters cycles" (active_warps 4 unless given).
+# row FILE KEY=VALUE...: the measured row's "iters cycles" at active_warps 4.
 row() {
   local file=$1
   shift
-  awk -F, -v want="active_warps=4 $*" '
-    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, kv, " "); next }
-    { for (j = 1; j <= n; j++) { split(kv[j], p, "="); if ($c[p[1]] != p[2]) next } print $c["iters"], $c["cycles"]; exit }' \
-    "$mio/$file.csv"
+  csv_row "$mio/$file.csv" "active_warps=4 $*" iters cycles
 }
 # ratio NAME FUNC B "ITERS CYCLES" LO HI [--set ...]: measured / simulated cycles in LO..HI
 # (simulated rate / measured rate).

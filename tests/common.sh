@@ -2,8 +2,9 @@
 # common.sh - sourced by tests/cli_*.sh: a scratch folder $tmp removed on
 # exit, the pass counter with ok and fail (which prints the count and exits
 # 1), col NAME (the column NAME of the CSV row on stdin, by its header),
-# one_line (a run of $bin, the warpsim binary, refused as bad input) and
-# warp_ends (a microbenchmark's per-warp end stamps, summed up).
+# one_line (a run of $bin, the warpsim binary, refused as bad input),
+# csv_row (a measured row's columns, by KEY=VALUE) and warp_ends (a
+# microbenchmark's per-warp end stamps, summed up).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0
@@ -19,6 +20,17 @@ one_line() { # NAME NEEDLE -- ARGS...: exit 2, nothing on stdout, one line on st
   [ "$(wc -l <"$tmp/err")" = 1 ] || fail "$name: not one line: $(head -c 300 "$tmp/err")"
   grep -qF -- "$needle" "$tmp/err" || fail "$name: '$needle' not in: $(head -c 300 "$tmp/err")"
   ok
+}
+# csv_row FILE "KEY=VALUE ..." COLUMN...: the COLUMNs, space-separated, of
+# the first row of FILE (a CSV with a header row) whose every KEY column
+# holds VALUE; nothing when no row matches.
+csv_row() {
+  local file=$1 want=$2
+  shift 2
+  awk -F, -v want="$want" -v cols="$*" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; n = split(want, kv, " "); m = split(cols, col, " "); next }
+    { for (j = 1; j <= n; j++) { split(kv[j], p, "="); if ($c[p[1]] != p[2]) next }
+      s = $c[col[1]]; for (j = 2; j <= m; j++) s = s " " $c[col[j]]; print s; exit }' "$file"
 }
 # warp_ends FILE KERNEL B: "span mean_end" of KERNEL at B CTAs per SM in the
 # per-warp stamps FILE (a CSV with kernel, blocks_per_sm, smid and end

@@ -172,8 +172,9 @@ static gboolean sm_store_kept(Sm *sm, const Instr *in) {
  * bytes in order at [l2] store_bytes_per_cycle (results/reference/h200/
  * l2store/: a rewritten region L2 keeps takes 19.9 B/cycle/SM at every B,
  * where a store stream to DRAM takes 17.7, and a read-modify-write of it
- * 17.4 besides its loads: not the loads' share of L2); it is written an L2
- * latency after the port takes its last byte. */
+ * 16.7-17.7 besides its loads (128-bit, B = 8-16, 4.3-38.9 MB: not the
+ * loads' share of L2); it is written an L2 latency after the port takes
+ * its last byte. */
 static SimCycle store_port(Sm *sm, const MemAccess *a, SimCycle now) {
   gdouble start = MAX((gdouble)now, sm->store_port_free);
   sm->store_port_free = start + (gdouble)a->request_bytes / sm->m->l2_store_bytes_per_cycle;

@@ -326,8 +326,8 @@ static const ConfigEntry model_table[] = {
     {"l2", "store_bytes_per_cycle", CONFIG_DOUBLE, M(l2_store_bytes_per_cycle), 0, "0", 0, 4096,
      NULL, 0, 0, "bytes per cycle per SM",
      "SASS kernels: one SM's rate of the global stores L2 keeps (a write port of its own, apart "
-     "from the loads' L2 share; 0 = timed as L2 loads at bytes_per_cycle)",
-     "assumed: as L2 loads"},
+     "from the loads' L2 share; 0 = timed as DRAM stores, their bytes counted as L2's)",
+     "assumed: timed as DRAM stores"},
     {"l2", "store_full_bytes", CONFIG_UINT, M(l2_store_full_bytes), 0, "0", 0, 4294967295.0, NULL,
      0, 0, "bytes",
      "SASS kernels: a warm launch whose L2 footprint (its loads' misses and its stores, grid-wide) "

@@ -163,15 +163,16 @@ typedef struct {
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
-  gdouble l2_store_bytes_per_cycle;  /* [l2] store_bytes_per_cycle: one SM's rate of stores L2
-                                        keeps (its write port, apart from the loads' L2 share);
-                                        0 = stores L2 keeps are timed as L2 loads */
+  gdouble l2_store_bytes_per_cycle;  /* [l2] store_bytes_per_cycle: bytes per cycle per SM of
+                                        the stores L2 keeps (its write port, apart from the
+                                        loads' L2 share); 0 = those stores are timed as DRAM
+                                        stores, their bytes counted as L2's */
   guint l2_store_full_bytes;         /* [l2] store_full_bytes: a warm launch whose L2 footprint is
                                         at most this writes none of its stores to DRAM (0 = every
                                         store goes to DRAM: the store level law off) */
   guint l2_store_none_bytes;         /* [l2] store_none_bytes: from this footprint on a warm
                                         launch writes every store of more lines to DRAM, linear
-                                        in between */
+                                        in between (0: a step at store_full_bytes) */
   guint l2_store_none_line_bytes;    /* [l2] store_none_line_bytes: the same for one-line
                                         warp-stores (0 = store_none_bytes) */
   guint l2_store_residue_bytes;      /* [l2] store_residue_bytes: bytes of a cold launch's stores

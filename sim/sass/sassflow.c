@@ -508,7 +508,8 @@ static gboolean check_targets(const SassFunction *fn, GError **error) {
 }
 
 /* One warp's walk of the program from its entry (every warp branches alike,
- * by the counters): the instructions before EXIT, stopped at `budget`
+ * by the counters from p->counter_init: a role branch as the warps that
+ * take it): the instructions before EXIT, stopped at `budget`
  * (then `budget`); with `visits` (p->n entries, zeroed), each pc's count. */
 static guint64 walk(const Program *p, guint64 budget, guint64 *visits) {
   guint32 counters[PROGRAM_MAX_COUNTERS];

@@ -49,11 +49,15 @@ extern const gdouble sassflow_split_exit_margin;
  * when outside the function), taken/fall terms and a branch counter from
  * *counters (a branch always taken shares counter PROGRAM_MAX_COUNTERS - 1,
  * one never taken PROGRAM_MAX_COUNTERS - 2, which stays 0), its initial
- * value in p->counter_init.  A forward branch that the profile executes
- * once per warp and that some warps take, others not, is a warp role
- * (p->roles, ProgramRole): the CTA's first round(taken share x warps) warps
- * take it, the others fall through (the profile does not say which warps;
- * `if (threadIdx.x < n)` sends the first ones one way).
+ * value in p->counter_init.  With a source profile, a forward branch that
+ * it executes once per warp (to 0.5 %) and that some warps take, others
+ * not, is a warp role (p->roles, ProgramRole): round(taken share x warps)
+ * of each CTA's warps take it, the others fall through.  The profile does
+ * not say which warps; the ISETP that sets the branch's guard does: the
+ * first ones by index (`if (threadIdx.x < n)`: .LT, .LE, .EQ), the last
+ * (`upper`: .GE, .GT, .NE), inverted by a negated guard; the first when no
+ * ISETP sets it.  `p` is the caller's, being built: this writes its
+ * counter_init and roles.
  * FALSE with SASSPROG_ERROR_INPUT past PROGRAM_MAX_COUNTERS - 2 conditional
  * branches that are taken at times, or on inconsistent profile counts. */
 gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, guint exit_pc,
@@ -67,7 +71,8 @@ gboolean sassflow_branch(const SassKernel *sk, guint i, const gdouble *taken, gu
 guint64 sassflow_walk_count(const Program *p);
 
 /* With a profile: one warp's walk of the program (every warp branches
- * alike, by the counters) must reach EXIT within 4x the warp instructions
+ * alike, by the counters; a role branch as the warps that take it, from
+ * p->counter_init) must reach EXIT within 4x the warp instructions
  * the profile executed per warp, plus 4096.  Counts that do not add up (a
  * BAR after a loop branch counted 0 makes the branch always taken) would
  * otherwise loop until --max-cycles or --timeout.  The walk stops at 2^28

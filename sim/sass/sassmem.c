@@ -413,13 +413,16 @@ void sassmem_derive(SassKernel *sk) {
 
 /* ---- hit rates vs resident warps ---------------------------------------------- */
 
-/* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
- * `warps` warps and capacity c; `m` non-NULL: the L1 ramp (model_l1_share,
- * [l1] thrash_sass), else the smooth share (model_capacity_share). */
+/* The share of a cache of c bytes that `warps` warps of footprint f bytes
+ * each hold: `m` non-NULL, the L1 ramp (model_l1_share, [l1] thrash_sass),
+ * else the smooth share (model_capacity_share). */
 static gdouble level_share(const SmModel *m, gdouble c, guint warps, gdouble f) {
   return m ? model_l1_share(m, c, warps, f) : model_capacity_share(c, warps, f);
 }
 
+/* One level: the profiled rate h0 at w0 warps and capacity c0, moved to
+ * `warps` warps and capacity c by level_share (m as there), at most
+ * max(cap, h0) and 1. */
 static gdouble level_hit(const SmModel *m, gdouble h0, gdouble w0, gdouble c0, gdouble c,
                          guint warps, gdouble f, gdouble cap) {
   if (w0 <= 0 || f <= 0 || c <= 0)
