@@ -69,4 +69,29 @@ awk -v s="$sim" -v m="$meas" 'BEGIN { exit !(s / m < 0.9) }' ||
   fail "law off: $sim B/cycle/SM simulated against $meas measured: expected below 0.9 x"
 ok
 
+# bad input (issue 24's keys, tests/common.sh one_line): a store rate below
+# 0.001 B/cycle made one store take more than 2^63 cycles (1e-300: a UBSan
+# float-cast-overflow in sim_cycle_ceil, exit 3 at "cycle 9223372036854776114"
+# without it); a store_none edge below store_full_bytes was taken as a step
+k=$root/traces/gstore_sass.ini
+one_line "store rate 1e-300" "[l2] store_bytes_per_cycle: 1e-300 (allowed 0 = off, or 0.001..4096)" -- \
+  run --kernel "$k" --no-whatif --set l2.store_full_bytes=26214400 --set l2.store_bytes_per_cycle=1e-300
+one_line "store rate 0.0009" "store_bytes_per_cycle: 0.0009 (allowed 0 = off, or 0.001..4096)" -- \
+  run --kernel "$k" --no-whatif --set l2.store_bytes_per_cycle=0.0009
+one_line "store full past none" "[l2] store_full_bytes: 49283073 exceeds store_none_bytes 49283072 (allowed 0 = off, or 1..49283072 bytes)" -- \
+  run --kernel "$k" --no-whatif --set l2.store_full_bytes=49283073
+one_line "store none below full" "[l2] store_none_bytes: 1 is below store_full_bytes 26214400 (allowed 0 = store_full_bytes, or 26214400..4294967295 bytes)" -- \
+  run --kernel "$k" --no-whatif --set l2.store_full_bytes=26214400 --set l2.store_none_bytes=1
+one_line "store line none below full" "[l2] store_none_line_bytes: 1 is below store_full_bytes 26214400 (allowed 0 = store_none_bytes, or 26214400..4294967295 bytes)" -- \
+  run --kernel "$k" --no-whatif --set l2.store_full_bytes=26214400 --set l2.store_none_line_bytes=1
+one_line "store edges in sweep-points" "store_none_bytes: 2 is below store_full_bytes 50000000" -- \
+  sweep-points --kernel "$k" --set l2.store_full_bytes=50000000 --axis l2.store_none_bytes=60000000,2
+# the edges equal (a step at 47 MiB) and 0 (= the edge before) stay allowed
+"$bin" run --kernel "$k" --no-whatif --format csv --set l2.store_full_bytes=49283072 >/dev/null 2>&1 ||
+  fail "store_full_bytes = store_none_bytes refused"
+"$bin" run --kernel "$k" --no-whatif --format csv --set l2.store_full_bytes=26214400 \
+  --set l2.store_none_bytes=0 --set l2.store_none_line_bytes=0 >/dev/null 2>&1 ||
+  fail "store_none_bytes 0 refused"
+ok
+
 echo "$passed passed, 0 failed"

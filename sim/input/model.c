@@ -605,12 +605,47 @@ static gboolean reuse_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar 
  * bandwidth keys, 0.001 per cycle: a smaller rate makes one access take more
  * than 2^63 cycles). */
 static gboolean off_or_at_least(GKeyFile *kf, const gchar *file, const gchar *group,
-                                const gchar *key, gdouble v, gdouble floor, GError **error) {
+                                const gchar *key, gdouble v, gdouble floor, gdouble max,
+                                GError **error) {
   if (v == 0 || v >= floor)
     return TRUE;
   g_autofree gchar *at = config_origin(kf, file, group, key);
   g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
-              "%s: [%s] %s: %g (allowed 0 = off, or %g..1e+06)", at, group, key, v, floor);
+              "%s: [%s] %s: %g (allowed 0 = off, or %g..%g)", at, group, key, v, floor, max);
+  return FALSE;
+}
+
+/* With the store level law on ([l2] store_full_bytes > 0), store_none_bytes
+ * and store_none_line_bytes (each 0 standing for the one before it) at least
+ * store_full_bytes: the share of stores written to DRAM rises from 0 at the
+ * one to 1 at the other (sassmem_store_dram).  The error names the key a
+ * --set moved (the none key when both or neither) and its allowed range. */
+static gboolean store_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                    GError **error) {
+  guint full = m->l2_store_full_bytes;
+  if (full == 0)
+    return TRUE;
+  const gchar *key = NULL;
+  guint v = 0;
+  if (m->l2_store_none_bytes != 0 && m->l2_store_none_bytes < full)
+    key = "store_none_bytes", v = m->l2_store_none_bytes;
+  else if (m->l2_store_none_line_bytes != 0 && m->l2_store_none_line_bytes < full)
+    key = "store_none_line_bytes", v = m->l2_store_none_line_bytes;
+  if (key == NULL)
+    return TRUE;
+  g_autofree gchar *at_full = config_origin(kf, file, "l2", "store_full_bytes");
+  g_autofree gchar *at_none = config_origin(kf, file, "l2", key);
+  if (strcmp(at_full, file) != 0 && strcmp(at_none, file) == 0)
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [l2] store_full_bytes: %u exceeds %s %u (allowed 0 = off, or 1..%u bytes)",
+                at_full, full, key, v, v);
+  else
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [l2] %s: %u is below store_full_bytes %u (allowed 0 = %s, or %u..4294967295 "
+                "bytes)",
+                at_none, key, v, full,
+                strcmp(key, "store_none_bytes") == 0 ? "store_full_bytes" : "store_none_bytes",
+                full);
   return FALSE;
 }
 
@@ -627,11 +662,14 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error))
     return FALSE;
   if (!off_or_at_least(kf, file, "l2", "atomic_sectors_per_cycle", m->atomic_sectors_per_cycle,
-                       0.001, error) ||
+                       0.001, 1e6, error) ||
       !off_or_at_least(kf, file, "l2", "atomic_return_sectors_per_cycle",
-                       m->atomic_return_sectors_per_cycle, 0.001, error) ||
+                       m->atomic_return_sectors_per_cycle, 0.001, 1e6, error) ||
       !off_or_at_least(kf, file, "l2", "atomic_cas_sectors_per_cycle",
-                       m->atomic_cas_sectors_per_cycle, 0.001, error))
+                       m->atomic_cas_sectors_per_cycle, 0.001, 1e6, error) ||
+      !off_or_at_least(kf, file, "l2", "store_bytes_per_cycle", m->l2_store_bytes_per_cycle, 0.001,
+                       4096, error) ||
+      !store_edges_ordered(m, kf, file, error))
     return FALSE;
   /* DRAM moves every sector a load touches: fewer bytes per sector than a
    * sector (global_cost in sm_memory.c takes the larger) is no model */
