@@ -316,7 +316,14 @@ static void derive_hit_rates(SassKernel *sk) {
     return;
   gdouble h1 = isnan(d->l1_hit_pct) ? 0.0 : d->l1_hit_pct / 100.0;
   gdouble h2 = isnan(d->l2_hit_pct) ? 0.0 : d->l2_hit_pct / 100.0;
-  sk->load_l1_hit = CLAMP(h1 * (loads + stores) / loads, 0.0, 1.0);
+  /* Nsight Compute's L1 hit rate is over load and store sectors.  A store
+   * that writes a line an earlier store of the launch wrote hits (radix's
+   * tile scatter, 4 requests a line: 57.75 % hits with cold loads; a store
+   * stream to new lines 0.01 %, gstore), so the hits are the loads' only
+   * while they fit in them: when they do not, whose they are is unknown, and
+   * the loads take the kernel's rate. */
+  gdouble h1_loads = h1 * (loads + stores) / loads;
+  sk->load_l1_hit = h1_loads <= 1.0 ? h1_loads : h1;
   gdouble l2_loads = loads * (1.0 - sk->load_l1_hit);
   if (l2_loads > 0)
     sk->load_l2_hit = CLAMP((h2 * (l2_loads + stores) - stores) / l2_loads, 0.0, 1.0);

@@ -120,7 +120,10 @@ gdouble sassmem_scattered_dram_scale(gdouble scattered_misses, gdouble other_sec
                                      gdouble dram_bytes);
 
 /* Fill sk's hit rates (load_l1_hit, load_l2_hit ...), estimated per-warp
- * footprints and local_bytes from its listing and profile.  load_l2_hit is
+ * footprints and local_bytes from its listing and profile.  load_l1_hit is
+ * the details' L1/TEX Hit Rate (over load and store sectors) taken as the
+ * loads' hits, or, where those would outnumber the load sectors (stores hit
+ * lines earlier stores wrote: radix), the kernel's rate.  load_l2_hit is
  * the details' L2 Hit Rate for loads, raised when the details' DRAM bytes
  * (Memory Throughput x Duration) cannot serve the scattered loads' share of
  * its misses at 32 bytes a sector, and for all loads' misses so that they do
