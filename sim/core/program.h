@@ -122,6 +122,10 @@ typedef struct {
   guint8 atomic;         /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
                             atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
                             returns a value (ATOM), 3 a compare-and-swap (ATOM.CAS) */
+  gfloat atomic_gpu_cycles; /* atomic 1 or 2 on a few words: cycles the device's contended
+                               atomics take per request (its lanes / the device's lane atomics
+                               per cycle on its words, sassspan.h); the SM's share of them is
+                               this x the SMs busy (SmLaunch busy_sms); 0 = none */
   guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
                             misaligned contiguous access reads or writes in part; 0 = none */
