@@ -59,8 +59,7 @@ static const SpanCase span_cases[] = {
     {"eight words",
      {"ULDC.64 UR4, c[0x0][0x228]", "LDG.E R3, desc[UR8][R2.64]",
       "LOP3.LUT R2, R3, 0x1c, RZ, 0xc0, !PT", "IADD3 R6, P0, R2, UR4, RZ",
-      "IMAD.X R7, RZ, RZ, UR5, P0", "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR8][R6.64], R9",
-      NULL},
+      "IMAD.X R7, RZ, RZ, UR5, P0", "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR8][R6.64], R9", NULL},
      5,
      8},
     /* LEA form: (x & 0xff) << 2 is at most 1020 bytes: 256 words */

@@ -297,8 +297,7 @@ static const ConfigEntry model_table[] = {
      "issue to the old value back of an uncontended global compare-and-swap (ATOMG.E.CAS; 0 = "
      "timed as an L2 load)",
      "assumed: as an L2 load ([l2] latency)"},
-    {"l2", "atomic_contention", CONFIG_STRING, M(atomic_contention), 0, "", 0, 0, NULL, 0, 0,
-     NULL,
+    {"l2", "atomic_contention", CONFIG_STRING, M(atomic_contention), 0, "", 0, 0, NULL, 0, 0, NULL,
      "lane atomics per cycle of the whole device on few words: ';'-separated WORDS:RATE items "
      "(distinct 4-byte words, increasing; rate at random lanes), for global reductions and atomics "
      "whose address the listing bounds (sassspan.h); \"\" = off",

@@ -169,8 +169,8 @@ typedef struct {
                                                                increasing */
   gdouble atomic_contention_rates[MODEL_CONTENTION_POINTS]; /* lane atomics per cycle the
                                                                whole device does on them */
-  guint sector_bytes;                      /* bytes per sector */
-  guint line_bytes;                        /* bytes per cache line */
+  guint sector_bytes;                                       /* bytes per sector */
+  guint line_bytes;                                         /* bytes per cache line */
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */

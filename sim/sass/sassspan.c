@@ -242,8 +242,8 @@ guint64 sassspan_atomic_words(const SassFunction *fn, guint i, guint word_bytes)
   guint64 x = 0, k = 0, span = 0;
   gboolean found = FALSE;
   guint depth = SASSSPAN_MAX_DEPTH;
-  gboolean wide = sass_op_is(d, "IMAD") &&
-                  (strcmp(d->mods, ".WIDE.U32") == 0 || strcmp(d->mods, ".WIDE") == 0);
+  gboolean wide =
+      sass_op_is(d, "IMAD") && (strcmp(d->mods, ".WIDE.U32") == 0 || strcmp(d->mods, ".WIDE") == 0);
   if (wide && n == 4 && imm_of(o[2], &k) && is_param(fn, (guint)j, o[3], SASS_REG_R) &&
       value_max(fn, (guint)j, o[1], depth, &x) &&
       (strcmp(d->mods, ".WIDE.U32") == 0 || x <= G_MAXINT32)) {
