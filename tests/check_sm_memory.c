@@ -133,6 +133,31 @@ static const gchar cas_listing[] = SASS_HEADER
     SASS_INS("0020", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* Two reductions on at most 256 words (the address is a parameter plus an
+ * index masked to 0x3fc bytes: sassspan.h), [l2] atomic_contention 256:0.05
+ * (0.05 lane atomics per cycle for the device, the test SM its only SM),
+ * one miss slot, L2 hits.  ULDC 0, LOP3 1 (int pipe, interval 2), IADD3 3
+ * (math_pipe_throttle at 2), IMAD.X 4, the first RED at 5: its line is back
+ * from L2 at 5 + 305 = 310, but the atomic unit holds it max(4 sectors / 1,
+ * 32 lanes / 0.05 x 1 SM) = 640 cycles, 5..645, and it keeps the slot until
+ * then; the second RED waits for the slot 6..644 (lg_throttle 639) and
+ * issues at 645, its unit time 645..1285; EXIT 646, and the warp drains
+ * 647..1284 (638) until its last reduction is done: retire at 1285.
+ * selected 7 (0, 1, 3, 4, 5, 645, 646) + 1 + 639 + 638 = 1285.  With
+ * atomic_contention off the unit holds each for 4 cycles: the first is done
+ * at 310 (L2), the second waits 6..309 (304), issues at 310, done at 615;
+ * EXIT 311, drain 312..614 (303): 7 + 1 + 304 + 303 = 615. */
+/* clang-format off */
+static const gchar contended_reds[] = SASS_HEADER
+    SASS_INS("0000", "ULDC.64 UR4, c[0x0][0x220]", "0x000fe20000000000")
+    SASS_INS("0010", "LOP3.LUT R2, R3, 0x3fc, RZ, 0xc0, !PT", "0x000fe20000000000")
+    SASS_INS("0020", "IADD3 R6, P0, R2, UR4, RZ", "0x000fe20000000000")
+    SASS_INS("0030", "IMAD.X R7, RZ, RZ, UR5, P0", "0x000fe20000000000")
+    SASS_INS("0040", "RED.E.ADD.STRONG.GPU [R6.64], R5", "0x000fe20000000000")
+    SASS_INS("0050", "RED.E.ADD.STRONG.GPU [R6.64], R5", "0x000fe20000000000")
+    SASS_INS("0060", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* Two LDL of a register-indexed local array, profiled at 25 sectors a
  * request (L2 Theoretical Sectors Local 25 in 1 execution: 2 x the 4 ideal
  * or more, so scattered), 800 B, L1 hits (49 cycles).  With [spill]
@@ -335,6 +360,25 @@ static const SassCase cases[] = {
      1701,
      {[STALL_SELECTED] = 5, [STALL_LG_THROTTLE] = 696, [STALL_LONG_SCOREBOARD] = 1000},
      atomic_extra},
+    {"reductions on 256 words",
+     contended_reds,
+     {.l2_hit = 1.0,
+      .sets = ONE_SLOT ";l2.atomic_sectors_per_cycle=1;l2.atomic_contention=256:0.05"},
+     1285,
+     {[STALL_SELECTED] = 7,
+      [STALL_MATH_PIPE_THROTTLE] = 1,
+      [STALL_LG_THROTTLE] = 639,
+      [STALL_DRAIN] = 638},
+     NULL},
+    {"reductions, contention off",
+     contended_reds,
+     {.l2_hit = 1.0, .sets = ONE_SLOT ";l2.atomic_sectors_per_cycle=1"},
+     615,
+     {[STALL_SELECTED] = 7,
+      [STALL_MATH_PIPE_THROTTLE] = 1,
+      [STALL_LG_THROTTLE] = 304,
+      [STALL_DRAIN] = 303},
+     NULL},
     {"compare-and-swap at the CAS rate",
      cas_listing,
      {.l2_hit = 1.0, .sets = "l2.atomic_sectors_per_cycle=1;l2.atomic_cas_sectors_per_cycle=0.01"},

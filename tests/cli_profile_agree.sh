@@ -64,13 +64,22 @@ awk -v f="$f1" -v r="$want" -v s="$share" 'BEGIN { w = 1 + (1 / r - 1) / s; exit
 [ "$(grep -c '^warpsim: warning: transpose_pad_sass: at the profiled launch .*; not anchored at the profile (derived memory_time_factor 0\.7[0-9]*): with it, the profiled launch.s DRAM throughput moves away' "$tmp/tp_an.err")" = 1 ] &&
   [ "$(wc -l <"$tmp/tp_an.err")" = 1 ] &&
   ok || fail "transpose_pad: no drop warning: $(cat "$tmp/tp_an.err")"
-# ghist: the pure model is x0.02 off and the anchor (the L2 atomic unit's
+# ghist with the contention table off (atomic_contention=: its atomics at
+# the unit's uncontended rate, as for an address the listing does not
+# bound): the pure model is x0.02 off and the anchor (the L2 atomic unit's
 # rate) is applied: the warning says the curve is anchored, not "do not
-# trust this curve", which --no-anchor's pure curve still gets.
+# trust this curve", which --no-anchor's pure curve still gets.  With the
+# table on, its bins[w & 255] is bounded to 256 words and no agreement
+# warning is raised.
 gh=$root/traces/ghist_sass.ini
-"$bin" run --kernel "$gh" --format csv --no-whatif >/dev/null 2>"$tmp/gh.err" || fail "ghist anchored"
-"$bin" run --kernel "$gh" --format csv --no-whatif --no-anchor >/dev/null 2>"$tmp/gh_pure.err" ||
+off=(--set l2.atomic_contention=)
+"$bin" run --kernel "$gh" --format csv --no-whatif "${off[@]}" >/dev/null 2>"$tmp/gh.err" || fail "ghist anchored"
+"$bin" run --kernel "$gh" --format csv --no-whatif --no-anchor "${off[@]}" >/dev/null 2>"$tmp/gh_pure.err" ||
   fail "ghist pure"
+"$bin" run --kernel "$gh" --format csv --no-whatif --no-anchor >/dev/null 2>"$tmp/gh_on.err" ||
+  fail "ghist bounded"
+! grep -q 'at the profiled launch' "$tmp/gh_on.err" && grep -q 'aim at 256 words or fewer' "$tmp/gh_on.err" &&
+  ok || fail "ghist bounded: $(cat "$tmp/gh_on.err")"
 a='^warpsim: warning: ghist_sass: at the profiled launch .*(x0\.02, more than 10 % off): '
 [ "$(grep -c "${a}the pure model misses this kernel here, so the curve is anchored on the profile" "$tmp/gh.err")" = 1 ] &&
   ! grep -q 'do not trust' "$tmp/gh.err" && ok || fail "ghist anchored: $(cat "$tmp/gh.err")"
@@ -85,7 +94,7 @@ a='^warpsim: warning: ghist_sass: at the profiled launch .*(x0\.02, more than 10
   tail -1 "$tmp/tp_an.csv" | grep -qF ',dropped,"with it, the profiled launch'"'"'s DRAM throughput moves away' &&
   ok || fail "transpose_pad anchor columns: $(tail -1 "$tmp/tp_an.csv" | cut -c1-40)...$(tail -1 "$tmp/tp_an.csv" | rev | cut -d, -f1-4 | rev)"
 tail -1 "$tmp/pure.csv" | grep -q ',none,--no-anchor$' && ok || fail "--no-anchor: anchor columns"
-"$bin" run --kernel "$gh" --format csv --no-whatif 2>/dev/null | tail -1 | grep -q ',applied,l2\.atomic_sectors_per_cycle$' &&
+"$bin" run --kernel "$gh" --format csv --no-whatif "${off[@]}" 2>/dev/null | tail -1 | grep -q ',applied,l2\.atomic_sectors_per_cycle$' &&
   ok || fail "ghist: anchor columns"
 grep -q '"refused" *: *true' "$tmp/a.json" && grep -q '"dram_throughput_profiled_pct" *: *53.7' "$tmp/a.json" &&
   ok || fail "transpose_pad JSON checks"
@@ -108,12 +117,12 @@ grep -q 'no memory factor (dropped: the memory time factor reaches its range 0.5
   grep -q 'anchor: time_factor = 1.2837, profiled / simulated SM Active Cycles' "$tmp/dv.txt" &&
   grep -q 'Warp Cycles Per Issued Instruction profiled 8.47, pure model 8.58, anchored not simulated' "$tmp/dv.txt" && ok ||
   fail "divg not dropped: $(grep anchor: "$tmp/dv.txt")"
-# ghist (contended global atomics, cycles 44x off with the L2 atomic unit at
-# its uncontended 0.447 sectors per cycle per SM, busy 99.2 % of the pure
-# launch): anchored on the atomic rate instead of a memory factor, 16,384
+# ghist with the table off (contended global atomics, cycles 44x off with the
+# L2 atomic unit at its uncontended 0.447 sectors per cycle per SM, busy
+# 99.2 % of the pure launch): anchored on the atomic rate instead of a memory factor, 16,384
 # REDGs of 653 bytes (20.4 sectors, the source page's) per SM = 334,368
 # sectors over SM Active Cycles 33,462,414.86 = 0.009992 sectors per cycle.
-"$bin" run --kernel "$root/traces/ghist_sass.ini" --no-whatif >"$tmp/gh.txt" 2>/dev/null || fail "ghist"
+"$bin" run --kernel "$root/traces/ghist_sass.ini" --no-whatif "${off[@]}" >"$tmp/gh.txt" 2>/dev/null || fail "ghist"
 grep -q 'anchor: \[l2\] atomic_sectors_per_cycle = 0.009992 sectors/cycle/SM' "$tmp/gh.txt" &&
   grep -q 'from SM Active Cycles (profiled 33462415) and the launch.s 334368 global atomic sectors' "$tmp/gh.txt" &&
   grep -q 'simulated/profiled SM active cycles 1.0000' "$tmp/gh.txt" && ok ||

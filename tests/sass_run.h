@@ -44,13 +44,13 @@
   FIXTURE_SM_MODEL                                                                                 \
   "[barrier]\nlatency=6\ninterval=2\n"                                                             \
   "[class_fp32]\nopcodes=FFMA;FADD;IMAD\nlatency=4\ninterval=1\n"                                  \
-  "[class_int]\nopcodes=IADD3;ISETP;MOV\nlatency=4\ninterval=2\n"                                  \
+  "[class_int]\nopcodes=IADD3;ISETP;MOV;LOP3\nlatency=4\ninterval=2\n"                                  \
   "[class_mufu]\nopcodes=MUFU\nlatency=16\ninterval=8\n"                                           \
   "[class_shared]\nopcodes=LDS;STS;LDSM\nlatency=29\ninterval=1\n"                                 \
   "[class_global]\nopcodes=LDG;STG\nlatency=49\ninterval=1\nread_latency=2\n"                      \
   "lines_in_flight=512\nstores_hold_lines=true\ndram_write_cost=1\n"                               \
   "[class_control]\nopcodes=BRA;EXIT;BAR\nlatency=1\ninterval=1\n"                                 \
-  "[class_special]\nopcodes=S2R\nlatency=1\ninterval=1\n"
+  "[class_special]\nopcodes=S2R;ULDC\nlatency=1\ninterval=1\n"
 
 /* The one-channel memory levels (overrides of SASS_TEST_MODEL). */
 #define SASS_ONE_CHANNEL "l2.channels=1", "dram.channels=1"

@@ -110,22 +110,26 @@ typedef struct {
   guint8 cp_keep;             /* LDGDEPBAR: groups its DEPBAR leaves outstanding
                                  (< PROGRAM_CP_GROUPS) */
   /* Memory access (OP_LDG, OP_LDL, OP_STL, OP_STG): */
-  guint8 level;          /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
-                            from the launch's hit rates (SmLaunch) */
-  guint8 lines;          /* L1 lines a SASS request touches: miss slots it holds when it misses */
-  guint8 l1tex;          /* the data passes the L1TEX data path the shared-memory unit uses */
-  guint8 tex;            /* texture fetch ([texture], sm_memory.c): 1 = TEX or TLD4 (a
-                            sampler fetch), 2 = TLD (a texel fetch by index); 0 = none */
-  guint8 line_cost;      /* DRAM: lines whose transfer time one access costs (a scattered
-                            access pays a whole line per sector); 0 = its bytes */
-  guint8 sequential;     /* lines of one access share a server (streaming) */
-  guint8 atomic;         /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
-                            atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
-                            returns a value (ATOM), 3 a compare-and-swap (ATOM.CAS) */
-  guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
-  guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
-                            misaligned contiguous access reads or writes in part; 0 = none */
-  guint32 bytes;         /* bytes per warp-access when lane_bytes is 0 */
+  guint8 level;      /* MemLevel it is served from (mem.h); MEM_LEVELS: drawn per access
+                        from the launch's hit rates (SmLaunch) */
+  guint8 lines;      /* L1 lines a SASS request touches: miss slots it holds when it misses */
+  guint8 l1tex;      /* the data passes the L1TEX data path the shared-memory unit uses */
+  guint8 tex;        /* texture fetch ([texture], sm_memory.c): 1 = TEX or TLD4 (a
+                        sampler fetch), 2 = TLD (a texel fetch by index); 0 = none */
+  guint8 line_cost;  /* DRAM: lines whose transfer time one access costs (a scattered
+                        access pays a whole line per sector); 0 = its bytes */
+  guint8 sequential; /* lines of one access share a server (streaming) */
+  guint8 atomic;     /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
+                        atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
+                        returns a value (ATOM), 3 a compare-and-swap (ATOM.CAS) */
+  gfloat atomic_gpu_cycles; /* atomic 1 or 2 on a few words: cycles the device's contended
+                               atomics take per request (its lanes / the device's lane atomics
+                               per cycle on its words, sassspan.h); the SM's share of them is
+                               this x the SMs busy (SmLaunch busy_sms); 0 = none */
+  guint16 lane_bytes;       /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
+  guint16 partial_bytes;    /* DRAM: extra bytes of DRAM time per access for the sectors a
+                               misaligned contiguous access reads or writes in part; 0 = none */
+  guint32 bytes;            /* bytes per warp-access when lane_bytes is 0 */
   /* Branch (has_branch): with `fall` = 0, after issue the warp's counter
    * `counter` is incremented; while it stays below `trips` the warp
    * continues at `target`, else the counter resets to 0 and the warp falls

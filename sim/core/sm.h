@@ -26,6 +26,9 @@ typedef struct {
   guint blocks;              /* CTAs this SM runs in total (waves of cta_slots) */
   guint early_exit;          /* warps per CTA that start at EXIT */
   gdouble spill_l1_hit;      /* probability a local-memory access hits in L1 */
+  guint busy_sms;            /* SMs of the device running CTAs beside this one, itself
+                                included: they share device-wide limits (contended atomics,
+                                Instr atomic_gpu_cycles); 0 = the model's [sm] sms */
   ProgramMemory mem;         /* how its global memory instructions are served */
   guint32 seed;              /* seeds the memory system's randomness */
   SimCycle max_cycles;       /* stop past this many cycles; 0 = no bound */

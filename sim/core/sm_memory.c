@@ -144,7 +144,13 @@ static SimCycle atomic_access(Sm *sm, const Instr *in, const MemAccess *a, SimCy
     : in->atomic == 2 ? &sm->st.atomic_return_bytes
                       : &sm->st.atomic_bytes) += a->bytes;
   gdouble start = MAX((gdouble)now, sm->atomic_free);
-  sm->atomic_free = start + (gdouble)a->bytes / (gdouble)sm->m->sector_bytes / rate;
+  gdouble hold = (gdouble)a->bytes / (gdouble)sm->m->sector_bytes / rate;
+  if (in->atomic_gpu_cycles > 0) {
+    /* on few words: the SM's share of the device's contended rate */
+    guint busy = sm->l.busy_sms > 0 ? sm->l.busy_sms : sm->m->sm.sms;
+    hold = MAX(hold, (gdouble)in->atomic_gpu_cycles * (gdouble)busy);
+  }
+  sm->atomic_free = start + hold;
   SimCycle served = sim_cycle_ceil(sm->atomic_free);
   if (in->atomic == 3 && sm->m->atomic_cas_latency > 0) {
     /* the old value comes back a CAS round trip after issue at the

@@ -297,6 +297,11 @@ static const ConfigEntry model_table[] = {
      "issue to the old value back of an uncontended global compare-and-swap (ATOMG.E.CAS; 0 = "
      "timed as an L2 load)",
      "assumed: as an L2 load ([l2] latency)"},
+    {"l2", "atomic_contention", CONFIG_STRING, M(atomic_contention), 0, "", 0, 0, NULL, 0, 0, NULL,
+     "lane atomics per cycle of the whole device on few words: ';'-separated WORDS:RATE items "
+     "(distinct 4-byte words, increasing; rate at random lanes), for global reductions and atomics "
+     "whose address the listing bounds (sassspan.h); \"\" = off",
+     "assumed: off (every atomic at the uncontended rate)"},
     {"l2", "lone_sm_ratio", CONFIG_DOUBLE, M(l2_busy.lone_ratio), 0, "1", 1, 64, NULL, 0, 0,
      "ratio", "L2 share of a lone busy SM over bytes_per_cycle (a small grid, a partial wave)",
      "assumed: no rise when fewer SMs are busy"},
@@ -437,6 +442,17 @@ static const ConfigEntry model_table[] = {
     CLASS_KEYS(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_READ_KEY(OPCLASS_SHARED, "shared", "shared memory"),
     CLASS_KEYS(OPCLASS_SHUFFLE, "shuffle", "shuffle"),
+    {"class_shuffle", "match_key_interval", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_SHUFFLE].match_key_interval), 0, "0", 0, 255, NULL, 0, 0, "cycles",
+     "SASS kernels: cycles of the SM-wide shared-memory unit a MATCH takes per distinct key; "
+     "MATCH's own timing is for 32 keys, and a key the listing bounds to K values (32 lanes at "
+     "random: K (1 - (1 - 1/K)^32) distinct) takes this much less per key fewer (0 = off)",
+     "assumed: off (every MATCH at 32 distinct keys)"},
+    {"class_shuffle", "match_key_latency", CONFIG_DOUBLE,
+     M(opclass[OPCLASS_SHUFFLE].match_key_latency), 0, "0", 0, 4096, NULL, 0, 0, "cycles",
+     "SASS kernels: cycles of a MATCH's latency per distinct key, taken off the same way (0 = "
+     "off)",
+     "assumed: off (every MATCH at 32 distinct keys)"},
     CLASS_KEYS(OPCLASS_UNIFORM, "uniform", "uniform datapath"),
     CLASS_KEYS(OPCLASS_CONTROL, "control", "branch/barrier/sync"),
     CLASS_KEYS(OPCLASS_SPECIAL, "special", "special-register"),
@@ -649,6 +665,44 @@ static gboolean store_edges_ordered(const SmModel *m, GKeyFile *kf, const gchar 
   return FALSE;
 }
 
+/* Reads [l2] atomic_contention ("WORDS:RATE;...") into m's points: at most
+ * MODEL_CONTENTION_POINTS items, words whole numbers 1..2^32 in increasing
+ * order, rates 1e-6..1e6 lane atomics per cycle.  The error names the key,
+ * the item and what is allowed. */
+static gboolean read_contention(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
+  m->n_atomic_contention = 0;
+  if (m->atomic_contention == NULL || *g_strstrip(m->atomic_contention) == '\0')
+    return TRUE;
+  g_auto(GStrv) items = g_strsplit(m->atomic_contention, ";", -1);
+  for (guint i = 0; items[i] != NULL; i++) {
+    gchar *item = g_strstrip(items[i]), *end = NULL;
+    if (*item == '\0' && items[i + 1] == NULL)
+      break; /* a trailing ';' */
+    gdouble words = g_ascii_strtod(item, &end), rate = 0;
+    gboolean ok = end != item && *end == ':' && words >= 1 && words <= U32 + 1.0 &&
+                  words == floor(words) && m->n_atomic_contention < MODEL_CONTENTION_POINTS &&
+                  (m->n_atomic_contention == 0 ||
+                   words > m->atomic_contention_words[m->n_atomic_contention - 1]);
+    if (ok) {
+      const gchar *r = end + 1;
+      rate = g_ascii_strtod(r, &end);
+      ok = end != r && *end == '\0' && rate >= 1e-6 && rate <= 1e6;
+    }
+    if (!ok) {
+      g_autofree gchar *at = config_origin(kf, file, "l2", "atomic_contention");
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [l2] atomic_contention: item %u '%s' (allowed: at most %u ';'-separated "
+                  "WORDS:RATE items, WORDS a whole number 1..4294967296 larger than the item's "
+                  "before, RATE 1e-06..1e+06 lane atomics per cycle)",
+                  at, i + 1, item, MODEL_CONTENTION_POINTS);
+      return FALSE;
+    }
+    m->atomic_contention_words[m->n_atomic_contention] = words;
+    m->atomic_contention_rates[m->n_atomic_contention++] = rate;
+  }
+  return TRUE;
+}
+
 static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **error) {
   guint major = 0, minor = 0;
   if (!model_find_parse_cc(m->cc, &major, &minor)) {
@@ -659,7 +713,8 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   }
   m->sm.cc_major = major;
   m->sm.cc_minor = minor;
-  if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error))
+  if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error) ||
+      !read_contention(m, kf, file, error))
     return FALSE;
   if (!off_or_at_least(kf, file, "l2", "atomic_sectors_per_cycle", m->atomic_sectors_per_cycle,
                        0.001, 1e6, error) ||
@@ -992,4 +1047,18 @@ gdouble model_busy_share(const SmModel *model, const BusyShare *b, guint busy) {
     return 1.0;
   gdouble p = b->exponent, lone = pow(b->lone_ratio, -p);
   return pow(lone + pow((gdouble)busy / full, p) * (1.0 - lone), -1.0 / p);
+}
+
+gdouble model_atomic_contended_rate(const SmModel *model, gdouble words) {
+  guint n = model->n_atomic_contention;
+  const gdouble *w = model->atomic_contention_words, *r = model->atomic_contention_rates;
+  if (n == 0 || words <= 0 || words > w[n - 1])
+    return 0.0;
+  if (words <= w[0])
+    return r[0];
+  guint k = 1;
+  while (w[k] < words)
+    k++;
+  gdouble t = log(words / w[k - 1]) / log(w[k] / w[k - 1]);
+  return exp(log(r[k - 1]) + t * (log(r[k]) - log(r[k - 1])));
 }

@@ -65,6 +65,9 @@ typedef struct {
   gdouble exponent;   /* p of the smooth minimum (larger: closer to the plain minimum) */
 } BusyShare;
 
+/* Points of [l2] atomic_contention at most. */
+#define MODEL_CONTENTION_POINTS 16
+
 typedef struct {
   gchar *name;           /* model name (file stem), owned */
   gchar *file;           /* path the model was read from, owned */
@@ -158,8 +161,16 @@ typedef struct {
                                               atomic_return_sectors_per_cycle */
   guint atomic_cas_latency;                /* cycles from issue until an uncontended CAS's old
                                               value is back (0 = timed as an L2 load) */
-  guint sector_bytes;                      /* bytes per sector */
-  guint line_bytes;                        /* bytes per cache line */
+  gchar *atomic_contention;                /* [l2] atomic_contention: "WORDS:RATE" items,
+                                              ';'-separated, owned ("" = off) */
+  guint n_atomic_contention;               /* points read from it (model_load; 0 = off) */
+  gdouble atomic_contention_words[MODEL_CONTENTION_POINTS]; /* distinct 4-byte words the
+                                                               device's atomics aim at,
+                                                               increasing */
+  gdouble atomic_contention_rates[MODEL_CONTENTION_POINTS]; /* lane atomics per cycle the
+                                                               whole device does on them */
+  guint sector_bytes;                                       /* bytes per sector */
+  guint line_bytes;                                         /* bytes per cache line */
   guint l2_bytes;                    /* bytes of L2 for the whole device (0 = no capacity model) */
   guint l2_reuse_full_bytes;         /* bytes: a footprint up to this is re-read from L2 in whole */
   guint l2_reuse_none_bytes;         /* bytes: from this on it is re-read from DRAM in whole */
@@ -223,6 +234,15 @@ gchar *model_modified_text(const SmModel *model, const gchar *separator);
 /* The memory level `level` (0 = L1, 1 = L2, 2 = DRAM: MemLevel's order) of
  * `model` (borrowed from it). */
 const MemLevelModel *model_mem_level(const SmModel *model, guint level);
+
+/* Lane (thread) atomics per cycle the whole device does when its global
+ * reductions and atomics (not compare-and-swap) spread at random lanes over
+ * `words` distinct 4-byte words: [l2] atomic_contention's points, interpolated
+ * linearly in log(words) and log(rate); the first point's rate below it.  0
+ * when the key is off, `words` is 0 (not known) or past the last point (the
+ * uncontended [l2] atomic_sectors_per_cycle is then the only limit).  The
+ * H200's points are results/reference/h200/atomics/atomics.csv (doc/atomics.md). */
+gdouble model_atomic_contended_rate(const SmModel *model, gdouble words);
 
 /* A level's unloaded latency in cycles for sequential (streaming) or
  * random-line loads: stream_latency when set and `sequential`, else latency. */

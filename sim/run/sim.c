@@ -187,6 +187,10 @@ static gboolean simulate(const SmModel *model, const Kernel *k, const SimOptions
       continue; /* idle SMs */
     launch.blocks = load->blocks;
     launch.cta_slots = MIN(out->blocks_per_sm, load->blocks);
+    launch.busy_sms = 0; /* the SMs with CTAs while this one runs its first round */
+    for (guint h = 0; h < out->n_loads; h++)
+      if (out->loads[h].blocks > 0)
+        launch.busy_sms += out->loads[h].sms;
     /* Its L2 and DRAM shares at the SMs busy while it runs (a copy of the
      * model: only the two bandwidths differ). */
     SmModel busy_model = *model;

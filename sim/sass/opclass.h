@@ -40,6 +40,12 @@ typedef struct {
                                   starts it (0 = timed as a uniform LDC) */
   guint indexed_interval;      /* special: cycles of the SM-wide shared-memory unit such an LDC
                                   takes (0 = off) */
+  gdouble match_key_interval;  /* shuffle: cycles of the SM-wide shared-memory unit a MATCH
+                                  takes per distinct key (its timing is for 32 keys; a key the
+                                  listing bounds to fewer takes this much less per key missing;
+                                  0 = off) */
+  gdouble match_key_latency;   /* shuffle: cycles of a MATCH's latency per distinct key, the
+                                  same way */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
   guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes, with no

@@ -4,6 +4,7 @@
 #include "core/mem.h"
 #include "sass/sassflow.h"
 #include "sass/sassmem.h"
+#include "sass/sassspan.h"
 
 #include <math.h>
 #include <string.h>
@@ -170,6 +171,15 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
     out->op = OP_LDG;
     out->level = MEM_L2;
     out->atomic = (guint8)atomic;
+    /* On a few words (an address the listing bounds, sassspan.h): the
+     * device's contended rate for them, at its lanes (the profile's thread
+     * instructions per instruction, else 32) */
+    guint64 words = atomic < 3 ? sassspan_atomic_words(sk->fn, i, sassmem_width_bytes(in)) : 0;
+    gdouble gpu_rate = model_atomic_contended_rate(m, (gdouble)words);
+    gdouble lanes = p && p->executed > 0 && p->thread_exec > 0
+                        ? (gdouble)p->thread_exec / (gdouble)p->executed
+                        : 32.0;
+    out->atomic_gpu_cycles = gpu_rate > 0 ? (gfloat)(lanes / gpu_rate) : 0.0f;
   }
 }
 
@@ -178,6 +188,32 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
  * LDC; results/reference/h200/mio/). */
 static guint16 smem_unit_ways(const SmModel *m, guint cycles) {
   return (guint16)CLAMP(cycles / MAX(m->smem.interval, 1u), 1u, 65535u);
+}
+
+/* A MATCH whose key the listing bounds to K values (sassspan_operand_max:
+ * MATCH.ANY Rd, Rkey, vote's `v & 31u`): at its lanes at random (the
+ * profile's thread instructions per instruction, else 32) E = K (1 - (1 -
+ * 1/K)^lanes) distinct keys, where its timing is for 32
+ * (results/reference/h200/mio/warp.csv: 2.0 cycles of the unit and 11.0 of
+ * latency per key, 24.8 + 11.0 x keys): 32 - E keys fewer at [class_shuffle]
+ * match_key_interval and match_key_latency each.  *latency and *interval
+ * (cycles) are moved; out->latency with them. */
+static void match_keys(const SassKernel *sk, guint i, const OpClassModel *cm, guint *latency,
+                       guint *interval, Instr *out) {
+  const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+  guint64 max = 0;
+  if (!sassspan_operand_max(sk->fn, i, 1, &max))
+    return;
+  gdouble lanes = p && p->executed > 0 && p->thread_exec > 0
+                      ? MIN(32.0, (gdouble)p->thread_exec / (gdouble)p->executed)
+                      : 32.0;
+  gdouble fewer = 32.0 - sassspan_expected_distinct(max + 1, lanes);
+  if (fewer <= 0)
+    return;
+  *interval = (guint)MAX(1, lround(*interval - fewer * cm->match_key_interval));
+  *latency = (guint)MAX(1, lround(*latency - fewer * cm->match_key_latency));
+  out->latency = (guint16)MIN(*latency, 65535u);
+  out->interval = (guint8)MIN(*interval, 255u);
 }
 
 /* The op, pipe and timing of one instruction of class `c`. */
@@ -228,6 +264,8 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
      * distinct key, REDUX.SUM 2, SHFL 1: results/reference/h200/mio/warp.csv) */
     out->op = OP_SHFL;
     out->pipe = PIPE_SMEM;
+    if (sass_op_is(in, "MATCH") && cm->match_key_interval > 0)
+      match_keys(sk, i, cm, &latency, &interval, out);
     out->ways = smem_unit_ways(m, interval);
     break;
   case OPCLASS_SHARED:
@@ -304,30 +342,52 @@ static OpClass class_of(const SassFunction *fn, const SassInstr *in, const SmMod
 
 /* Global atomics (RED, ATOM): when they are 1 % or more of the profile's
  * warp instructions (or there is no profile), one warning names the first,
- * since atomics many threads aim at few words serialize in L2, which the
- * model has no addresses to see (results/reference/h200/real5: a 256-bin
- * histogram in global memory ran at 0.0157 B/cycle/SM on the H200, about
- * 110 times slower than simulated as L2 writes; results/reference/h200/
- * atomics: 0.728 atomics per cycle for the whole GPU on one word).  With
- * [l2] atomic_sectors_per_cycle they are timed at that uncontended rate and
- * the warning says that a profile's anchor can derive the kernel's own. */
+ * since atomics many threads aim at few words serialize in L2
+ * (results/reference/h200/real5: a 256-bin histogram in global memory ran at
+ * 0.0157 B/cycle/SM on the H200, about 110 times slower than simulated as L2
+ * writes; results/reference/h200/atomics: 0.728 atomics per cycle for the
+ * whole GPU on one word).  Where the listing bounds every such atomic's
+ * address (sassspan.h) and [l2] atomic_contention is on, the warning says
+ * they are timed at the device's contended rate for that many words, random
+ * lanes assumed; else, with [l2] atomic_sectors_per_cycle, that the first
+ * unbounded one is timed at the uncontended rate and a profile's anchor can
+ * derive the kernel's own. */
 static void warn_atomics(const SassKernel *sk, const SmModel *m, GString *warnings) {
   gdouble atomics = 0, all = 0;
-  gint first = -1;
+  gint first = -1, unbounded = -1;
+  guint64 words = 0;
   for (guint i = 0; i < sk->fn->n; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
     const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
     gdouble e = sk->source ? sassmem_executed(sk, i) : 1.0;
     all += e;
-    if (sassmem_access(&sk->fn->ins[i], p) == SASS_ACC_ATOMIC && e > 0) {
+    if (sassmem_access(in, p) == SASS_ACC_ATOMIC && e > 0) {
       atomics += e;
       first = first < 0 ? (gint)i : first;
+      guint64 w = sassmem_global_atomic(in) < 3
+                      ? sassspan_atomic_words(sk->fn, i, sassmem_width_bytes(in))
+                      : 0;
+      if (model_atomic_contended_rate(m, (gdouble)w) > 0)
+        words = MAX(words, w);
+      else if (unbounded < 0)
+        unbounded = (gint)i;
     }
   }
   if (warnings == NULL || first < 0 || (sk->source && atomics < 0.01 * all))
     return;
-  const SassInstr *in = &sk->fn->ins[first];
+  const SassInstr *in = &sk->fn->ins[unbounded >= 0 ? unbounded : first];
   gdouble share = all > 0 ? 100.0 * atomics / all : 0.0;
-  if (m->atomic_sectors_per_cycle > 0)
+  if (m->atomic_sectors_per_cycle > 0 && unbounded < 0)
+    g_string_append_printf(warnings,
+                           "%s:%u: '%s': global atomics (%.1f %% of the warp instructions) aim at "
+                           "%" G_GUINT64_FORMAT " words or fewer by their address arithmetic: "
+                           "timed at the device's contended rate on that many words ([l2] "
+                           "atomic_contention: %.3g lane atomics per cycle for the device), "
+                           "lanes at random assumed (lanes on distinct words of a line run up "
+                           "to 7x faster: doc/atomics.md)\n",
+                           sk->fn->file, in->line, in->text, share, words,
+                           model_atomic_contended_rate(m, (gdouble)words));
+  else if (m->atomic_sectors_per_cycle > 0)
     g_string_append_printf(warnings,
                            "%s:%u: '%s': global atomics (%.1f %% of the warp instructions) are "
                            "timed at the L2 atomic unit's rate ([l2] atomic_sectors_per_cycle: "

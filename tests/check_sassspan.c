@@ -1,0 +1,221 @@
+/* check_sassspan.c - tests of sim/sass/sassspan.[ch], the words a global
+ * atomic's address arithmetic bounds it to, on hand-written listings of the
+ * forms ptxas emits (ghist, results/reference/h200/real5/sass/kernels5.sass
+ * lines 577-607), and of model_atomic_contended_rate on the H200 model's
+ * [l2] atomic_contention points (results/reference/h200/atomics/). */
+#include "input/model.h"
+#include "sass/sass.h"
+#include "sass/sassspan.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
+
+/* A cuobjdump-style listing of `texts` (one instruction a line, offsets
+ * 0x00, 0x10, ...; control words carry no dependency, unused here). */
+static SassFunction *decode(const gchar *const *texts) {
+  GString *s = g_string_new("\n\tcode for sm_90\n\t\tFunction : _Z4testv\n");
+  for (guint i = 0; texts[i]; i++)
+    g_string_append_printf(s,
+                           "        /*%04x*/ %s ; /* 0x0000000000007b82 */\n"
+                           "                  /* 0x000fe20000000800 */\n",
+                           i * 16, texts[i]);
+  g_autofree gchar *text = g_string_free(s, FALSE);
+  GError *err = NULL;
+  SassFunction *f = sass_load_data(text, strlen(text), "t.sass", "_Z4testv", &err);
+  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
+  return f;
+}
+
+typedef struct {
+  const gchar *name;
+  const gchar *texts[12]; /* NULL-terminated; the atomic is at index `at` */
+  guint at;
+  guint64 words; /* worked by hand in the comment */
+} SpanCase;
+
+static const SpanCase span_cases[] = {
+    /* bins[w & 255] (ghist 0x0230..0x0300): (w << 2) & 0x3fc is at most
+     * 1020 bytes past the parameter c[0x0][0x220]: 1020 / 4 + 1 = 256 words */
+    {"mask of a parameter",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "IMAD.SHL.U32 R10, R11, 0x4, RZ", "LOP3.LUT R10, R10, 0x3fc, RZ, 0xc0, !PT",
+      "IADD3 R16, P1, R10, UR10, RZ", "IMAD.X R17, RZ, RZ, UR11, P1",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     6,
+     256},
+    /* bins[w >> 24] (ghist 0x02f0, 0x0320): w >> 24 is at most 255, x 4
+     * bytes + the parameter in R8: 1020 / 4 + 1 = 256 words */
+    {"shift, wide multiply-add",
+     {"LDC.64 R8, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "SHF.R.U32.HI R21, RZ, 0x18, R11", "IMAD.WIDE.U32 R20, R21, 0x4, R8",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", NULL},
+     4,
+     256},
+    /* an 8-bin float histogram: & 0x1c is at most 28 bytes: 28 / 4 + 1 = 8 */
+    {"eight words",
+     {"ULDC.64 UR4, c[0x0][0x228]", "LDG.E R3, desc[UR8][R2.64]",
+      "LOP3.LUT R2, R3, 0x1c, RZ, 0xc0, !PT", "IADD3 R6, P0, R2, UR4, RZ",
+      "IMAD.X R7, RZ, RZ, UR5, P0", "REDG.E.ADD.F32.FTZ.RN.STRONG.GPU desc[UR8][R6.64], R9", NULL},
+     5,
+     8},
+    /* LEA form: (x & 0xff) << 2 is at most 1020 bytes: 256 words */
+    {"shifted add",
+     {"ULDC.64 UR6, c[0x0][0x210]", "LDG.E R9, desc[UR8][R2.64]",
+      "LOP3.LUT R10, R9, 0xff, RZ, 0xc0, !PT", "LEA R14, P1, R10, UR6, 0x2",
+      "LEA.HI.X R15, R10, UR7, RZ, 0x2, P1", "ATOMG.E.ADD.STRONG.GPU PT, R4, desc[UR8][R14.64], R5",
+      NULL},
+     5,
+     256},
+    /* the base register rewritten after the loop (rec_end's S2R R8 in
+     * ghist): that write cannot reach the atomic, still 256 words */
+    {"base rewritten after its loop",
+     {"LDC.64 R8, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "SHF.R.U32.HI R21, RZ, 0x18, R11", "IMAD.WIDE.U32 R20, R21, 0x4, R8",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", "@P1 BRA 0x10", "S2R R8, SR_VIRTUALSMID",
+      "EXIT", NULL},
+     4,
+     256},
+    /* ... but rewritten inside the loop it reaches the atomic through the
+     * back edge: not a parameter, 0 */
+    {"base rewritten in its loop",
+     {"LDC.64 R8, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "SHF.R.U32.HI R21, RZ, 0x18, R11", "IMAD.WIDE.U32 R20, R21, 0x4, R8",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", "S2R R8, SR_VIRTUALSMID", "@P1 BRA 0x10",
+      "EXIT", NULL},
+     4,
+     0},
+    /* a base per CTA (bins + blockIdx.x x 256: real11 cas) is not one
+     * parameter: every CTA has its own words, 0 */
+    {"base per CTA",
+     {"LDC.64 R8, c[0x0][0x220]", "S2R R0, SR_CTAID.X", "IMAD.WIDE.U32 R8, R0, 0x400, R8",
+      "LDG.E.CONSTANT R11, desc[UR8][R18.64]", "SHF.R.U32.HI R21, RZ, 0x18, R11",
+      "IMAD.WIDE.U32 R20, R21, 0x4, R8", "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", NULL},
+     6,
+     0},
+    /* two parameters in one register: not one base, 0 */
+    {"two parameters",
+     {"LDC.64 R8, c[0x0][0x220]", "@P0 BRA 0x30", "LDC.64 R8, c[0x0][0x228]",
+      "LDG.E.CONSTANT R11, desc[UR8][R18.64]", "SHF.R.U32.HI R21, RZ, 0x18, R11",
+      "IMAD.WIDE.U32 R20, R21, 0x4, R8", "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", NULL},
+     6,
+     0},
+    /* an index straight from memory: unbounded, 0 */
+    {"loaded index",
+     {"LDC.64 R8, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "IMAD.WIDE.U32 R20, R11, 0x4, R8", "REDG.E.ADD.STRONG.GPU desc[UR8][R20.64], R23", NULL},
+     3,
+     0},
+    /* the mask written on some lanes only (a guard): unbounded, 0 */
+    {"guarded mask",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LDG.E.CONSTANT R10, desc[UR8][R18.64]",
+      "@P2 LOP3.LUT R10, R10, 0x3fc, RZ, 0xc0, !PT", "IADD3 R16, P1, R10, UR10, RZ",
+      "IMAD.X R17, RZ, RZ, UR11, P1", "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     5,
+     0},
+    /* the high word from another register than the base's: 0 */
+    {"high word not the base's",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "LOP3.LUT R10, R11, 0x3fc, RZ, 0xc0, !PT", "IADD3 R16, P1, R10, UR10, RZ",
+      "IMAD.X R17, RZ, RZ, R3, P1", "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     5,
+     0},
+    /* an OR, not an AND (LUT 0xfc): unbounded, 0 */
+    {"not an AND",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "LOP3.LUT R10, R11, 0x3fc, RZ, 0xfc, !PT", "IADD3 R16, P1, R10, UR10, RZ",
+      "IMAD.X R17, RZ, RZ, UR11, P1", "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     5,
+     0},
+};
+
+START_TEST(test_span) {
+  const SpanCase *c = &span_cases[_i];
+  g_autoptr(SassFunction) f = decode(c->texts);
+  ck_assert_msg(sassspan_atomic_words(f, c->at, 4) == c->words, "%s: %" G_GUINT64_FORMAT " words",
+                c->name, sassspan_atomic_words(f, c->at, 4));
+}
+END_TEST
+
+/* [l2] atomic_contention of the H200 model: 1:0.728; 32:2.387; 256:2.074;
+ * 4096:19.00; 1048576:56.41.  At a point its rate; at 64 words, a third of
+ * the way from 32 to 256 in log(words): 2.387 x (2.074 / 2.387)^(1/3) =
+ * 2.387 x 0.95424 = 2.2778; at 16 words, 4/5 of the way from 1 to 32:
+ * 0.728 x (2.387 / 0.728)^0.8 = 0.728 x 2.5857 = 1.8824; past the last point
+ * and at 0 words (not known), no contention term: 0. */
+START_TEST(test_contended_rate) {
+  GError *err = NULL;
+  g_autoptr(SmModel) m = model_load("h200", NULL, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(m->n_atomic_contention, 5);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 256), 2.074, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1), 0.728, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 64), 2.2778, 5e-4);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 16), 1.8824, 5e-4);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1048576), 56.41, 1e-9);
+  ck_assert_double_eq(model_atomic_contended_rate(m, 1048577), 0.0);
+  ck_assert_double_eq(model_atomic_contended_rate(m, 0), 0.0);
+}
+END_TEST
+
+/* What --set l2.atomic_contention accepts and refuses (MODEL_ERROR_INVALID,
+ * the key and the item named). */
+typedef struct {
+  const gchar *value;
+  const gchar *error; /* NULL: accepted */
+} ContentionCase;
+
+static const ContentionCase contention_cases[] = {
+    {"", NULL},
+    {"256:2.074", NULL},
+    {"1:0.7;32:2.4;", NULL},
+    {"32:2.4;1:0.7", "item 2 '1:0.7'"},
+    {"32:2.4;32:2.5", "item 2 '32:2.5'"},
+    {"0:1", "item 1 '0:1'"},
+    {"1.5:1", "item 1 '1.5:1'"},
+    {"1:0", "item 1 '1:0'"},
+    {"1:nan", "item 1 '1:nan'"},
+    {"1:2x", "item 1 '1:2x'"},
+    {"256", "item 1 '256'"},
+    {"1:1;;2:2", "item 2 ''"},
+    {"1:1;2:1;3:1;4:1;5:1;6:1;7:1;8:1;9:1;10:1;11:1;12:1;13:1;14:1;15:1;16:1;17:1",
+     "item 17 '17:1'"},
+};
+
+START_TEST(test_contention_key) {
+  const ContentionCase *c = &contention_cases[_i];
+  g_autofree gchar *set = g_strdup_printf("l2.atomic_contention=%s", c->value);
+  const gchar *sets[] = {set, NULL};
+  GError *err = NULL;
+  g_autoptr(SmModel) m = model_load("h200", sets, &err);
+  if (c->error == NULL) {
+    ck_assert_msg(m != NULL, "%s: %s", c->value, err ? err->message : "?");
+    return;
+  }
+  ck_assert_msg(m == NULL, "%s accepted", c->value);
+  ck_assert(g_error_matches(err, MODEL_ERROR, MODEL_ERROR_INVALID));
+  ck_assert_msg(strstr(err->message, "[l2] atomic_contention") != NULL &&
+                    strstr(err->message, c->error) != NULL && strchr(err->message, '\n') == NULL,
+                "%s", err->message);
+  g_error_free(err);
+}
+END_TEST
+
+static Suite *span_suite(void) {
+  Suite *s = suite_create("sassspan");
+  TCase *tc = tcase_create("span");
+  tcase_add_loop_test(tc, test_span, 0, G_N_ELEMENTS(span_cases));
+  tcase_add_test(tc, test_contended_rate);
+  tcase_add_loop_test(tc, test_contention_key, 0, G_N_ELEMENTS(contention_cases));
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  g_autoptr(SRunner) sr = srunner_create(span_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  return srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
