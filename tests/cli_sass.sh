@@ -324,12 +324,18 @@ warns "ghist atomics" "$root/traces/ghist_sass.ini" "kernels5.sass:675: 'REDG.E.
 # An LDC indexed by a per-thread register (real11's cdiv, listing line 2928,
 # "LDC R12, c[0x3][R12]": a __constant__ table looked up per thread): one
 # warning naming the first (its other five are not named) and what it is
-# timed as (h200: [class_special] indexed_interval 64, indexed_latency 370,
-# 32 distinct addresses assumed), or, with indexed_interval 0, that it is
-# not modelled; aos12, whose LDCs (line 4850, "LDC R1, c[0x0][0x28]") have
+# timed as (h200, its [sass] constant_table_bytes 4096: [class_special]
+# indexed_table_* 305 and 2072, the 4 KiB entry; without the table size
+# indexed_interval 64, indexed_latency 370, 32 distinct addresses in the
+# constant cache assumed), or, with indexed_interval 0, that it is not
+# modelled; aos12, whose LDCs (line 4850, "LDC R1, c[0x0][0x28]") have
 # constant addresses, has none.
 warns "indexed LDC" "$root/traces/cdiv_sass.ini" "kernels11.sass:2928: 'LDC R12, c[0x3][R12]' indexes" \
-  "once per distinct address of the warp" "timed as 64 cycles of the shared-memory unit and 370 cycles of latency"
+  "once per distinct address of the warp" "timed as 305 cycles of the shared-memory unit and 2072 cycles of latency" \
+  "indexed_table_* for [sass] constant_table_bytes 4096"
+warns "indexed LDC, no table size" "$root/traces/cdiv_sass.ini" "kernels11.sass:2928: 'LDC R12, c[0x3][R12]' indexes" \
+  "timed as 64 cycles of the shared-memory unit and 370 cycles of latency" \
+  "indexed_interval, indexed_latency" -- --set sass.constant_table_bytes=0
 warns "indexed LDC, off" "$root/traces/cdiv_sass.ini" "kernels11.sass:2928: 'LDC R12, c[0x3][R12]' indexes" \
   "not modelled" -- --set class_special.indexed_interval=0
 timeout 60 "$bin" run --kernel "$root/traces/aos12_sass.ini" --format csv --no-whatif >/dev/null 2>"$tmp/err" ||

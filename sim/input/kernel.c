@@ -112,6 +112,12 @@ static const ConfigEntry kernel_table[] = {
      "distinct bytes one CTA's global stores write (0 = the profile's store sectors per CTA; "
      "with neither, every store goes to DRAM)",
      "assumed: from the profile"},
+    {"sass", "constant_table_bytes", CONFIG_UINT, K(constant_table_bytes), 0, "0", 0, 65536, NULL,
+     0, 0, "bytes",
+     "size of the __constant__ table the listing's register-indexed LDCs (LDC R, c[bank][R]) read, "
+     "from the program's source: picks the model's [class_special] indexed_table_* timing (0 = "
+     "not stated: indexed_latency / indexed_interval)",
+     "assumed: not stated"},
 };
 #define N_KERNEL_KEYS G_N_ELEMENTS(kernel_table)
 
@@ -174,7 +180,8 @@ static gboolean same_sass(const Kernel *k, const Kernel *like) {
          k->n_trip_counts == like->n_trip_counts &&
          memcmp(k->trip_counts, like->trip_counts, sizeof k->trip_counts) == 0 &&
          k->footprint_l1 == like->footprint_l1 && k->footprint_l2 == like->footprint_l2 &&
-         k->store_footprint == like->store_footprint;
+         k->store_footprint == like->store_footprint &&
+         k->constant_table_bytes == like->constant_table_bytes;
 }
 
 /* Load the [sass] listing and profiles (or share `like`'s, see same_sass); registers and static
@@ -243,6 +250,7 @@ static gboolean load_sass(Kernel *k, GKeyFile *kf, const SmModel *model, const K
     k->sass->footprint_l1 = k->footprint_l1;
     k->sass->footprint_l2 = k->footprint_l2;
     k->sass->store_footprint = k->store_footprint;
+    k->sass->constant_table_bytes = k->constant_table_bytes;
   }
   const NcuDetails *d = k->sass->details;
   if (!sass_regs(k, kf, error))
@@ -266,7 +274,8 @@ static gboolean no_sass_keys(const Kernel *k, GKeyFile *kf, GError **error) {
               {"trip_count", k->n_trip_counts != 0},
               {"footprint_l1", k->footprint_l1 != 0},
               {"footprint_l2", k->footprint_l2 != 0},
-              {"store_footprint", k->store_footprint != 0}};
+              {"store_footprint", k->store_footprint != 0},
+              {"constant_table_bytes", k->constant_table_bytes != 0}};
   for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
     if (!keys[i].set)
       continue;

@@ -70,6 +70,8 @@ typedef struct {
   guint footprint_l2;                        /* bytes per warp reused through L2; 0 = estimated */
   guint store_footprint;                     /* distinct bytes one CTA's stores write; 0 = from
                                                 the profile */
+  guint constant_table_bytes;                /* bytes of the __constant__ table its register-
+                                                indexed LDCs read; 0 = not stated */
   struct SassKernel *sass; /* loaded listing and profiles (sassprog.h), owned unless sass_shared;
                               NULL = synthetic */
   gboolean sass_shared;    /* sass is another Kernel's (kernel_load_like): not freed here */

@@ -467,6 +467,24 @@ static const ConfigEntry model_table[] = {
      "SASS kernels: cycles of the SM-wide shared-memory unit one register-indexed LDC takes "
      "(one per [smem] interval; 0 = off, no unit)",
      "assumed: off (no unit)"},
+    {"class_special", "indexed_table_bytes", CONFIG_UINT_LIST,
+     M(opclass[OPCLASS_SPECIAL].indexed_table_bytes), M(opclass[OPCLASS_SPECIAL].n_indexed_tables),
+     "", 1, 65536, NULL, OPCLASS_MAX_INDEXED_TABLES, 0, "bytes",
+     "SASS kernels: __constant__ table sizes, strictly ascending, with their own register-indexed "
+     "LDC timing (indexed_table_latency, indexed_table_interval, one entry each): a kernel's "
+     "[sass] constant_table_bytes takes the first entry at least that large (empty = "
+     "indexed_latency / indexed_interval for every table)",
+     "assumed: none (every table in the constant cache)"},
+    {"class_special", "indexed_table_latency", CONFIG_UINT_LIST,
+     M(opclass[OPCLASS_SPECIAL].indexed_table_latency),
+     M(opclass[OPCLASS_SPECIAL].n_indexed_table_latency), "", 0, 100000, NULL,
+     OPCLASS_MAX_INDEXED_TABLES, 0, "cycles",
+     "SASS kernels: indexed_latency for each table of indexed_table_bytes", "assumed: none"},
+    {"class_special", "indexed_table_interval", CONFIG_UINT_LIST,
+     M(opclass[OPCLASS_SPECIAL].indexed_table_interval),
+     M(opclass[OPCLASS_SPECIAL].n_indexed_table_interval), "", 1, 4096, NULL,
+     OPCLASS_MAX_INDEXED_TABLES, 0, "cycles",
+     "SASS kernels: indexed_interval for each table of indexed_table_bytes", "assumed: none"},
     CLASS_KEYS(OPCLASS_IMAD, "imad", "integer multiply-add"),
 };
 #define N_MODEL_KEYS G_N_ELEMENTS(model_table)
@@ -580,6 +598,39 @@ static gboolean validate_opclasses(const SmModel *m, GKeyFile *kf, const gchar *
                   at, group, ops[i], other, other_at);
       return FALSE;
     }
+  }
+  return TRUE;
+}
+
+/* [class_special] indexed_table_bytes strictly ascending, with one
+ * indexed_table_latency and one indexed_table_interval entry each. */
+static gboolean validate_indexed_tables(const SmModel *m, GKeyFile *kf, const gchar *file,
+                                        GError **error) {
+  const OpClassModel *cm = &m->opclass[OPCLASS_SPECIAL];
+  for (guint i = 1; i < cm->n_indexed_tables; i++) {
+    if (cm->indexed_table_bytes[i] > cm->indexed_table_bytes[i - 1])
+      continue;
+    g_autofree gchar *at = config_origin(kf, file, "class_special", "indexed_table_bytes");
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [class_special] indexed_table_bytes: %u after %u is not strictly ascending "
+                "(allowed: ascending bytes)",
+                at, cm->indexed_table_bytes[i], cm->indexed_table_bytes[i - 1]);
+    return FALSE;
+  }
+  const struct {
+    const gchar *key;
+    guint n;
+  } lists[] = {{"indexed_table_latency", cm->n_indexed_table_latency},
+               {"indexed_table_interval", cm->n_indexed_table_interval}};
+  for (guint i = 0; i < G_N_ELEMENTS(lists); i++) {
+    if (lists[i].n == cm->n_indexed_tables)
+      continue;
+    g_autofree gchar *at = config_origin(kf, file, "class_special", lists[i].key);
+    g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                "%s: [class_special] %s: %u entries for %u of indexed_table_bytes (allowed: one "
+                "per table size)",
+                at, lists[i].key, lists[i].n, cm->n_indexed_tables);
+    return FALSE;
   }
   return TRUE;
 }
@@ -714,7 +765,7 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
   m->sm.cc_major = major;
   m->sm.cc_minor = minor;
   if (!validate_smem(m, kf, file, error) || !validate_opclasses(m, kf, file, error) ||
-      !read_contention(m, kf, file, error))
+      !read_contention(m, kf, file, error) || !validate_indexed_tables(m, kf, file, error))
     return FALSE;
   if (!off_or_at_least(kf, file, "l2", "atomic_sectors_per_cycle", m->atomic_sectors_per_cycle,
                        0.001, 1e6, error) ||

@@ -24,6 +24,9 @@ typedef enum {
   OPCLASS_MAX
 } OpClass;
 
+/* Table sizes [class_special] indexed_table_bytes lists at most. */
+#define OPCLASS_MAX_INDEXED_TABLES 8
+
 /* One class as the model file gives it. */
 typedef struct {
   gchar *opcodes;              /* ';'-separated base opcodes, owned */
@@ -69,6 +72,14 @@ typedef struct {
                                   of a one-line warp-store at 1 and at >= 8 resident CTAs per
                                   SM, then of a warp-store of more lines at 1 and >= 8 (linear
                                   in between); [0] = 0: off (dram_store_line_b1 ...) */
+  /* special: [class_special] indexed_table_bytes (__constant__ table sizes, strictly
+   * ascending) with one indexed_table_latency and one indexed_table_interval entry each
+   * (indexed_latency / indexed_interval for a kernel whose table is that size), and the
+   * lists' lengths (0 = none) */
+  guint indexed_table_bytes[OPCLASS_MAX_INDEXED_TABLES];
+  guint indexed_table_latency[OPCLASS_MAX_INDEXED_TABLES];
+  guint indexed_table_interval[OPCLASS_MAX_INDEXED_TABLES];
+  guint n_indexed_tables, n_indexed_table_latency, n_indexed_table_interval;
 } OpClassModel;
 
 /* The class's name as in its model group ("fp32" for [class_fp32]). */

@@ -288,19 +288,24 @@ static void classify(const SassKernel *sk, const SmModel *m, guint i, OpClass c,
     out->op = OP_IMAD;
     out->pipe = PIPE_FMAHEAVY;
     break;
-  case OPCLASS_SPECIAL:
-    if (cm->indexed_interval > 0 && sass_ldc_indexed(in)) {
+  case OPCLASS_SPECIAL: {
+    guint lat = 0, iv = 0;
+    if (sass_ldc_indexed(in) && sass_ldc_indexed_timing(sk, m, &lat, &iv)) {
       /* An LDC with a per-thread register address is served once per distinct
-       * address of the warp, 2 cycles each of the unit MATCH uses
-       * (results/reference/h200/mio/ldc.csv): the SM-wide shared-memory unit
-       * for [class_special] indexed_interval cycles (the addresses the
-       * listing cannot tell: the model file states what it assumes). */
+       * address of the warp, 2 cycles each of the unit MATCH uses in the
+       * constant cache (results/reference/h200/mio/ldc.csv), more for a table
+       * the constant cache does not hold (ldcidx/ldcidx.csv): the SM-wide
+       * shared-memory unit for [class_special] indexed_interval cycles, or
+       * the indexed_table_* entry of the kernel's constant_table_bytes (the
+       * addresses the listing cannot tell: the model file states what it
+       * assumes). */
       out->op = OP_SHFL;
       out->pipe = PIPE_SMEM;
-      out->ways = smem_unit_ways(m, cm->indexed_interval);
-      out->latency = (guint16)MIN(cm->indexed_latency, 65535u);
+      out->ways = smem_unit_ways(m, iv);
+      out->latency = (guint16)MIN(lat, 65535u);
     }
     break;
+  }
   case OPCLASS_MAX:
     break;
   }
@@ -501,6 +506,26 @@ static gboolean mark_cp_async(const SassFunction *fn, guint i, Instr *out, GErro
   return TRUE;
 }
 
+gboolean sass_ldc_indexed_timing(const SassKernel *sk, const SmModel *m, guint *latency,
+                                 guint *interval) {
+  const OpClassModel *cm = &m->opclass[OPCLASS_SPECIAL];
+  *latency = *interval = 0;
+  if (cm->indexed_interval == 0)
+    return FALSE;
+  *latency = cm->indexed_latency;
+  *interval = cm->indexed_interval;
+  guint n =
+      MIN(cm->n_indexed_tables, MIN(cm->n_indexed_table_latency, cm->n_indexed_table_interval));
+  if (sk == NULL || sk->constant_table_bytes == 0 || n == 0)
+    return TRUE;
+  guint i = 0;
+  while (i + 1 < n && cm->indexed_table_bytes[i] < sk->constant_table_bytes)
+    i++;
+  *latency = cm->indexed_table_latency[i];
+  *interval = cm->indexed_table_interval[i];
+  return TRUE;
+}
+
 gboolean sass_ldc_indexed(const SassInstr *in) {
   for (guint s = 0; sass_op_is(in, "LDC") && s < in->n_src; s++)
     if (in->src[s].file == SASS_REG_R)
@@ -525,16 +550,22 @@ static void warn_ldc_indexed(const SassKernel *sk, const SmModel *m, GString *wa
     const SassInstr *in = &sk->fn->ins[i];
     if (!sass_ldc_indexed(in) || (sk->source && sassmem_executed(sk, i) <= 0))
       continue;
-    if (cm->indexed_interval > 0 && opclass_lookup(m->opclass, "LDC") == OPCLASS_SPECIAL)
+    guint lat = 0, iv = 0;
+    gboolean by_table = sk->constant_table_bytes > 0 && cm->n_indexed_tables > 0;
+    if (sass_ldc_indexed_timing(sk, m, &lat, &iv) &&
+        opclass_lookup(m->opclass, "LDC") == OPCLASS_SPECIAL) {
+      g_autofree gchar *keys =
+          by_table ? g_strdup_printf("indexed_table_* for [sass] constant_table_bytes %u",
+                                     sk->constant_table_bytes)
+                   : g_strdup("indexed_interval, indexed_latency");
       g_string_append_printf(warnings,
                              "%s:%u: '%s' indexes constant memory with a per-thread register: "
                              "the H200 serves it once per distinct address of the warp; timed "
                              "as %u cycles of the shared-memory unit and %u cycles of latency "
-                             "([class_special] indexed_interval, indexed_latency: what the model "
+                             "([class_special] %s: what the model "
                              "assumes of the addresses, the listing cannot tell)\n",
-                             sk->fn->file, in->line, in->text, cm->indexed_interval,
-                             cm->indexed_latency);
-    else
+                             sk->fn->file, in->line, in->text, iv, lat, keys);
+    } else
       g_string_append_printf(warnings,
                              "%s:%u: '%s' indexes constant memory with a per-thread register: "
                              "the H200 serves it once per distinct address of the warp, warpsim "

@@ -57,6 +57,9 @@ typedef struct SassKernel {
   guint footprint_l2;                      /* bytes per warp reused through L2; 0 = estimated */
   guint store_footprint;                   /* distinct bytes one CTA's global stores write; 0 =
                                               the profile's store sectors per CTA */
+  guint constant_table_bytes;              /* bytes of the __constant__ table the register-
+                                              indexed LDCs read ([sass] constant_table_bytes);
+                                              0 = not stated */
   /* Derived at load: */
   gdouble warps;           /* warps the profiled launch ran (first instruction's count) */
   gdouble load_l1_hit;     /* global loads' L1 hit rate at the profiled launch, 0..1 */
@@ -119,6 +122,16 @@ SassKernel *sass_kernel_load_id(const gchar *file, const gchar *function, const 
  * any other instruction and for an LDC addressed by an immediate or a
  * uniform register (one address for the warp). */
 gboolean sass_ldc_indexed(const SassInstr *in);
+
+/* The latency and SM-wide unit cycles model `m` times kernel `sk`'s
+ * register-indexed LDCs with: [class_special] indexed_table_latency /
+ * indexed_table_interval of the first indexed_table_bytes entry at least
+ * sk's constant_table_bytes (the last entry for a larger table), or
+ * indexed_latency / indexed_interval when the kernel states no table size
+ * or the model lists none.  FALSE (both 0) when the model times them as
+ * uniform LDCs (indexed_interval 0). */
+gboolean sass_ldc_indexed_timing(const SassKernel *sk, const SmModel *m, guint *latency,
+                                 guint *interval);
 
 /* Whether model `m` can simulate function `fn`: its GPU runs the listing
  * (sass_check_arch: SASS_ERROR_ARCH, or one line on `warnings`, may be
