@@ -122,6 +122,10 @@ typedef struct {
   guint8 atomic;         /* OP_LDG: a global atomic served by the L2 atomic unit ([l2]
                             atomic_sectors_per_cycle): 0 no, 1 a reduction (RED), 2 one that
                             returns a value (ATOM), 3 a compare-and-swap (ATOM.CAS) */
+  guint8 dsmem;          /* an access to a peer CTA's shared memory (distributed shared
+                            memory, [dsmem], sm_memory.c): 1 = a load (OP_LDG), 2 = a store
+                            (OP_STG), served by the SM's DSMEM port, not the memory levels;
+                            0 = none */
   guint16 lane_bytes;    /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint16 partial_bytes; /* DRAM: extra bytes of DRAM time per access for the sectors a
                             misaligned contiguous access reads or writes in part; 0 = none */

@@ -178,6 +178,21 @@ static const ConfigEntry model_table[] = {
     {"membar", "interval", CONFIG_UINT, M(membar_interval), 0, "0", 0, 10000, NULL, 0, 0,
      "cycles per MEMBAR per SM", "MEMBAR.*.GPU / .SYS: the SM's fence unit takes one per interval",
      "assumed: no limit"},
+    {"dsmem", "latency", CONFIG_UINT, M(dsmem_latency), 0, "0", 0, 100000, NULL, 0, 0, "cycles",
+     "a generic LD into a peer CTA's shared memory (distributed shared memory: the profile's "
+     "Address Space Global,Shared with no global or shared traffic): cycles from issue at the "
+     "SM's DSMEM port to its data",
+     "assumed: none (such an access is timed as a global load)"},
+    {"dsmem", "load_interval", CONFIG_DOUBLE, M(dsmem_interval[0]), 0, "0", 0, 10000, NULL, 0, 0,
+     "cycles per 128 B warp-load per SM",
+     "distributed shared memory: cycles of the SM's DSMEM port per warp-load (in proportion to "
+     "its bytes)",
+     "assumed: no limit"},
+    {"dsmem", "store_interval", CONFIG_DOUBLE, M(dsmem_interval[1]), 0, "0", 0, 10000, NULL, 0, 0,
+     "cycles per 128 B warp-store per SM",
+     "distributed shared memory: cycles of the SM's DSMEM port per warp-store (in proportion to "
+     "its bytes; nothing waits for a store)",
+     "assumed: no limit"},
     {"texture", "latency", CONFIG_UINT, M(tex_latency[0]), 0, "0", 0, 10000, NULL, 0, 0, "cycles",
      "TEX / TLD4 (sampler fetch): cycles it adds to a load's latency from the same level",
      "assumed: none (timed as a load)"},
