@@ -111,6 +111,11 @@ static const ConfigEntry model_table[] = {
      "public: the largest carveout only"},
     {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
      "SM clock under load", "assumed: 1 GHz when the file gives none"},
+    {"sm", "cluster_blocks_per_sm", CONFIG_UINT, M(cluster_blocks), 0, "0", 0, 1024, NULL, 0, 0,
+     "CTAs per SM",
+     "a launch in clusters of 2 or more CTAs ([launch] cluster_size): CTAs one SM holds at once, "
+     "whatever the other limits allow (the rest wait for a later wave)",
+     "assumed: no limit"},
     {"sched", "policy", CONFIG_STRING, M(policy), 0, NULL, 0, 0, NULL, 0, T, NULL,
      "default warp-scheduler policy (gto, lrr, oldest, grr, two_level, oldest_group)", NULL},
     {"sched", "group_size", CONFIG_UINT, M(sched_group), 0, "4", 1, 64, NULL, 0, 0,

@@ -78,7 +78,9 @@ typedef struct {
                             "own file PATH" when no shipped model has its name */
   ConfigSources sources; /* provenance of every key's value (model_table order) */
   SmLimits sm;
-  gdouble clock_mhz; /* SM clock under load, MHz (informational) */
+  gdouble clock_mhz;    /* SM clock under load, MHz (informational) */
+  guint cluster_blocks; /* [sm] cluster_blocks_per_sm: CTAs of a cluster launch one SM holds at
+                           once, whatever the other limits allow (0: no limit) */
 
   gboolean has_timing;            /* TRUE when every timing group is present */
   gchar *missing_timing;          /* "[group] key" of the first absent timing key, owned; or NULL */
