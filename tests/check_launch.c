@@ -195,6 +195,40 @@ START_TEST(test_warpgroup_keys) {
 }
 END_TEST
 
+/* [launch] cluster_size (results/reference/h200/dsmem/placement.csv: a cluster
+ * launch of 128-thread CTAs holds at most 8 on an SM, [sm]
+ * cluster_blocks_per_sm 8): 128 threads and 13,056 B of dynamic shared memory
+ * fit 16 CTAs an SM (real12 dsmem's B = 16 padding: with the 512 B static and
+ * 1 KiB reserved 14,592 B a CTA, 16 x 14,592 = 233,472 B, the SM's all);
+ * in clusters of 2 only 8, so a grid of 16 x 132 is two waves; without a
+ * cluster (1) or without the key (0) 16, one wave. */
+START_TEST(test_cluster_keys) {
+  const gchar *sets[] = {"launch.threads_per_block=128",
+                         "launch.smem_static=512",
+                         "launch.smem_dynamic=13056",
+                         "launch.optin=true",
+                         "launch.blocks=2112",
+                         "launch.cluster_size=2",
+                         NULL};
+  g_autoptr(SmModel) m = NULL;
+  g_autoptr(Kernel) k = NULL;
+  load("fma", sets, &m, &k);
+  SimResult r;
+  ck_assert(launch_plan(m, k, &r, NULL));
+  ck_assert_uint_eq(r.occ.blocks_per_sm, 16);
+  ck_assert_uint_eq(r.blocks_per_sm, 8);
+  ck_assert_double_eq_tol(r.waves_per_sm, 2.0, 1e-12);
+  k->cluster_size = 1;
+  ck_assert(launch_plan(m, k, &r, NULL));
+  ck_assert_uint_eq(r.blocks_per_sm, 16);
+  ck_assert_double_eq_tol(r.waves_per_sm, 1.0, 1e-12);
+  k->cluster_size = 2;
+  m->cluster_blocks = 0;
+  ck_assert(launch_plan(m, k, &r, NULL));
+  ck_assert_uint_eq(r.blocks_per_sm, 16);
+}
+END_TEST
+
 /* The estimate counts every simulated load. */
 START_TEST(test_estimate_counts_loads) {
   const gchar *sets[] = {SHAPE, "launch.blocks=211", NULL};
@@ -273,6 +307,7 @@ static Suite *launch_suite(void) {
   TCase *keys = tcase_create("keys");
   tcase_add_test(keys, test_launch_bounds_keys);
   tcase_add_test(keys, test_warpgroup_keys);
+  tcase_add_test(keys, test_cluster_keys);
   suite_add_tcase(s, keys);
   return s;
 }

@@ -316,6 +316,60 @@ static const gchar tex_listing[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* The H200's distributed shared memory ([dsmem], results/reference/h200/
+ * dsmem/): two LD.E that the profile shows reaching a peer CTA's shared
+ * memory (Address Space Global,Shared, no global or shared traffic).  The
+ * first at 0: the SM's DSMEM port takes it at 0 (free again at 7.56), data
+ * at 0 + latency 193 = 193 (SB0); the second issues at 1, the port takes it
+ * at 7.56 -> 8, data at 201 (SB1).  FADD waits on both 2..200
+ * (long_scoreboard, 199), issues at 201, EXIT 202, retires at 203.  Two ST.E
+ * to the peer: the first taken at 0 (free at 6.51), the second issues at 1
+ * and is taken at 6.51 -> 7, its registers read at 7 + [class_global]
+ * read_latency 2 = 9; its warp waits for the port 2..6 (lg_throttle, 5),
+ * EXIT at 7, drains 8 (the store's registers until 9), retires at 9. */
+/* clang-format off */
+static const gchar dsmem_load_listing[] = SASS_HEADER
+    SASS_INS("0000", "LD.E R4, desc[UR6][R2.64]", "0x000e220000000000")
+    SASS_INS("0010", "LD.E R5, desc[UR6][R8.64]", "0x000e620000000000")
+    SASS_INS("0020", "FADD R7, R4, R5", "0x003fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+static const gchar dsmem_store_listing[] = SASS_HEADER
+    SASS_INS("0000", "ST.E desc[UR6][R2.64], R4", "0x000fe20000000000")
+    SASS_INS("0010", "ST.E desc[UR6][R8.64], R5", "0x000fe20000000000")
+    SASS_INS("0020", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+/* The source page of either listing: its instructions' rows, the first two
+ * accesses with Address Space `space`, `requests` L1 tag requests of global
+ * memory and `wavefronts` shared wavefronts each. */
+static gchar *dsmem_source(gboolean store, const gchar *space, gint requests, gint wavefronts) {
+  static const gchar *const loads[] = {"LD.E R4, desc[UR6][R2.64]", "LD.E R5, desc[UR6][R8.64]",
+                                       "FADD R7, R4, R5", "EXIT", NULL};
+  static const gchar *const stores[] = {"ST.E desc[UR6][R2.64], R4", "ST.E desc[UR6][R8.64], R5",
+                                        "EXIT", NULL};
+  GString *csv = g_string_new("\"Kernel Name\",\"test()\"\n"
+                              "\"Address\",\"Source\",\"Instructions Executed\","
+                              "\"L1 Tag Requests Global\",\"L2 Theoretical Sectors Global\","
+                              "\"L1 Wavefronts Shared\",\"Address Space\",\"Access Operation\"\n");
+  const gchar *const *ins = store ? stores : loads;
+  for (guint i = 0; ins[i] != NULL; i++)
+    g_string_append_printf(csv, "\"0x%x\",\"%s\",\"1\",\"%d\",\"0\",\"%d\",\"%s\",\"%s\"\n", i * 16,
+                           ins[i], i < 2 ? requests : 0, i < 2 ? wavefronts : 0, i < 2 ? space : "",
+                           i < 2 ? (store ? "Store" : "Load") : "");
+  return g_string_free(csv, FALSE);
+}
+
+static void dsmem_load_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[0].op, OP_LDG);
+  ck_assert_uint_eq(r->p->code[0].dsmem, 1);
+  ck_assert_uint_eq(r->p->code[0].bytes, 128);
+  ck_assert_uint_eq(r->st.loads, 0); /* no global load */
+}
+
+static void dsmem_store_extra(const SassRun *r) {
+  ck_assert_uint_eq(r->p->code[1].op, OP_STG);
+  ck_assert_uint_eq(r->p->code[1].dsmem, 2);
+}
+
 /* ---- the cases ---------------------------------------------------------- */
 
 static void bulk_extra(const SassRun *r) {
@@ -525,6 +579,46 @@ START_TEST(test_tma_h200) {
 }
 END_TEST
 
+/* The DSMEM cases of the shipped H200 model (listings above), and what is no
+ * peer access: the same LD.E with the CTA's own window (Shared, one
+ * wavefront each), one that touched global memory too (an L1 tag request),
+ * one without a profile, and the model without [dsmem] keys (latency 0). */
+START_TEST(test_dsmem_h200) {
+  g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
+  g_autofree gchar *load = dsmem_source(FALSE, "Global,Shared", 0, 0);
+  g_autofree gchar *store = dsmem_source(TRUE, "Global,Shared", 0, 0);
+  const SassCase c[] = {
+      {"DSMEM loads",
+       dsmem_load_listing,
+       {.model = h200, .source = load},
+       203,
+       {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 199},
+       dsmem_load_extra},
+      {"DSMEM stores",
+       dsmem_store_listing,
+       {.model = h200, .source = store},
+       9,
+       {[STALL_SELECTED] = 3, [STALL_LG_THROTTLE] = 5, [STALL_DRAIN] = 1},
+       dsmem_store_extra},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(c); i++)
+    sassrun_case(&c[i]);
+  g_autofree gchar *own = dsmem_source(FALSE, "Shared", 0, 1);
+  g_autofree gchar *global = dsmem_source(FALSE, "Global,Shared", 1, 0);
+  const SassSetup none[] = {{.model = h200, .source = own},
+                            {.model = h200, .source = global},
+                            {.model = h200},
+                            {.model = h200, .source = load, .sets = "dsmem.latency=0"}};
+  for (guint i = 0; i < G_N_ELEMENTS(none); i++) {
+    SassRun r = {0};
+    sassrun_load(&r, dsmem_load_listing, &none[i]);
+    ck_assert_msg(r.p->code[0].dsmem == 0 && r.p->code[1].dsmem == 0, "setup %u: a DSMEM access",
+                  i);
+    sassrun_clear(&r);
+  }
+}
+END_TEST
+
 /* (the model's path is known at run time only) */
 START_TEST(test_imad_h200) {
   g_autofree gchar *h200 = g_build_filename(g_getenv("WARPSIM_ROOT"), "models", "h200.ini", NULL);
@@ -583,6 +677,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_case, 0, G_N_ELEMENTS(cases));
   tcase_add_test(tc, test_imad_h200);
   tcase_add_test(tc, test_tma_h200);
+  tcase_add_test(tc, test_dsmem_h200);
   tcase_add_test(tc, test_mio_h200);
   tcase_set_timeout(tc, 60);
   Suite *s = suite_create("sm");

@@ -126,6 +126,10 @@ typedef struct {
                                atomics take per request (its lanes / the device's lane atomics
                                per cycle on its words, sassspan.h); the SM's share of them is
                                this x the SMs busy (SmLaunch busy_sms); 0 = none */
+  guint8 dsmem;             /* an access to a peer CTA's shared memory (distributed shared
+                               memory, [dsmem], sm_memory.c): 1 = a load (OP_LDG), 2 = a store
+                               (OP_STG), served by the SM's DSMEM port, not the memory levels;
+                               0 = none */
   guint16 lane_bytes;       /* bytes per active thread (LDL/STL); 0: `bytes` per warp */
   guint16 partial_bytes;    /* DRAM: extra bytes of DRAM time per access for the sectors a
                                misaligned contiguous access reads or writes in part; 0 = none */

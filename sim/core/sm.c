@@ -376,6 +376,12 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
     guint lat = sm->m->membar_latency[w->last_mem > now && sm->m->membar_latency[1] > 0];
     not_before = MAX(not_before, start + lat);
   }
+  if (in->dsmem == 2 && sm->dsmem_taken > not_before) {
+    /* a DSMEM store holds its warp until the SM's DSMEM port takes it
+     * (sm_memory.c sm_dsmem) */
+    not_before = sm->dsmem_taken;
+    nb_reason = STALL_LG_THROTTLE;
+  }
   sm_warp_load_wait(sm, w, &not_before, &nb_reason);
   if (!w->at_barrier) {
     /* The common case of a load or store: the next instruction does not
@@ -647,7 +653,7 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->conflict = in->conflict && sm->m->operand_conflict && in->op == OP_FFMA;
   d->stall = MAX(in->stall, 1);
   d->yield = in->yield && sm->m->sched_yield;
-  d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG;
+  d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG && !in->dsmem;
   d->n_ops = 0;
   for (guint i = 0; i < in->n_src; i++)
     d->ops[d->n_ops++] = in->src[i];

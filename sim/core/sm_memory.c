@@ -272,7 +272,27 @@ static inline void sm_inflight_add(Sm *sm, SimCycle at, guint lines) {
   smsp_units_update(&sm->units);
 }
 
+/* A load or store of a peer CTA's shared memory (in->dsmem): the SM's DSMEM
+ * port takes one per [dsmem] load_interval / store_interval (per 128 B) at
+ * sm->dsmem_taken; a load's data is back [dsmem] latency after that, a
+ * store's registers are read then (and its warp issues no sooner, sm.c:
+ * lg_throttle, as the H200's peer stores show) and nothing waits for its data
+ * (results/reference/h200/dsmem/: chain.csv, load.csv, store.csv).  The
+ * peer's SM serves it: one simulated SM stands for both, each issuing what
+ * it serves (a cluster's CTAs run the same code). */
+static SimCycle sm_dsmem(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  gdouble start = MAX((gdouble)now, sm->dsmem_free);
+  sm->dsmem_free = start + sm->m->dsmem_interval[in->dsmem - 1] * in->bytes / 128.0;
+  sm->dsmem_taken = sim_cycle_ceil(start);
+  SimCycle ready =
+      sm->dsmem_taken + (in->dsmem == 2 ? (guint)in->read_latency : sm->m->dsmem_latency);
+  w->last_mem = MAX(w->last_mem, ready);
+  return ready;
+}
+
 SimCycle sm_issue_memory(Sm *sm, Warp *w, const Instr *in, SimCycle now) {
+  if (G_UNLIKELY(in->dsmem))
+    return sm_dsmem(sm, w, in, now);
   MemAccess *a = sm_access(sm, w, in);
   gboolean missed = TRUE; /* the access left L1 */
   SimCycle done = 0;      /* a global access: its level is done with it */

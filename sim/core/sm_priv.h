@@ -93,6 +93,8 @@ struct Sm {
   SimCycle bar_free;              /* cycle the barrier unit takes the next arrival */
   SimCycle membar_free;           /* cycle the SM's fence unit ([membar]) takes the next MEMBAR */
   SimCycle tex_free;              /* cycle the SM's texture unit ([texture]) takes the next fetch */
+  gdouble dsmem_free;             /* cycle the SM's DSMEM port ([dsmem]) takes the next access */
+  SimCycle dsmem_taken;           /* cycle it took the last one */
   gdouble bulk_l2_hit;            /* probability a TMA bulk copy is served by L2 (SmLaunch) */
   SimCycle bulk_free;             /* cycle the SM's TMA bulk copies ([bulk]) take the next one */
   SimRng rng;                     /* hit levels, latencies, channels, spill misses (rng.h) */

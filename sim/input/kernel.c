@@ -35,6 +35,11 @@ static const ConfigEntry kernel_table[] = {
      NULL},
     {"launch", "blocks_per_sm", CONFIG_UINT, K(blocks_per_sm), 0, "0", 0, 1024, NULL, 0, 0,
      "CTAs per SM", "resident CTA cap (0 = as many as occupancy allows)", NULL},
+    {"launch", "cluster_size", CONFIG_UINT, K(cluster_size), 0, "1", 1, 16, NULL, 0, 0, "CTAs",
+     "CTAs per thread-block cluster (the launch's cluster dimension, Nsight Compute's Cluster "
+     "Size; 1 = no cluster): a cluster launch holds at most [sm] cluster_blocks_per_sm CTAs on "
+     "an SM",
+     NULL},
     {"launch", "max_regs", CONFIG_UINT, K(max_regs), 0, "0", 0, 255, NULL, 0, 0, "registers",
      "register cap as -maxrregcount imposes (0 = none)", NULL},
     {"launch", "launch_bounds_threads", CONFIG_UINT, K(bounds_threads), 0, "0", 0, 1024, NULL, 0, 0,

@@ -33,6 +33,7 @@ typedef struct {
   guint blocks;            /* grid size in CTAs; 0 = one full wave on this SM */
   gboolean l2_warm;        /* SASS: the data is in L2 from the launch before, when it fits */
   guint blocks_per_sm;     /* resident CTA cap; 0 = as many as occupancy allows */
+  guint cluster_size;      /* CTAs per thread-block cluster; 1 = no cluster launch */
   guint max_regs;          /* register cap (-maxrregcount); 0 = none */
   guint bounds_threads;    /* __launch_bounds__ maxThreadsPerBlock; 0 = none */
   guint bounds_min_blocks; /* __launch_bounds__ minBlocksPerMultiprocessor; 0 = none */

@@ -111,6 +111,11 @@ static const ConfigEntry model_table[] = {
      "public: the largest carveout only"},
     {"sm", "clock_mhz", CONFIG_DOUBLE, M(clock_mhz), 0, "1000", 1, 10000, NULL, 0, 0, "MHz",
      "SM clock under load", "assumed: 1 GHz when the file gives none"},
+    {"sm", "cluster_blocks_per_sm", CONFIG_UINT, M(cluster_blocks), 0, "0", 0, 1024, NULL, 0, 0,
+     "CTAs per SM",
+     "a launch in clusters of 2 or more CTAs ([launch] cluster_size): CTAs one SM holds at once, "
+     "whatever the other limits allow (the rest wait for a later wave)",
+     "assumed: no limit"},
     {"sched", "policy", CONFIG_STRING, M(policy), 0, NULL, 0, 0, NULL, 0, T, NULL,
      "default warp-scheduler policy (gto, lrr, oldest, grr, two_level, oldest_group)", NULL},
     {"sched", "group_size", CONFIG_UINT, M(sched_group), 0, "4", 1, 64, NULL, 0, 0,
@@ -177,6 +182,21 @@ static const ConfigEntry model_table[] = {
      "assumed: as latency"},
     {"membar", "interval", CONFIG_UINT, M(membar_interval), 0, "0", 0, 10000, NULL, 0, 0,
      "cycles per MEMBAR per SM", "MEMBAR.*.GPU / .SYS: the SM's fence unit takes one per interval",
+     "assumed: no limit"},
+    {"dsmem", "latency", CONFIG_UINT, M(dsmem_latency), 0, "0", 0, 100000, NULL, 0, 0, "cycles",
+     "a generic LD into a peer CTA's shared memory (distributed shared memory: the profile's "
+     "Address Space Global,Shared with no global or shared traffic): cycles from issue at the "
+     "SM's DSMEM port to its data",
+     "assumed: none (such an access is timed as a global load)"},
+    {"dsmem", "load_interval", CONFIG_DOUBLE, M(dsmem_interval[0]), 0, "0", 0, 10000, NULL, 0, 0,
+     "cycles per 128 B warp-load per SM",
+     "distributed shared memory: cycles of the SM's DSMEM port per warp-load (in proportion to "
+     "its bytes)",
+     "assumed: no limit"},
+    {"dsmem", "store_interval", CONFIG_DOUBLE, M(dsmem_interval[1]), 0, "0", 0, 10000, NULL, 0, 0,
+     "cycles per 128 B warp-store per SM",
+     "distributed shared memory: cycles of the SM's DSMEM port per warp-store (in proportion to "
+     "its bytes; nothing waits for a store)",
      "assumed: no limit"},
     {"texture", "latency", CONFIG_UINT, M(tex_latency[0]), 0, "0", 0, 10000, NULL, 0, 0, "cycles",
      "TEX / TLD4 (sampler fetch): cycles it adds to a load's latency from the same level",

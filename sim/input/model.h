@@ -81,7 +81,9 @@ typedef struct {
                             "own file PATH" when no shipped model has its name */
   ConfigSources sources; /* provenance of every key's value (model_table order) */
   SmLimits sm;
-  gdouble clock_mhz; /* SM clock under load, MHz (informational) */
+  gdouble clock_mhz;    /* SM clock under load, MHz (informational) */
+  guint cluster_blocks; /* [sm] cluster_blocks_per_sm: CTAs of a cluster launch one SM holds at
+                           once, whatever the other limits allow (0: no limit) */
 
   gboolean has_timing;            /* TRUE when every timing group is present */
   gchar *missing_timing;          /* "[group] key" of the first absent timing key, owned; or NULL */
@@ -111,6 +113,11 @@ typedef struct {
   guint membar_latency[2];        /* [membar] cycles from a MEMBAR.*.GPU to its warp's next issue,
                                      with no / with a memory access of the warp in flight (0: none) */
   guint membar_interval;          /* [membar] cycles the SM's fence unit takes per MEMBAR */
+  guint dsmem_latency;            /* [dsmem] cycles from a load's issue at the SM's DSMEM port to
+                                     its data from the peer CTA's shared memory (0: no DSMEM
+                                     model, such a load is timed as a global load) */
+  gdouble dsmem_interval[2];      /* [dsmem] cycles of the SM's DSMEM port per 128 B warp-load /
+                                     warp-store (0: no limit) */
   guint tex_latency[2];           /* [texture] cycles a TEX / a TLD adds to the latency of a load
                                      from the same level (0: none) */
   gdouble tex_bytes;              /* [texture] bytes a warp-TEX moves through L1 and L2 when the

@@ -53,6 +53,8 @@ gboolean launch_plan(const SmModel *m, const Kernel *k, SimResult *r, GError **e
   r->blocks_per_sm = r->occ.blocks_per_sm;
   if (k->blocks_per_sm > 0)
     r->blocks_per_sm = MIN(r->blocks_per_sm, k->blocks_per_sm);
+  if (k->cluster_size > 1 && m->cluster_blocks > 0) /* the cluster scheduler's own cap */
+    r->blocks_per_sm = MIN(r->blocks_per_sm, m->cluster_blocks);
   r->warps_per_sm = r->blocks_per_sm * r->warps_per_block;
   r->occupancy_pct = 100.0 * r->warps_per_sm / m->sm.max_warps;
   r->grid_blocks = k->blocks > 0 ? k->blocks : r->blocks_per_sm * m->sm.sms;

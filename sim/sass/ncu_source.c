@@ -192,10 +192,11 @@ static gboolean source_row(const NcuTable *t, const NcuRow *r, const NcuRow *h,
   in->access_bits = (guint)MIN(bits, 4096u);
   in->smem_ways = (gdouble)ways;
   const gchar *space = ncu_csv_field(r, cols->space);
-  in->space = strcmp(space, "Global") == 0   ? NCU_SPACE_GLOBAL
-              : strcmp(space, "Shared") == 0 ? NCU_SPACE_SHARED
-              : strcmp(space, "Local") == 0  ? NCU_SPACE_LOCAL
-                                             : NCU_SPACE_NONE;
+  in->space = strcmp(space, "Global") == 0          ? NCU_SPACE_GLOBAL
+              : strcmp(space, "Shared") == 0        ? NCU_SPACE_SHARED
+              : strcmp(space, "Local") == 0         ? NCU_SPACE_LOCAL
+              : strcmp(space, "Global,Shared") == 0 ? NCU_SPACE_GLOBAL_SHARED
+                                                    : NCU_SPACE_NONE;
   const gchar *op = ncu_csv_field(r, cols->op);
   in->store = strcmp(op, "Store") == 0 || strcmp(op, "Atomic") == 0 || strcmp(op, "Reduction") == 0;
   return TRUE;

@@ -10,7 +10,15 @@
 
 #include <glib.h>
 
-typedef enum { NCU_SPACE_NONE, NCU_SPACE_GLOBAL, NCU_SPACE_SHARED, NCU_SPACE_LOCAL } NcuSpace;
+/* "Address Space": Global,Shared is a generic access whose addresses the
+ * profiler saw in both windows (a peer CTA's shared memory reads so). */
+typedef enum {
+  NCU_SPACE_NONE,
+  NCU_SPACE_GLOBAL,
+  NCU_SPACE_SHARED,
+  NCU_SPACE_LOCAL,
+  NCU_SPACE_GLOBAL_SHARED
+} NcuSpace;
 
 /* Bits of NcuInstr.unknown: a counter the export does not give for this
  * instruction (no such column, or "n/a", "-", "" in it).  A measured 0 is

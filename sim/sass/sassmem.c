@@ -103,6 +103,14 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i) {
   return (gdouble)(local ? p->l2_sectors_local : p->l2_sectors) / (gdouble)p->executed;
 }
 
+gboolean sassmem_dsmem(const SassInstr *in, const NcuInstr *p) {
+  return p != NULL && p->executed > 0 && p->space == NCU_SPACE_GLOBAL_SHARED &&
+         (sass_op_is(in, "LD") || sass_op_is(in, "ST")) && p->l1_requests == 0 &&
+         p->l2_sectors == 0 && p->smem_wavefronts == 0 &&
+         !(p->unknown &
+           (NCU_UNKNOWN_L1_REQUESTS | NCU_UNKNOWN_L2_SECTORS | NCU_UNKNOWN_SMEM_WAVEFRONTS));
+}
+
 gboolean sassmem_texture_fetch(const SassInstr *in) {
   return sass_op_is(in, "TEX") || sass_op_is(in, "TLD") || sass_op_is(in, "TLD4");
 }

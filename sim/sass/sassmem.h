@@ -61,6 +61,14 @@ gdouble sassmem_sectors(const SassKernel *sk, guint i);
 /* Whether the instruction is a texture fetch (TEX, TLD, TLD4). */
 gboolean sassmem_texture_fetch(const SassInstr *in);
 
+/* A generic LD or ST that the profile `p` shows reaching a peer CTA's shared
+ * memory (distributed shared memory): Address Space "Global,Shared" with no
+ * L1 tag request of global memory, no L2 sector and no shared-memory
+ * wavefront (the H200's peer loads and stores, results/reference/h200/dsmem/
+ * ncu_source.csv; a generic access to the CTA's own shared memory is
+ * "Shared" with its wavefronts).  FALSE without a profile row. */
+gboolean sassmem_dsmem(const SassInstr *in, const NcuInstr *p);
+
 /* Sectors of a fully coalesced request: width_bytes x 32 threads / 32 bytes. */
 gdouble sassmem_ideal_sectors(const SassInstr *in);
 

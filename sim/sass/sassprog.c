@@ -92,6 +92,18 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
                             Instr *out) {
   const SassInstr *in = &sk->fn->ins[i];
   const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
+  if (m->dsmem_latency > 0 && sassmem_dsmem(in, p)) {
+    /* a peer CTA's shared memory: the SM's DSMEM port, no memory level */
+    out->op = p->store ? OP_STG : OP_LDG;
+    out->dsmem = p->store ? 2 : 1;
+    out->pipe = PIPE_LSU;
+    out->level = MEM_L1;
+    out->lines = 1;
+    out->bytes = sassmem_width_bytes(in) * 32u;
+    out->read_latency = (guint8)MIN(cm->read_latency, 255u);
+    out->latency = 0;
+    return;
+  }
   SassAccess a = sassmem_access(in, p);
   gdouble sectors = sassmem_sectors(sk, i);
   gboolean scattered = sassmem_scattered(sk, i);
