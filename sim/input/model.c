@@ -212,7 +212,7 @@ static const ConfigEntry model_table[] = {
     {"bulk", "bytes_per_cycle", CONFIG_DOUBLE, M(bulk_bytes_per_cycle), 0, "0", 0, 1e6, NULL, 0, 0,
      "bytes per cycle per SM",
      "TMA bulk copies of one SM: bytes per cycle they move together (one after another); "
-     "DRAM copies also take the [dram] bandwidth; 0 = no limit",
+     "DRAM copies also take the [dram] bandwidth; 0 = no limit, else at least 0.001",
      "assumed: no limit"},
     {"barrier", "smem_slot", CONFIG_BOOL, M(bar_smem_slot), 0, "false", 0, 0, NULL, 0, 0, NULL,
      "BAR.SYNC: each arrival also takes one [smem] interval of the shared-memory unit (delaying "
@@ -669,6 +669,8 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
                        m->atomic_cas_sectors_per_cycle, 0.001, 1e6, error) ||
       !off_or_at_least(kf, file, "l2", "store_bytes_per_cycle", m->l2_store_bytes_per_cycle, 0.001,
                        4096, error) ||
+      !off_or_at_least(kf, file, "bulk", "bytes_per_cycle", m->bulk_bytes_per_cycle, 0.001, 1e6,
+                       error) ||
       !store_edges_ordered(m, kf, file, error))
     return FALSE;
   /* DRAM moves every sector a load touches: fewer bytes per sector than a
