@@ -311,8 +311,11 @@ static void add_missing(ReportRow *row, const gchar *name) {
   report_add_number(row, name, opt.missing, NAN);
 }
 
+/* A computed number, or missing where it does not exist (NaN) or is past
+ * a double (inf): the CSV then holds the missing text, as JSON holds null,
+ * never 'nan' or 'inf', which curve-stats would refuse to read back. */
 static void add_pct(ReportRow *row, const gchar *name, gdouble pct) {
-  if (isnan(pct))
+  if (!isfinite(pct))
     add_missing(row, name);
   else
     report_add_double(row, name, pct, 1);
@@ -320,7 +323,10 @@ static void add_pct(ReportRow *row, const gchar *name, gdouble pct) {
 
 static void add_signed(ReportRow *row, const gchar *name, const gchar *fmt, gdouble v) {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-  report_add_number(row, name, g_ascii_formatd(buf, sizeof buf, fmt, v), v);
+  if (!isfinite(v))
+    add_missing(row, name);
+  else
+    report_add_number(row, name, g_ascii_formatd(buf, sizeof buf, fmt, v), v);
 }
 
 /* The text of `p`'s field at `offset` (a const gchar * of Point), or missing. */
@@ -400,15 +406,17 @@ static void knee_columns(ReportRow *row, const Curve *c, const gdouble *m, const
   const Point *sk = point(c, curve_knee(s, n, CURVE_KNEE_FRACTION));
   report_add_number(row, names[0], mt->measured_text, mt->measured);
   report_add_number(row, names[1], st->y_text, st->y);
-  report_add_number(row, names[2], mk->x_text, mk->x);
-  report_add_number(row, names[3], sk->x_text, sk->x);
-  *diff = sk->x - mk->x;
+  /* (a curve of negative values has no knee: curve_knee gives -1) */
+  gsize x = G_STRUCT_OFFSET(Point, x), x_text = G_STRUCT_OFFSET(Point, x_text);
+  add_text_of(row, names[2], mk, x, x_text);
+  add_text_of(row, names[3], sk, x, x_text);
+  *diff = mk != NULL && sk != NULL ? sk->x - mk->x : NAN;
   add_signed(row, names[4], "%+g", *diff);
   if (opt.fall) {
     report_add_number(row, "peak_measured_x", mt->x_text, mt->x);
     report_add_number(row, "peak_simulated_x", st->x_text, st->x);
-    report_add_double(row, "fall_measured_pct", curve_fall_pct(m, n), 1);
-    report_add_double(row, "fall_simulated_pct", curve_fall_pct(s, n), 1);
+    add_pct(row, "fall_measured_pct", curve_fall_pct(m, n));
+    add_pct(row, "fall_simulated_pct", curve_fall_pct(s, n));
   }
 }
 
@@ -443,8 +451,9 @@ static void compare_row(ReportRow *row, const Curve *c) {
   if (opt.max_mape < 0 && opt.max_knee_diff < 0)
     return;
   gdouble gated = opt.fit != NULL ? mape_held : mape_all;
+  /* a knee difference that does not exist (or is past a double) passes no gate */
   gboolean ok = (opt.max_mape < 0 || gated <= opt.max_mape) &&
-                (opt.max_knee_diff < 0 || fabs(diff) <= opt.max_knee_diff);
+                (opt.max_knee_diff < 0 || (isfinite(diff) && fabs(diff) <= opt.max_knee_diff));
   report_add_str(row, "pass", isnan(gated) ? "n/a" : ok ? "yes" : "NO");
 }
 
