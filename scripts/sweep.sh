@@ -36,9 +36,11 @@
 #
 # Before any run, `warpsim sweep-points` expands the grid and checks every
 # --set value and every axis value (a range by its two ends and its second
-# value, each with the first point's other settings) and every derived key
-# at its smallest and largest: a value out of range is refused (exit 2)
-# with nothing run or written, and a value that cannot change the result
+# value, each with the first point's other settings), every derived key
+# at its smallest and largest, and every two axes at each pair of those
+# values (launch.optin=false with launch.smem_dynamic=60000): a value out
+# of range, or two that do not go together, is refused (exit 2) with
+# nothing run or written, and a value that cannot change the result
 # (launch.blocks_per_sm above what fits, stream.ilp above the instructions its chains share) is
 # named in a warning.
 #

@@ -244,6 +244,14 @@ for ax in 'launch.threads_per_block=32,64,2048' 'launch.threads_per_block=1000..
     fail "out-of-range axis '$ax': $(cat "$tmp/err")"
   [ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "out-of-range axis '$ax': left files"
 done
+# Two axes whose values are fine alone but not together (60000 B of dynamic
+# shared memory without the opt-in): refused before any point runs, where
+# the sweep ran the points before the pair and stopped ("3 of 4 points done").
+"$sweep" -o "$tmp/r.csv" --kernel fma --set stream.iterations=8 --axis launch.optin=true,false \
+  --axis launch.smem_dynamic=0,60000 --quiet 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "values 'false' and '60000' together: .*cannot launch" "$tmp/err" ||
+  fail "a pair of axis values refused together: $(cat "$tmp/err")"
+[ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "a pair of axis values: left files"
 "$sweep" -o "$tmp/r.csv" --kernel fma --set stream.ilp= --axis launch.blocks_per_sm=1 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "stream.ilp=': empty value" "$tmp/err" || fail "empty --set: $(cat "$tmp/err")"
 "$sweep" -o "$tmp/r.csv" --kernel fma --axis 'stream.ilp=1,,2' 2>"$tmp/err"

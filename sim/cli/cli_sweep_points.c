@@ -645,8 +645,55 @@ static gboolean check_derived(const Sweep *s, GError **error) {
   return TRUE;
 }
 
+/* Every two axes at each pair of the values warpsim checks of them (a
+ * range by its ends), the other settings the first point's and the derived
+ * keys recomputed: keys whose allowed values depend on each other
+ * (launch.smem_dynamic and launch.optin, [l2] store_full_bytes and
+ * store_none_bytes) are refused for a pair no single value shows, before
+ * any point runs.  A pair holding an axis's first value was check_axes'. */
+static gboolean check_pairs(const Sweep *s, GError **error) {
+  Point first;
+  point_parse(&first, s->points->pdata[0]);
+  gboolean ok = TRUE;
+  for (guint a = 0; ok && a < s->axis_keys->len; a++) {
+    for (guint b = a + 1; ok && b < s->axis_keys->len; b++) {
+      GStrv ka = s->axis_keys->pdata[a], kb = s->axis_keys->pdata[b];
+      GPtrArray *va = s->axis_checks->pdata[a], *vb = s->axis_checks->pdata[b];
+      const gchar *fa = g_hash_table_lookup(first.val, ka[0]);
+      const gchar *fb = g_hash_table_lookup(first.val, kb[0]);
+      for (guint i = 0; ok && i < va->len; i++) {
+        for (guint j = 0; ok && j < vb->len; j++) {
+          if (g_strcmp0(va->pdata[i], fa) == 0 || g_strcmp0(vb->pdata[j], fb) == 0)
+            continue;
+          Point p;
+          point_parse(&p, s->points->pdata[0]);
+          for (guint k = 0; ka[k] != NULL; k++)
+            point_set(&p, ka[k], va->pdata[i]);
+          for (guint k = 0; kb[k] != NULL; k++)
+            point_set(&p, kb[k], vb->pdata[j]);
+          g_auto(GStrv) sets = NULL;
+          ok = apply_derives(s, &p, error);
+          if (ok)
+            sets = point_strv(&p);
+          point_clear(&p);
+          GError *e = NULL;
+          if (ok && !check_point(sets, NULL, &e)) {
+            ok = fail(error, "--axis '%s' with --axis '%s': values '%s' and '%s' together: %s",
+                      (gchar *)s->axis_text->pdata[a], (gchar *)s->axis_text->pdata[b],
+                      (gchar *)va->pdata[i], (gchar *)vb->pdata[j], e->message);
+            g_error_free(e);
+          }
+        }
+      }
+    }
+  }
+  point_clear(&first);
+  return ok;
+}
+
 /* The first point (its warnings named "point 1"), the untied-ILP warning,
- * every axis value and every derived key's extremes. */
+ * every axis value, every derived key's extremes and every pair of axes'
+ * values. */
 static gboolean check_values(const Sweep *s, GError **error) {
   GError *e = NULL;
   const gchar *first = g_ptr_array_index(s->points, 0);
@@ -665,7 +712,7 @@ static gboolean check_values(const Sweep *s, GError **error) {
   /* a range's second value last: a refusal at the ends or of a derived
    * key is named as before */
   return check_axes(s, s->axis_checks, said, error) && check_derived(s, error) &&
-         check_axes(s, s->axis_seconds, NULL, error);
+         check_pairs(s, error) && check_axes(s, s->axis_seconds, NULL, error);
 }
 
 /* The sha256 of `len` bytes. */
