@@ -174,6 +174,13 @@ printf 'warps_per_sm,y,m\n-1.7e308,2,1\n1.7e308,1,2\n' >"$tmp/wide_x.csv"
 got=$("$bin" curve-stats --y y --measured m "$tmp/wide_x.csv" | tail -1)
 [ "$got" = "2,75.0,2,2,1.7e308,-1.7e308,-" ] || fail "a knee difference past 1.8e308: $got"
 ok
+# Two curves whose group cells join to the same text: g,h = "a<US>b","c" and
+# "a","b<US>c" (US the unit separator, 0x1f) were one curve of 2 points
+# (the values were joined by that character); they are two of 1 point each.
+printf 'g,h,warps_per_sm,y\na\037b,c,4,1\na,b\037c,8,2\n' >"$tmp/us.csv"
+got=$("$bin" curve-stats --y y --group g,h "$tmp/us.csv" | cut -d, -f4 | tr '\n' ' ')
+[ "$got" = "points 1 1 " ] || fail "group cells with a unit separator: $got"
+ok
 # '#' lines ahead of the header, as 'warpsim run --config-comments' writes
 # them, are skipped too (the header was taken to be '# warpsim 0.1.0').
 "$bin" run --kernel fma --set stream.iterations=4 --format csv --config-comments --no-whatif >"$tmp/cc.csv" ||

@@ -79,7 +79,7 @@ typedef struct {
 typedef struct {
   gchar **group_names;
   GPtrArray *curves;  /* Curve, in order of first appearance */
-  GHashTable *by_key; /* group values joined by \x1f -> Curve (borrowed) */
+  GHashTable *by_key; /* group values, each as "LENGTH:VALUE" -> Curve (borrowed) */
   GPtrArray *tables;  /* NcuTable, kept for the texts */
   guint seq;
 } Input;
@@ -214,7 +214,12 @@ static Curve *curve_of(Input *in, const NcuRow *r, const Columns *c) {
   for (guint i = 0; i < n; i++)
     g_strv_builder_add(b, ncu_csv_field(r, c->group[i]));
   g_auto(GStrv) values = g_strv_builder_end(b);
-  g_autofree gchar *key = g_strjoinv("\x1f", values);
+  /* each value after its length: no cell's text can join two curves (with
+   * a separator, "a\x1fb","c" and "a","b\x1fc" were one curve) */
+  GString *joined = g_string_new(NULL);
+  for (guint i = 0; values[i] != NULL; i++)
+    g_string_append_printf(joined, "%zu:%s", strlen(values[i]), values[i]);
+  g_autofree gchar *key = g_string_free(joined, FALSE);
   Curve *curve = g_hash_table_lookup(in->by_key, key);
   if (curve == NULL) {
     curve = g_new0(Curve, 1);
