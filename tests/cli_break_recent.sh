@@ -7,6 +7,7 @@
 #     float-cast-overflow in sm_bulk, without sanitizers a silent answer);
 #   a UBLKCP whose size register no UMOV sets (timed as 0 bytes, unsaid:
 #     now one warning);
+#   [l1] bytes below [sm] smem_per_sm (L1 left no bytes, silently);
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -34,6 +35,22 @@ rc=0
 "$bin" run --kernel bulk_sass --set bulk.bytes_per_cycle=0.001 --format csv --no-whatif \
   --max-cycles 1000000 >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ $rc -eq 3 ] || fail "bulk.bytes_per_cycle=0.001: exit $rc (want 3): $(head -c 300 "$tmp/err")"
+ok
+
+# ---- [l1] bytes below the shared memory it holds ------------------------------
+# [l1] bytes is the unified L1 and shared memory (every shipped model's is
+# above its smem_per_sm: tests/cli_model_sources.sh).  --set l1.bytes=131072
+# on h200 (smem_per_sm 233472) ran, and left L1 no bytes whenever resident
+# CTAs used more than 131072 B of shared memory; raising [sm] smem_per_sm
+# past [l1] bytes the same.  Each is refused naming the key the --set moved.
+one_line "l1.bytes=131072" \
+  "--set: [l1] bytes: 131072 is below [sm] smem_per_sm 233472: the unified L1 holds the shared memory (allowed 233472..16777216 bytes)" -- \
+  run --kernel fma --set l1.bytes=131072 --no-whatif
+one_line "sm.smem_per_sm=300000" \
+  "--set: [sm] smem_per_sm: 300000 exceeds [l1] bytes 262144, the unified L1 and shared memory that holds it (allowed 0..262144 bytes)" -- \
+  run --kernel fma --set sm.smem_per_sm=300000 --no-whatif
+"$bin" run --kernel fma --set l1.bytes=233472 --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" ||
+  fail "l1.bytes=233472 (= smem_per_sm): $(cat "$tmp/err")"
 ok
 
 # ---- a TMA bulk copy whose size the listing does not give -----------------

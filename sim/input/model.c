@@ -685,6 +685,23 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
                 at, scattered, m->sector_bytes, m->sector_bytes);
     return FALSE;
   }
+  /* [l1] bytes is the unified L1 + shared memory: it holds the largest
+   * carveout (a smaller one left L1 no bytes whenever CTAs used it all) */
+  if (m->has_timing && m->l1_bytes < m->sm.smem_per_sm) {
+    g_autofree gchar *at_l1 = config_origin(kf, file, "l1", "bytes");
+    g_autofree gchar *at_sm = config_origin(kf, file, "sm", "smem_per_sm");
+    if (strcmp(at_sm, file) != 0 && strcmp(at_l1, file) == 0)
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_per_sm: %u exceeds [l1] bytes %u, the unified L1 and shared "
+                  "memory that holds it (allowed 0..%u bytes)",
+                  at_sm, m->sm.smem_per_sm, m->l1_bytes, m->l1_bytes);
+    else
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [l1] bytes: %u is below [sm] smem_per_sm %u: the unified L1 holds the "
+                  "shared memory (allowed %u..16777216 bytes)",
+                  at_l1, m->l1_bytes, m->sm.smem_per_sm, m->sm.smem_per_sm);
+    return FALSE;
+  }
   if (m->sm.max_warps / m->sm.smsps > 64) {
     g_autofree gchar *at = config_origin(kf, file, "sm", "max_warps");
     g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
