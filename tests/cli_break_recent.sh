@@ -8,6 +8,8 @@
 #   a UBLKCP whose size register no UMOV sets (timed as 0 bytes, unsaid:
 #     now one warning);
 #   [l1] bytes below [sm] smem_per_sm (L1 left no bytes, silently);
+#   a SASS kernel's threads_per_block other than the profiled Block Size
+#     (the profile's per-warp counts kept, unsaid: now one warning);
 # Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
@@ -51,6 +53,19 @@ one_line "sm.smem_per_sm=300000" \
   run --kernel fma --set sm.smem_per_sm=300000 --no-whatif
 "$bin" run --kernel fma --set l1.bytes=233472 --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" ||
   fail "l1.bytes=233472 (= smem_per_sm): $(cat "$tmp/err")"
+ok
+
+# ---- CTAs of another size than the profiled launch's ------------------------
+# threads_per_block is not read from the details export (README): saxpy's
+# profile is of 128-thread CTAs, and a run at 256 kept its per-warp counts
+# with no word (README said so: "a run at 256 threads gives no warning").
+"$bin" run --kernel saxpy_sass --set launch.threads_per_block=256 --format csv --no-whatif \
+  >"$tmp/out" 2>"$tmp/err" || fail "saxpy at 256 threads: $(cat "$tmp/err")"
+grep -qF "traces/saxpy_sass.ini: launch.threads_per_block=256 is not the profiled launch's Block Size 128 (../results/reference/h200/real/ncu/details_full_b8.csv): each warp runs the profile's per-warp counts of 128-thread CTAs" "$tmp/err" &&
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "saxpy at 256 threads: $(cat "$tmp/err")"
+ok
+"$bin" run --kernel saxpy_sass --format csv --no-whatif >"$tmp/out" 2>"$tmp/err" &&
+  [ ! -s "$tmp/err" ] || fail "saxpy as profiled: $(cat "$tmp/err")"
 ok
 
 # ---- a TMA bulk copy whose size the listing does not give -----------------
