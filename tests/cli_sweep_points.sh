@@ -201,8 +201,9 @@ bad "warpsim rejected the sweep's settings: " --kernel fma --axis stream.ilp=1,2
 # checked now: 60000 B of dynamic shared memory needs the opt-in (fma:
 # 61056 B allocated, 49152 B without it); store_none_bytes 50000000 below
 # store_full_bytes 60000000; 60 warps over 8 SMSPs.
-bad "--axis launch.optin with --axis launch.smem_dynamic: values 'false' and '60000' together: traces/fma.ini: [launch]: cannot launch on h200: shared memory" \
+bad "--axis launch.optin with --axis launch.smem_dynamic: values 'false' and '60000' together: " \
   --kernel fma --axis launch.optin=true,false --axis launch.smem_dynamic=0,60000
+grep -qF "fma.ini: [launch]: cannot launch on h200: shared memory" "$tmp/err" || fail "the pair's reason: $(cat "$tmp/err")"
 bad "values '60000000' and '50000000' together: $root/models/h200.ini, --set: [l2] store_none_bytes: 50000000 is below store_full_bytes 60000000" \
   --kernel gstore_sass --axis l2.store_full_bytes=1000,60000000 --axis l2.store_none_bytes=0,50000000
 bad "--axis sm.max_warps with --axis sm.smsps: values '60' and '8' together: " \
