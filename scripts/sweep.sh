@@ -36,9 +36,11 @@
 #
 # Before any run, `warpsim sweep-points` expands the grid and checks every
 # --set value and every axis value (a range by its two ends and its second
-# value, each with the first point's other settings) and every derived key
-# at its smallest and largest: a value out of range is refused (exit 2)
-# with nothing run or written, and a value that cannot change the result
+# value, each with the first point's other settings), every derived key
+# at its smallest and largest, and every two axes at each pair of those
+# values (launch.optin=false with launch.smem_dynamic=60000): a value out
+# of range, or two that do not go together, is refused (exit 2) with
+# nothing run or written, and a value that cannot change the result
 # (launch.blocks_per_sm above what fits, stream.ilp above the instructions its chains share) is
 # named in a warning.
 #
@@ -60,7 +62,7 @@ usage() { warpsim_usage "${BASH_SOURCE[0]}"; }
 die() { warpsim_die "$@"; }
 warn() { echo "sweep.sh: warning: $*" >&2; }
 
-out="" model="h200" kernel="" jobs="" resume=0 quiet=0 print_grid=0
+out="" model="h200" kernel="" jobs="" jobs_given=0 resume=0 quiet=0 print_grid=0
 sets=() axes=() logins=() derives=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -72,7 +74,7 @@ while [ $# -gt 0 ]; do
     --set) sets+=("$2"); shift 2 ;;
     --axis) axes+=("$2"); shift 2 ;;
     --derive) derives+=("$2"); shift 2 ;;
-    --jobs|-j) jobs=$2; shift 2 ;;
+    --jobs|-j) jobs=$2; jobs_given=1; shift 2 ;;
     --sshlogin|-S) logins+=(--sshlogin "$2"); shift 2 ;;
     --resume) resume=1; shift ;;
     --print-grid) print_grid=1; shift ;;
@@ -92,7 +94,10 @@ if [ -e "$out" ] || [ -L "$out" ]; then
     die "-o $out exists and is not a regular file (allowed: a new file or a regular file to replace)"
 fi
 [ -z "$out" ] || [ -d "$(dirname -- "$out")" ] || die "-o $out: directory $(dirname -- "$out") does not exist"
-[ -z "$jobs" ] || [[ $jobs =~ ^[0-9]+%?$ ]] || die "--jobs '$jobs': expected a number of jobs"
+# (GNU parallel takes 0, or 0 %, as "as many as it can start", and a number
+# past the grid the same: with a large grid, hundreds of runs at once)
+[ $jobs_given -eq 0 ] || [[ $jobs =~ ^[1-9][0-9]{0,3}%?$ ]] ||
+  die "--jobs '$jobs': expected a number of jobs (allowed 1..9999, or 1%..9999% of the cores)"
 [ -x "$warpsim" ] || die "warpsim binary not found at $warpsim (run scripts/build.sh or set WARPSIM)"
 if [ $print_grid -eq 0 ]; then # (printing the grid runs no point)
   command -v parallel >/dev/null 2>&1 || die "GNU parallel not found (scripts/deps.sh installs it)"

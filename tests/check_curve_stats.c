@@ -2,8 +2,9 @@
  * whose answers are worked out by hand in the comments: the plateau (first of
  * equal maxima), the knee at 90 % of it, still rising (last step > 2 %), the
  * change from 50 % to 100 % occupancy, the fall from the plateau, and the
- * MAPE over all, some and no points.  The CLI on tiny CSVs is
- * tests/cli_curve_stats.sh. */
+ * MAPE over all, some and no points; curves of zeros or negative values,
+ * and a change past a double, give no knee, fall or change.  The CLI on
+ * tiny CSVs is tests/cli_curve_stats.sh. */
 #include "report/curve_stats.h"
 
 #include <check.h>
@@ -29,6 +30,11 @@ START_TEST(test_plateau_knee) {
   /* No points: -1. */
   ck_assert_int_eq(curve_plateau(flat, 0), -1);
   ck_assert_int_eq(curve_knee(flat, 0, CURVE_KNEE_FRACTION), -1);
+  /* All negative: plateau -1 (index 1), 90 % of it -0.9 is above every
+   * point: no knee. */
+  const gdouble neg[] = {-3, -1, -2};
+  ck_assert_int_eq(curve_plateau(neg, 3), 1);
+  ck_assert_int_eq(curve_knee(neg, 3, CURVE_KNEE_FRACTION), -1);
 }
 END_TEST
 
@@ -58,6 +64,11 @@ START_TEST(test_change) {
   /* y 0 at the half point: none (no division by 0). */
   const gdouble zero[] = {0, 0, 1, 2};
   ck_assert(!curve_change_pct(occ, zero, 4, CURVE_HALF_OCCUPANCY_PCT, &pct));
+  /* 1e300 over 1e-320 is past a double: none (pct untouched), not inf. */
+  const gdouble far[] = {1e-320, 1e-320, 1, 1e300};
+  pct = -1;
+  ck_assert(!curve_change_pct(occ, far, 4, CURVE_HALF_OCCUPANCY_PCT, &pct));
+  ck_assert_double_eq(pct, -1);
 }
 END_TEST
 
@@ -67,6 +78,10 @@ START_TEST(test_fall) {
   ck_assert_double_eq_tol(curve_fall_pct(peak, 3), 20.0, 1e-12);
   ck_assert_double_eq(curve_fall_pct(rising, 4), 0.0);
   ck_assert(isnan(curve_fall_pct(peak, 0)));
+  /* A plateau of 0 (0 / 0) or below: no share of it, NaN. */
+  const gdouble zeros[] = {0, 0}, neg[] = {-1, -2};
+  ck_assert(isnan(curve_fall_pct(zeros, 2)));
+  ck_assert(isnan(curve_fall_pct(neg, 2)));
 }
 END_TEST
 

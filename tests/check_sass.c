@@ -451,8 +451,10 @@ static const BadCase bad_cases[] = {
      SASS_ERROR_PARSE, "t.sass:3: register 'UR64' out of range"},
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "LDG.E.128 R254, desc[UR4][R2.64]") HI,
      "a", SASS_ERROR_PARSE, "t.sass:3: registers R254..R257 out of range"},
+    /* (the message gives the allowed predicates, as the registers' does) */
     {"\tcode for sm_90\n\t\tFunction : _Z1av\n" INS("0000", "@P9 EXIT") HI, "a", SASS_ERROR_PARSE,
-     "t.sass:3: bad guard predicate"},
+     "t.sass:3: bad guard predicate in '@P9 EXIT' (allowed @P0..@P6, @PT, @UP0..@UP6 or @UPT, each "
+     "also as @!)"},
     /* nvdisasm without -hex: instructions without encodings (once "function ... has no
      * instructions" at the label line) */
     {"\t.target sm_90\n.text._Z1av:\n        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"

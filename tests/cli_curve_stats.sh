@@ -142,6 +142,45 @@ bad "'maybe' (allowed yes, no" --y simulated --measured measured --fit fit "$tmp
 bad "Unknown option" --y y --bogus "$tmp/curve.csv"
 printf '# comments only\n#\n' >"$tmp/comments.csv"
 bad "comments.csv: empty (expected a header row)" --y y "$tmp/comments.csv"
+# A curve whose values are all negative has no knee: 90 % of a negative
+# plateau (-1 -> -0.9) is above every point.  With --measured the knee
+# columns dereferenced the missing knee (a segfault, exit 139, nothing said);
+# they are missing now, and a --max-knee-diff gate cannot pass on them.
+# Measured -1, -2 and simulated -1, -2 at 4, 8 warps: MAPE 0.0; plateaus -1
+# at 4 warps; falls 100 (-1 - -2) / -1 are no share of a plateau <= 0.
+printf 'warps_per_sm,y,m\n4,-1,-1\n8,-2,-2\n' >"$tmp/neg.csv"
+got=$("$bin" curve-stats --y y --measured m --fall --max-knee-diff 4 "$tmp/neg.csv" 2>"$tmp/err") ||
+  fail "negative curve: exit $?: $(cat "$tmp/err")"
+[ "$(tail -1 <<<"$got")" = "2,0.0,-1,-1,-,-,-,4,4,-,-,NO" ] || fail "negative curve: $got"
+ok
+got=$("$bin" curve-stats --y y --measured m --fall -f json "$tmp/neg.csv" 2>"$tmp/err") ||
+  fail "negative curve, JSON: exit $?: $(cat "$tmp/err")"
+grep -q '"knee_measured_x" : null' <<<"$got" && grep -q '"fall_simulated_pct" : null' <<<"$got" ||
+  fail "negative curve, JSON: $got"
+ok
+# Numbers that do not exist are the missing text in CSV, as JSON's null: a
+# simulated curve of zeros falls by 0 / 0 (CSV '-nan', which curve-stats
+# itself refuses to read back), y 1e-320 at 50 % and 1e300 at 100 % change
+# by 1e322 % (CSV '+inf'), x 1.7e308 against -1.7e308 differ by -inf.
+printf 'warps_per_sm,y,m\n4,0,1\n8,0,2\n' >"$tmp/fz.csv"
+got=$("$bin" curve-stats --y y --measured m --fall "$tmp/fz.csv" | tail -1)
+[ "$got" = "2,100.0,2,0,8,4,-4,8,4,0.0,-" ] || fail "a fall of 0 / 0: $got"
+ok
+printf 'warps_per_sm,y,occ\n4,1e-320,50\n8,1e300,100\n' >"$tmp/big.csv"
+got=$("$bin" curve-stats --y y --occupancy occ "$tmp/big.csv" | tail -1)
+[ "$got" = "y,2,1e300,-,-,1e300,yes,-" ] || fail "a change past 1e308 %: $got"
+ok
+printf 'warps_per_sm,y,m\n-1.7e308,2,1\n1.7e308,1,2\n' >"$tmp/wide_x.csv"
+got=$("$bin" curve-stats --y y --measured m "$tmp/wide_x.csv" | tail -1)
+[ "$got" = "2,75.0,2,2,1.7e308,-1.7e308,-" ] || fail "a knee difference past 1.8e308: $got"
+ok
+# Two curves whose group cells join to the same text: g,h = "a<US>b","c" and
+# "a","b<US>c" (US the unit separator, 0x1f) were one curve of 2 points
+# (the values were joined by that character); they are two of 1 point each.
+printf 'g,h,warps_per_sm,y\na\037b,c,4,1\na,b\037c,8,2\n' >"$tmp/us.csv"
+got=$("$bin" curve-stats --y y --group g,h "$tmp/us.csv" | cut -d, -f4 | tr '\n' ' ')
+[ "$got" = "points 1 1 " ] || fail "group cells with a unit separator: $got"
+ok
 # '#' lines ahead of the header, as 'warpsim run --config-comments' writes
 # them, are skipped too (the header was taken to be '# warpsim 0.1.0').
 "$bin" run --kernel fma --set stream.iterations=4 --format csv --config-comments --no-whatif >"$tmp/cc.csv" ||

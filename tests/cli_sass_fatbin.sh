@@ -8,7 +8,8 @@
 # naming its line in the fat listing (254 lines of the sm_90 listing + its
 # line 2526); on h200 the sm_90 section, as the sm_90 listing alone; on b200
 # (10.0), which runs neither, one line naming both sections and the model,
-# exit 2, nothing on stdout.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
+# exit 2, nothing on stdout.  sass-coverage of the fat listing reads the
+# same sections.  Needs WARPSIM_BIN and WARPSIM_ROOT (CTest).
 set -u
 bin=${WARPSIM_BIN:?set WARPSIM_BIN to the warpsim binary}
 root=${WARPSIM_ROOT:?}
@@ -55,5 +56,29 @@ rc=0
 [ "$(wc -l <"$tmp/err")" = 1 ] || fail "b200: not one line: $(cat "$tmp/err")"
 grep -qF "fat.sass:12: function '_Z7k_saxpyPfPKffiP3RecS_' has 2 sections, for sm_90 (line 12) and sm_80 (line $((n90 + at80))), none of which model 'b200' (compute capability 10.0) can run" "$tmp/err" ||
   fail "b200: $(cat "$tmp/err")"
+ok
+# sass-coverage of the fat listing read each function's every section and
+# refused the one the model's GPU does not run ("fat.sass:12: function
+# '_Z7k_saxpyPfPKffiP3RecS_' is compiled for sm_90, which model 'a100' ...
+# cannot run", exit 2), even with --function k_saxpy.  It takes the section
+# `run` takes: on a100 (and by default, from the first section's sm_90, on
+# h200) k_saxpy's rows are those of its listing alone, counts, classes and
+# timings, the first lines in the fat listing's numbering (254 lines of the
+# sm_90 listing ahead of the sm_80 one).
+covered() { # NAME LISTING ARGS...: sass-coverage's CSV, stderr in $tmp/err
+  "$bin" sass-coverage "$2" --function k_saxpy --format csv "${@:3}" >"$tmp/$1.csv" 2>"$tmp/err" ||
+    fail "sass-coverage $1: exit $?: $(cat "$tmp/err")"
+}
+covered fat90 "$tmp/fat.sass"
+covered one90 "$l90"
+cmp -s "$tmp/fat90.csv" "$tmp/one90.csv" || fail "sass-coverage of the fat listing on h200: not the sm_90 listing's"
+ok
+covered fat80 "$tmp/fat.sass" --model a100
+covered one80 "$l80" --model a100
+[ ! -s "$tmp/err" ] || fail "sass-coverage on a100: said something: $(cat "$tmp/err")"
+# (first_line, column 3, in the fat listing: 254 more)
+got=$(awk -F, -v n="$n90" 'NR > 1 { $3 -= n } { print }' OFS=, "$tmp/fat80.csv")
+[ "$got" = "$(cat "$tmp/one80.csv")" ] && [ "$(wc -l <"$tmp/one80.csv")" -gt 10 ] ||
+  fail "sass-coverage of the fat listing on a100: not the sm_80 listing's: $(diff <(echo "$got") "$tmp/one80.csv" | head -5)"
 ok
 echo "$passed passed, 0 failed"

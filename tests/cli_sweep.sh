@@ -244,6 +244,24 @@ for ax in 'launch.threads_per_block=32,64,2048' 'launch.threads_per_block=1000..
     fail "out-of-range axis '$ax': $(cat "$tmp/err")"
   [ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "out-of-range axis '$ax': left files"
 done
+# --jobs 0 (GNU parallel: as many at once as it can start, hundreds on a
+# large grid), 0 %, a 20-digit count and an empty value were passed on (the
+# empty one as the default); each is refused now, naming the range.
+for j in 0 0% 99999999999999999999 10000 ''; do
+  "$sweep" -o "$tmp/r.csv" --kernel fma --set stream.iterations=8 --axis launch.blocks_per_sm=1 \
+    --jobs "$j" --quiet 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -qF "sweep.sh: --jobs '$j': expected a number of jobs (allowed 1..9999, or 1%..9999% of the cores)" "$tmp/err" ||
+    fail "--jobs '$j': $(cat "$tmp/err")"
+  [ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "--jobs '$j': left files"
+done
+# Two axes whose values are fine alone but not together (60000 B of dynamic
+# shared memory without the opt-in): refused before any point runs, where
+# the sweep ran the points before the pair and stopped ("3 of 4 points done").
+"$sweep" -o "$tmp/r.csv" --kernel fma --set stream.iterations=8 --axis launch.optin=true,false \
+  --axis launch.smem_dynamic=0,60000 --quiet 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "values 'false' and '60000' together: .*cannot launch" "$tmp/err" ||
+  fail "a pair of axis values refused together: $(cat "$tmp/err")"
+[ ! -e "$tmp/r.csv" ] && [ ! -e "$tmp/r.csv.d" ] || fail "a pair of axis values: left files"
 "$sweep" -o "$tmp/r.csv" --kernel fma --set stream.ilp= --axis launch.blocks_per_sm=1 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q "stream.ilp=': empty value" "$tmp/err" || fail "empty --set: $(cat "$tmp/err")"
 "$sweep" -o "$tmp/r.csv" --kernel fma --axis 'stream.ilp=1,,2' 2>"$tmp/err"

@@ -193,4 +193,32 @@ bad "--derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)': value 7
   --kernel fma --axis stream.ilp=1..3 --derive 'stream.fma=70000/(stream.ilp*stream.ilp-4*stream.ilp+5)'
 grep -qF "out of range '70000' (allowed 0..65536" "$tmp/err" || fail "no allowed range: $(cat "$tmp/err")"
 bad "warpsim rejected the sweep's settings: " --kernel fma --axis stream.ilp=1,2 --derive 'stream.fma=1000000*stream.ilp'
+# Two axes whose values are each fine with the first point's but not
+# together: every value was checked alone, the grid printed (exit 0), and
+# scripts/sweep.sh stopped at the pair after running the points before it
+# ("3 of 4 points done; fix the cause and rerun with --resume", a --resume
+# that refuses the fixed grid).  Each pair of two axes' checked values is
+# checked now: 60000 B of dynamic shared memory needs the opt-in (fma:
+# 61056 B allocated, 49152 B without it); store_none_bytes 50000000 below
+# store_full_bytes 60000000; 60 warps over 8 SMSPs.
+bad "--axis launch.optin with --axis launch.smem_dynamic: values 'false' and '60000' together: " \
+  --kernel fma --axis launch.optin=true,false --axis launch.smem_dynamic=0,60000
+grep -qF "fma.ini: [launch]: cannot launch on h200: shared memory" "$tmp/err" || fail "the pair's reason: $(cat "$tmp/err")"
+bad "values '60000000' and '50000000' together: $root/models/h200.ini, --set: [l2] store_none_bytes: 50000000 is below store_full_bytes 60000000" \
+  --kernel gstore_sass --axis l2.store_full_bytes=1000,60000000 --axis l2.store_none_bytes=0,50000000
+bad "--axis sm.max_warps with --axis sm.smsps: values '60' and '8' together: " \
+  --kernel fma --axis sm.max_warps=64,60,48 --axis sm.smsps=4,8
+# (a range by its ends: 49152 B fits without the opt-in, 49153..49200 do not)
+bad "values 'false' and '49200' together" --kernel fma --axis launch.optin=true,false \
+  --axis launch.smem_dynamic=49000..49200
+# Past 256 pairs each axis pairs its smallest, largest and last value: 301
+# sizes 0, 200, .., 60000 against optin false (300 pairs) still meet
+# 60000 (a check is a load and a one-cycle run: 1485 pairs of two lists of
+# 100 and 16 took 5 s of CPU, where the grid's own checks take 0.3 s).
+bad "values 'false' and '60000' together" --kernel fma --axis launch.optin=true,false \
+  --axis "launch.smem_dynamic=$(seq -s, 0 200 60000)"
+# Pairs that are fine run as before: 48 warps over 4 or 8 SMSPs, 60 over 4.
+"$bin" sweep-points --kernel fma --axis sm.max_warps=64,48 --axis sm.smsps=4,8 >"$tmp/pairs" 2>"$tmp/err" &&
+  [ "$(wc -l <"$tmp/pairs")" = 4 ] || fail "a grid of fine pairs: $(cat "$tmp/err")"
+ok
 echo "$passed passed"

@@ -47,8 +47,10 @@ static const gchar coverage_description[] =
     "and issue interval, and the source of each (the model's KEY.source); LDCs with a\n"
     "per-thread register address are the row LDC[R] when [class_special]\n"
     "indexed_interval times them.  The model\n"
-    "defaults to the shipped one of the listing's architecture (sm_90: h200); a listing\n"
-    "the model's GPU cannot run is refused as 'warpsim run' refuses it.\n\n"
+    "defaults to the shipped one of the listing's architecture (sm_90: h200); of a fat\n"
+    "binary's listing (a section per architecture) the sections 'warpsim run' reads for\n"
+    "the model's GPU; a function the model's GPU cannot run is refused as 'warpsim run'\n"
+    "refuses it.\n\n"
     "Exit status: 0 every opcode classed, 2 bad input or an opcode in no class (one line\n"
     "naming it; --allow-unclassed lists it instead, with the class a run would assume).\n\n"
     "Example:\n  warpsim sass-coverage results/reference/h200/real/sass/saxpy.sass --format csv\n";
@@ -73,6 +75,35 @@ static GPtrArray *pick_functions(GPtrArray *all, const gchar *want, const gchar 
     g_clear_pointer(&out, g_ptr_array_unref);
   }
   g_string_free(names, TRUE);
+  return out;
+}
+
+/* Of the sections a fat binary's listing holds of one function (cuobjdump
+ * prints one per architecture, each after its `arch = sm_XX` header), the
+ * one `warpsim run` reads for model `m`'s GPU (sass_load_for): compiled for
+ * its compute capability, else the latest it runs by binary compatibility,
+ * else the first (sass_model_check refuses it).  A new array borrowing the
+ * functions of `fns`, each in the place of its first section. */
+static GPtrArray *run_sections(const GPtrArray *fns, const SmModel *m) {
+  GPtrArray *out = g_ptr_array_new();
+  g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+  for (guint i = 0; i < fns->len; i++) {
+    const SassFunction *best = g_ptr_array_index(fns, i);
+    if (!g_hash_table_add(seen, best->name))
+      continue; /* a later section of a function already taken */
+    SassArchFit fit = sass_arch_fit(best->arch, best->arch_suffix, m->sm.cc_major, m->sm.cc_minor);
+    for (guint j = i + 1; j < fns->len; j++) {
+      const SassFunction *q = g_ptr_array_index(fns, j);
+      if (strcmp(q->name, best->name) != 0)
+        continue;
+      SassArchFit f = sass_arch_fit(q->arch, q->arch_suffix, m->sm.cc_major, m->sm.cc_minor);
+      if (f < fit || (f == fit && f == SASS_ARCH_COMPATIBLE && q->arch > best->arch)) {
+        best = q;
+        fit = f;
+      }
+    }
+    g_ptr_array_add(out, (gpointer)best);
+  }
   return out;
 }
 
@@ -327,14 +358,15 @@ static gboolean coverage(const CoverageOptions *o, GString *out, GString *warnin
   g_autoptr(GPtrArray) all = sass_load_all(listing, error);
   if (all == NULL)
     return FALSE;
-  g_autoptr(GPtrArray) fns = pick_functions(all, o->function, listing, error);
-  if (fns == NULL)
+  g_autoptr(GPtrArray) picked = pick_functions(all, o->function, listing, error);
+  if (picked == NULL)
     return FALSE;
-  const SassFunction *f0 = g_ptr_array_index(fns, 0);
+  const SassFunction *f0 = g_ptr_array_index(picked, 0);
   g_autofree gchar *spec = o->model ? g_strdup(o->model) : g_strdup_printf("sm_%u", f0->arch);
   g_autoptr(SmModel) m = model_load(spec, NULL, error);
   if (m == NULL)
     return FALSE;
+  g_autoptr(GPtrArray) fns = run_sections(picked, m);
   for (guint i = 0; i < fns->len; i++)
     if (!sass_model_check(g_ptr_array_index(fns, i), m, warnings, error))
       return FALSE;

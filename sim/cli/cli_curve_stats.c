@@ -79,7 +79,7 @@ typedef struct {
 typedef struct {
   gchar **group_names;
   GPtrArray *curves;  /* Curve, in order of first appearance */
-  GHashTable *by_key; /* group values joined by \x1f -> Curve (borrowed) */
+  GHashTable *by_key; /* group values, each as "LENGTH:VALUE" -> Curve (borrowed) */
   GPtrArray *tables;  /* NcuTable, kept for the texts */
   guint seq;
 } Input;
@@ -214,7 +214,12 @@ static Curve *curve_of(Input *in, const NcuRow *r, const Columns *c) {
   for (guint i = 0; i < n; i++)
     g_strv_builder_add(b, ncu_csv_field(r, c->group[i]));
   g_auto(GStrv) values = g_strv_builder_end(b);
-  g_autofree gchar *key = g_strjoinv("\x1f", values);
+  /* each value after its length: no cell's text can join two curves (with
+   * a separator, "a\x1fb","c" and "a","b\x1fc" were one curve) */
+  GString *joined = g_string_new(NULL);
+  for (guint i = 0; values[i] != NULL; i++)
+    g_string_append_printf(joined, "%zu:%s", strlen(values[i]), values[i]);
+  g_autofree gchar *key = g_string_free(joined, FALSE);
   Curve *curve = g_hash_table_lookup(in->by_key, key);
   if (curve == NULL) {
     curve = g_new0(Curve, 1);
@@ -311,8 +316,11 @@ static void add_missing(ReportRow *row, const gchar *name) {
   report_add_number(row, name, opt.missing, NAN);
 }
 
+/* A computed number, or missing where it does not exist (NaN) or is past
+ * a double (inf): the CSV then holds the missing text, as JSON holds null,
+ * never 'nan' or 'inf', which curve-stats would refuse to read back. */
 static void add_pct(ReportRow *row, const gchar *name, gdouble pct) {
-  if (isnan(pct))
+  if (!isfinite(pct))
     add_missing(row, name);
   else
     report_add_double(row, name, pct, 1);
@@ -320,7 +328,10 @@ static void add_pct(ReportRow *row, const gchar *name, gdouble pct) {
 
 static void add_signed(ReportRow *row, const gchar *name, const gchar *fmt, gdouble v) {
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
-  report_add_number(row, name, g_ascii_formatd(buf, sizeof buf, fmt, v), v);
+  if (!isfinite(v))
+    add_missing(row, name);
+  else
+    report_add_number(row, name, g_ascii_formatd(buf, sizeof buf, fmt, v), v);
 }
 
 /* The text of `p`'s field at `offset` (a const gchar * of Point), or missing. */
@@ -400,15 +411,17 @@ static void knee_columns(ReportRow *row, const Curve *c, const gdouble *m, const
   const Point *sk = point(c, curve_knee(s, n, CURVE_KNEE_FRACTION));
   report_add_number(row, names[0], mt->measured_text, mt->measured);
   report_add_number(row, names[1], st->y_text, st->y);
-  report_add_number(row, names[2], mk->x_text, mk->x);
-  report_add_number(row, names[3], sk->x_text, sk->x);
-  *diff = sk->x - mk->x;
+  /* (a curve of negative values has no knee: curve_knee gives -1) */
+  gsize x = G_STRUCT_OFFSET(Point, x), x_text = G_STRUCT_OFFSET(Point, x_text);
+  add_text_of(row, names[2], mk, x, x_text);
+  add_text_of(row, names[3], sk, x, x_text);
+  *diff = mk != NULL && sk != NULL ? sk->x - mk->x : NAN;
   add_signed(row, names[4], "%+g", *diff);
   if (opt.fall) {
     report_add_number(row, "peak_measured_x", mt->x_text, mt->x);
     report_add_number(row, "peak_simulated_x", st->x_text, st->x);
-    report_add_double(row, "fall_measured_pct", curve_fall_pct(m, n), 1);
-    report_add_double(row, "fall_simulated_pct", curve_fall_pct(s, n), 1);
+    add_pct(row, "fall_measured_pct", curve_fall_pct(m, n));
+    add_pct(row, "fall_simulated_pct", curve_fall_pct(s, n));
   }
 }
 
@@ -443,8 +456,9 @@ static void compare_row(ReportRow *row, const Curve *c) {
   if (opt.max_mape < 0 && opt.max_knee_diff < 0)
     return;
   gdouble gated = opt.fit != NULL ? mape_held : mape_all;
+  /* a knee difference that does not exist (or is past a double) passes no gate */
   gboolean ok = (opt.max_mape < 0 || gated <= opt.max_mape) &&
-                (opt.max_knee_diff < 0 || fabs(diff) <= opt.max_knee_diff);
+                (opt.max_knee_diff < 0 || (isfinite(diff) && fabs(diff) <= opt.max_knee_diff));
   report_add_str(row, "pass", isnan(gated) ? "n/a" : ok ? "yes" : "NO");
 }
 

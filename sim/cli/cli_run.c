@@ -295,6 +295,21 @@ static void warn_blocks_cap(const SmModel *m, const Kernel *k, GPtrArray *lines)
                                          occ.blocks_per_sm, occ.blocks_per_sm));
 }
 
+/* A SASS kernel's CTAs of another size than the profiled launch's Block
+ * Size (the details export; launch.threads_per_block is not read from it):
+ * each warp still runs the profile's per-warp counts, measured in CTAs of
+ * that size, so say so (the Agreement section simulates the profiled size). */
+static void warn_block_size(const Kernel *k, GPtrArray *lines) {
+  const NcuDetails *d = k->sass ? k->sass->details : NULL;
+  if (d == NULL || d->block_size == 0 || d->block_size == k->threads_per_block)
+    return;
+  g_ptr_array_add(lines, g_strdup_printf("%s: launch.threads_per_block=%u is not the profiled "
+                                         "launch's Block Size %u (%s): each warp runs the "
+                                         "profile's per-warp counts of %u-thread CTAs",
+                                         k->file, k->threads_per_block, d->block_size,
+                                         k->sass_details, d->block_size));
+}
+
 /* stream.ilp spreads each of stream.fma, sfu and lds over its chains: past
  * the largest of them the extra chains are empty and the program is the
  * same, so say so. */
@@ -620,6 +635,7 @@ void cli_run_warnings(const SmModel *m, const Kernel *k, GPtrArray *lines) {
   warn_ilp(k, lines);
   warn_ilp_empty_chains(k, lines);
   warn_blocks_cap(m, k, lines);
+  warn_block_size(k, lines);
   warn_exports(k, lines);
 }
 

@@ -232,7 +232,7 @@ static const ConfigEntry model_table[] = {
     {"bulk", "bytes_per_cycle", CONFIG_DOUBLE, M(bulk_bytes_per_cycle), 0, "0", 0, 1e6, NULL, 0, 0,
      "bytes per cycle per SM",
      "TMA bulk copies of one SM: bytes per cycle they move together (one after another); "
-     "DRAM copies also take the [dram] bandwidth; 0 = no limit",
+     "DRAM copies also take the [dram] bandwidth; 0 = no limit, else at least 0.001",
      "assumed: no limit"},
     {"barrier", "smem_slot", CONFIG_BOOL, M(bar_smem_slot), 0, "false", 0, 0, NULL, 0, 0, NULL,
      "BAR.SYNC: each arrival also takes one [smem] interval of the shared-memory unit (delaying "
@@ -795,6 +795,8 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
                        m->atomic_cas_sectors_per_cycle, 0.001, 1e6, error) ||
       !off_or_at_least(kf, file, "l2", "store_bytes_per_cycle", m->l2_store_bytes_per_cycle, 0.001,
                        4096, error) ||
+      !off_or_at_least(kf, file, "bulk", "bytes_per_cycle", m->bulk_bytes_per_cycle, 0.001, 1e6,
+                       error) ||
       !store_edges_ordered(m, kf, file, error))
     return FALSE;
   /* DRAM moves every sector a load touches: fewer bytes per sector than a
@@ -807,6 +809,23 @@ static gboolean validate(SmModel *m, GKeyFile *kf, const gchar *file, GError **e
                 "sector_bytes %u: DRAM moves every sector a load touches (allowed 0 = a line, "
                 "or %u..4096 bytes)",
                 at, scattered, m->sector_bytes, m->sector_bytes);
+    return FALSE;
+  }
+  /* [l1] bytes is the unified L1 + shared memory: it holds the largest
+   * carveout (a smaller one left L1 no bytes whenever CTAs used it all) */
+  if (m->has_timing && m->l1_bytes < m->sm.smem_per_sm) {
+    g_autofree gchar *at_l1 = config_origin(kf, file, "l1", "bytes");
+    g_autofree gchar *at_sm = config_origin(kf, file, "sm", "smem_per_sm");
+    if (strcmp(at_sm, file) != 0 && strcmp(at_l1, file) == 0)
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [sm] smem_per_sm: %u exceeds [l1] bytes %u, the unified L1 and shared "
+                  "memory that holds it (allowed 0..%u bytes)",
+                  at_sm, m->sm.smem_per_sm, m->l1_bytes, m->l1_bytes);
+    else
+      g_set_error(error, MODEL_ERROR, MODEL_ERROR_INVALID,
+                  "%s: [l1] bytes: %u is below [sm] smem_per_sm %u: the unified L1 holds the "
+                  "shared memory (allowed %u..16777216 bytes)",
+                  at_l1, m->l1_bytes, m->sm.smem_per_sm, m->sm.smem_per_sm);
     return FALSE;
   }
   if (m->sm.max_warps / m->sm.smsps > 64) {

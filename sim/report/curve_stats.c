@@ -44,13 +44,16 @@ gboolean curve_change_pct(const gdouble *occ, const gdouble *y, guint n, gdouble
   gint half = curve_half_point(occ, n, half_pct), full = curve_full_point(occ, n);
   if (half < 0 || occ[full] <= occ[half] || !(y[half] > 0))
     return FALSE;
-  *pct = 100 * (y[full] / y[half] - 1);
+  gdouble change = 100 * (y[full] / y[half] - 1);
+  if (!isfinite(change))
+    return FALSE; /* past a double (1e300 over 1e-320) */
+  *pct = change;
   return TRUE;
 }
 
 gdouble curve_fall_pct(const gdouble *y, guint n) {
   gint top = curve_plateau(y, n);
-  return top >= 0 ? 100 * (y[top] - y[n - 1]) / y[top] : NAN;
+  return top >= 0 && y[top] > 0 ? 100 * (y[top] - y[n - 1]) / y[top] : NAN;
 }
 
 gdouble curve_mape_pct(const gdouble *measured, const gdouble *simulated, const gboolean *use,

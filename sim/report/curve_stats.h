@@ -39,7 +39,8 @@
 gint curve_plateau(const gdouble *y, guint n);
 
 /* Index of the knee: the first point whose y >= `fraction` x the plateau;
- * -1 when n is 0. */
+ * -1 when n is 0 or none does (a negative plateau: `fraction` of it lies
+ * above every point). */
 gint curve_knee(const gdouble *y, guint n, gdouble fraction);
 
 /* TRUE when the curve has two points or more and its last step rose by
@@ -58,13 +59,14 @@ gint curve_full_point(const gdouble *occ, guint n);
  * (occupancy in %, `occ`) to the point of the largest occupancy of the
  * curve (the first of equal ones, each): 100 (y_full / y_half - 1).  FALSE
  * (and *pct untouched) when the curve has no point at or below `half_pct`,
- * none above the half point, or y there is not positive. */
+ * none above the half point, y there is not positive, or the change is past
+ * a double (inf). */
 gboolean curve_change_pct(const gdouble *occ, const gdouble *y, guint n, gdouble half_pct,
                           gdouble *pct);
 
 /* How far the curve falls from its plateau to its last point, in % of the
  * plateau: 100 (plateau - y[n-1]) / plateau (0 for a curve that ends on its
- * plateau; NaN when n is 0). */
+ * plateau; NaN when n is 0 or the plateau is not positive: no share of it). */
 gdouble curve_fall_pct(const gdouble *y, guint n);
 
 /* The mean absolute percentage error, in %, of `simulated` against

@@ -391,7 +391,9 @@ static gboolean decode_text(SassInstr *in, const gchar *text, RawFunction *f, co
     gboolean zero;
     gint file = sass_reg_token(&p, &index, &zero);
     if ((file != SASS_REG_P && file != SASS_REG_UP) || (!zero && index > sass_reg_max(file))) {
-      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE, "%s:%u: bad guard predicate in '%s'",
+      g_set_error(error, SASS_ERROR, SASS_ERROR_PARSE,
+                  "%s:%u: bad guard predicate in '%s' (allowed @P0..@P6, @PT, @UP0..@UP6 or @UPT, "
+                  "each also as @!)",
                   ps->origin, in->line, text);
       return FALSE;
     }

@@ -545,6 +545,27 @@ gboolean sass_ldc_indexed(const SassInstr *in) {
   return FALSE;
 }
 
+/* A TMA bulk copy (UBLKCP) moves the bytes of its size register, which the
+ * listing gives only when a `UMOV URn, imm` before it sets that register
+ * (sassmem_bulk_bytes); a size computed or loaded at run time (ULDC of a
+ * kernel parameter) is timed as a copy of 0 bytes, its [bulk] latency
+ * alone.  One warning names the first such copy executed, with the [bulk]
+ * model on. */
+static void warn_bulk_size(const SassKernel *sk, const SmModel *m, GString *warnings) {
+  for (guint i = 0; warnings != NULL && m->bulk_latency[0] > 0 && i < sk->fn->n; i++) {
+    const SassInstr *in = &sk->fn->ins[i];
+    if (!sass_op_is(in, "UBLKCP") || sassmem_bulk_bytes(sk->fn, i) > 0 ||
+        (sk->source && sassmem_executed(sk, i) <= 0))
+      continue;
+    g_string_append_printf(warnings,
+                           "%s:%u: '%s': no 'UMOV URn, imm' before it sets the copy's size "
+                           "register, so the listing does not give its bytes: timed as a copy "
+                           "of 0 bytes ([bulk] latency alone, no L2 or DRAM bytes)\n",
+                           sk->fn->file, in->line, in->text);
+    return;
+  }
+}
+
 /* An LDC whose constant-bank address has a general register (`LDC R12,
  * c[0x3][R12]`: a __constant__ array indexed per thread) is served once per
  * distinct address of the warp's lanes ("requests are split into as many
@@ -643,6 +664,7 @@ Program *sass_program_new(const SassKernel *sk, const SmModel *m, GString *warni
   }
   warn_atomics(sk, m, warnings);
   warn_ldc_indexed(sk, m, warnings);
+  warn_bulk_size(sk, m, warnings);
   const gchar *why = NULL;
   if (!program_check(p, &why)) {
     g_set_error(error, SASSPROG_ERROR, SASSPROG_ERROR_INPUT, "%s: %s", fn->file, why);
