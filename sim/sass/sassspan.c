@@ -1,5 +1,5 @@
-/* sassspan.c - bounding a global atomic's address from its arithmetic
- * (sassspan.h). */
+/* sassspan.c - bounding a register's values from the listing's arithmetic:
+ * a global atomic's words, a MATCH key's values (sassspan.h). */
 #include "sass/sassspan.h"
 
 #include <math.h>
