@@ -78,10 +78,7 @@ static gboolean imm_of(const gchar *tok, guint64 *v) {
 /* Index of the nearest instruction before i in i's basic block that writes
  * `r`, or -1 (none in the block, or a branch between: another block). */
 static gint nearest_write(const SassFunction *fn, guint i, const SassReg *r) {
-  gint64 lead = -1; /* the last branch target at or before i: where its block starts */
-  for (guint b = 0; b < fn->n; b++)
-    if (fn->ins[b].target >= 0 && fn->ins[b].target <= (gint64)fn->ins[i].offset)
-      lead = MAX(lead, fn->ins[b].target);
+  gint64 lead = sass_block_start(fn, i);
   for (guint j = i; j-- > 0 && (gint64)fn->ins[j].offset >= lead;) {
     const SassInstr *in = &fn->ins[j];
     if (in->target >= 0)
