@@ -91,7 +91,8 @@ static gint nearest_write(const SassFunction *fn, guint i, const SassReg *r) {
 }
 
 /* Largest unsigned 32-bit value of register `tok` (or an immediate) just
- * before instruction i (sassspan.h lists the forms followed). */
+ * before instruction i, following at most `depth` definitions (sassspan.h
+ * lists the forms followed); *max may be written when FALSE. */
 static gboolean value_max(const SassFunction *fn, guint i, const gchar *tok, guint depth,
                           guint64 *max) {
   if (imm_of(tok, max))

@@ -36,7 +36,8 @@
  * unsigned 32-bit offset in bytes whose largest value is known from
  *   LOP3.LUT d, a, IMM, RZ, 0xc0, !PT   (a & IMM: at most IMM),
  *   SHF.R.U32.HI d, RZ, K, a            (a >> K: below 2^(32-K)),
- *   IMAD.SHL.U32 d, a, IMM, RZ / SHF.L.U32 d, a, K, RZ (a scaled),
+ *   IMAD.SHL.U32 d, a, IMM, RZ / SHF.L.U32 d, a, K, RZ (a scaled; IMM,
+ *     like K, below 32, and the result within 32 bits),
  *   IMAD.MOV.U32 d, RZ, RZ, a / MOV d, a (a copy),
  * combined as IADD3 lo, P, X, B_lo, RZ (with IMAD.X or IADD3.X for the high
  * word from B_hi) or IMAD.WIDE.U32 lo, X, IMM, B (X x IMM + B), the forms ptxas
