@@ -278,8 +278,10 @@ END_TEST
  * 4096:19.00; 1048576:56.41.  At a point its rate; at 64 words, a third of
  * the way from 32 to 256 in log(words): 2.387 x (2.074 / 2.387)^(1/3) =
  * 2.387 x 0.95424 = 2.2778; at 16 words, 4/5 of the way from 1 to 32:
- * 0.728 x (2.387 / 0.728)^0.8 = 0.728 x 2.5857 = 1.8824; past the last point
- * and at 0 words (not known), no contention term: 0. */
+ * 0.728 x (2.387 / 0.728)^0.8 = 0.728 x 2.5857 = 1.8824; at 32, the end
+ * of one segment and the start of the next, 2.387; below the first point
+ * (half a word) its rate, 0.728; past the last point and at 0 words (not
+ * known), no contention term: 0. */
 START_TEST(test_contended_rate) {
   GError *err = NULL;
   g_autoptr(SmModel) m = model_load("h200", NULL, &err);
@@ -289,6 +291,8 @@ START_TEST(test_contended_rate) {
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1), 0.728, 1e-9);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 64), 2.2778, 5e-4);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 16), 1.8824, 5e-4);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 32), 2.387, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 0.5), 0.728, 1e-9);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1048576), 56.41, 1e-9);
   ck_assert_double_eq(model_atomic_contended_rate(m, 1048577), 0.0);
   ck_assert_double_eq(model_atomic_contended_rate(m, 0), 0.0);
@@ -319,6 +323,20 @@ static const ContentionCase contention_cases[] = {
      "item 17 '17:1'"},
 };
 
+/* One point, 256:2.074: its rate at and below it (100 words: 2.074), 0
+ * past it (300 words: the uncontended unit only). */
+START_TEST(test_contended_rate_one_point) {
+  const gchar *sets[] = {"l2.atomic_contention=256:2.074", NULL};
+  GError *err = NULL;
+  g_autoptr(SmModel) m = model_load("h200", sets, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(m->n_atomic_contention, 1);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 256), 2.074, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 100), 2.074, 1e-9);
+  ck_assert_double_eq(model_atomic_contended_rate(m, 300), 0.0);
+}
+END_TEST
+
 START_TEST(test_contention_key) {
   const ContentionCase *c = &contention_cases[_i];
   g_autofree gchar *set = g_strdup_printf("l2.atomic_contention=%s", c->value);
@@ -346,6 +364,7 @@ static Suite *span_suite(void) {
   tcase_add_loop_test(tc, test_operand_max, 0, G_N_ELEMENTS(operand_cases));
   tcase_add_test(tc, test_expected_distinct);
   tcase_add_test(tc, test_contended_rate);
+  tcase_add_test(tc, test_contended_rate_one_point);
   tcase_add_loop_test(tc, test_contention_key, 0, G_N_ELEMENTS(contention_cases));
   suite_add_tcase(s, tc);
   return s;
