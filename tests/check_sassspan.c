@@ -7,6 +7,7 @@
 #include "input/model.h"
 #include "sass/sass.h"
 #include "sass/sassspan.h"
+#include "sass_texts.h"
 
 #include <check.h>
 #include <math.h>
@@ -14,22 +15,6 @@
 #include <string.h>
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
-
-/* A cuobjdump-style listing of `texts` (one instruction a line, offsets
- * 0x00, 0x10, ...; control words carry no dependency, unused here). */
-static SassFunction *decode(const gchar *const *texts) {
-  GString *s = g_string_new("\n\tcode for sm_90\n\t\tFunction : _Z4testv\n");
-  for (guint i = 0; texts[i]; i++)
-    g_string_append_printf(s,
-                           "        /*%04x*/ %s ; /* 0x0000000000007b82 */\n"
-                           "                  /* 0x000fe20000000800 */\n",
-                           i * 16, texts[i]);
-  g_autofree gchar *text = g_string_free(s, FALSE);
-  GError *err = NULL;
-  SassFunction *f = sass_load_data(text, strlen(text), "t.sass", "_Z4testv", &err);
-  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
-  return f;
-}
 
 typedef struct {
   const gchar *name;
@@ -170,7 +155,7 @@ static const SpanCase span_cases[] = {
 
 START_TEST(test_span) {
   const SpanCase *c = &span_cases[_i];
-  g_autoptr(SassFunction) f = decode(c->texts);
+  g_autoptr(SassFunction) f = sass_texts_decode(c->texts);
   ck_assert_msg(sassspan_atomic_words(f, c->at, 4) == c->words, "%s: %" G_GUINT64_FORMAT " words",
                 c->name, sassspan_atomic_words(f, c->at, 4));
 }
@@ -180,7 +165,7 @@ END_TEST
  * 1020 / 8 + 1 = 128 words of 8 bytes (a 64-bit atomic) and 1020 / 1 + 1 =
  * 1021 of one byte; a width of 0 bounds nothing: 0. */
 START_TEST(test_span_word_bytes) {
-  g_autoptr(SassFunction) f = decode(span_cases[0].texts);
+  g_autoptr(SassFunction) f = sass_texts_decode(span_cases[0].texts);
   ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 8), 128);
   ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 1), 1021);
   ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 0), 0);
@@ -251,7 +236,7 @@ static const OperandCase operand_cases[] = {
 
 START_TEST(test_operand_max) {
   const OperandCase *c = &operand_cases[_i];
-  g_autoptr(SassFunction) f = decode(c->texts);
+  g_autoptr(SassFunction) f = sass_texts_decode(c->texts);
   guint64 max = 7;
   gboolean bounded = sassspan_operand_max(f, f->n - 1, c->k, &max);
   ck_assert_msg(bounded == c->bounded && max == c->max, "%s: %d, %" G_GUINT64_FORMAT, c->name,
