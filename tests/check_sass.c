@@ -6,6 +6,7 @@
  * scoreboards, and every kind of bad input. */
 #include "check_error.h"
 #include "sass/sass.h"
+#include "sass_texts.h"
 
 #include <check.h>
 #include <glib/gstdio.h>
@@ -62,26 +63,6 @@ END_TEST
 
 /* ---- operands --------------------------------------------------------------- */
 
-/* A cuobjdump-style listing: one line per instruction and its control word. */
-static gchar *listing(const gchar *arch, const gchar *name, const gchar *const *texts) {
-  GString *s = g_string_new(NULL);
-  g_string_append_printf(s, "\n\tcode for %s\n\t\tFunction : %s\n", arch, name);
-  for (guint i = 0; texts[i]; i++)
-    g_string_append_printf(s,
-                           "        /*%04x*/ %s ; /* 0x0000000000007b82 */\n"
-                           "                  /* 0x000fe20000000800 */\n",
-                           i * 16, texts[i]);
-  return g_string_free(s, FALSE);
-}
-
-static SassFunction *decode(const gchar *const *texts) {
-  g_autofree gchar *text = listing("sm_90", "_Z4testv", texts);
-  GError *err = NULL;
-  SassFunction *f = sass_load_data(text, strlen(text), "t.sass", "_Z4testv", &err);
-  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
-  return f;
-}
-
 typedef struct {
   const gchar *text;
   const gchar *opcode, *mods;
@@ -132,7 +113,7 @@ static gchar *regs_str(const SassReg *r, guint n) {
 START_TEST(test_operands) {
   const OpCase *c = &op_cases[_i];
   const gchar *texts[] = {c->text, NULL};
-  g_autoptr(SassFunction) f = decode(texts);
+  g_autoptr(SassFunction) f = sass_texts_decode(texts);
   ck_assert_uint_eq(f->n, 1);
   const SassInstr *in = &f->ins[0];
   ck_assert_str_eq(in->opcode, c->opcode);

@@ -1,11 +1,13 @@
 /* check_sassspan.c - tests of sim/sass/sassspan.[ch], the words a global
- * atomic's address arithmetic bounds it to, on hand-written listings of the
- * forms ptxas emits (ghist, results/reference/h200/real5/sass/kernels5.sass
- * lines 577-607), and of model_atomic_contended_rate on the H200 model's
- * [l2] atomic_contention points (results/reference/h200/atomics/). */
+ * atomic's address arithmetic bounds it to and the values an operand (a
+ * MATCH key) can hold, on hand-written listings of the forms ptxas emits
+ * (ghist, results/reference/h200/real5/sass/kernels5.sass lines 577-607),
+ * the expected distinct keys, and model_atomic_contended_rate on the H200
+ * model's [l2] atomic_contention points (results/reference/h200/atomics/). */
 #include "input/model.h"
 #include "sass/sass.h"
 #include "sass/sassspan.h"
+#include "sass_texts.h"
 
 #include <check.h>
 #include <math.h>
@@ -14,25 +16,9 @@
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(SRunner, srunner_free)
 
-/* A cuobjdump-style listing of `texts` (one instruction a line, offsets
- * 0x00, 0x10, ...; control words carry no dependency, unused here). */
-static SassFunction *decode(const gchar *const *texts) {
-  GString *s = g_string_new("\n\tcode for sm_90\n\t\tFunction : _Z4testv\n");
-  for (guint i = 0; texts[i]; i++)
-    g_string_append_printf(s,
-                           "        /*%04x*/ %s ; /* 0x0000000000007b82 */\n"
-                           "                  /* 0x000fe20000000800 */\n",
-                           i * 16, texts[i]);
-  g_autofree gchar *text = g_string_free(s, FALSE);
-  GError *err = NULL;
-  SassFunction *f = sass_load_data(text, strlen(text), "t.sass", "_Z4testv", &err);
-  ck_assert_msg(f != NULL, "%s", err ? err->message : "?");
-  return f;
-}
-
 typedef struct {
   const gchar *name;
-  const gchar *texts[12]; /* NULL-terminated; the atomic is at index `at` */
+  const gchar *texts[16]; /* NULL-terminated; the atomic is at index `at` */
   guint at;
   guint64 words; /* worked by hand in the comment */
 } SpanCase;
@@ -130,13 +116,146 @@ static const SpanCase span_cases[] = {
       "IMAD.X R17, RZ, RZ, UR11, P1", "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
      5,
      0},
+    /* the atomic's own immediate offset (+0x10) does not widen the span:
+     * still 1020 bytes past the parameter, 256 words */
+    {"immediate offset",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LDG.E.CONSTANT R11, desc[UR8][R18.64]",
+      "LOP3.LUT R10, R11, 0x3fc, RZ, 0xc0, !PT", "IADD3 R16, P1, R10, UR10, RZ",
+      "IMAD.X R17, RZ, RZ, UR11, P1", "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64+0x10], R23", NULL},
+     5,
+     256},
+    /* the mask before a branch target (the loop head at 0x20, the IADD3):
+     * the walk stays in the IADD3's block, so the offset is unbounded, 0 */
+    {"mask in another block",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LOP3.LUT R10, R11, 0x3fc, RZ, 0xc0, !PT",
+      "IADD3 R16, P1, R10, UR10, RZ", "IMAD.X R17, RZ, RZ, UR11, P1",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", "@P2 BRA 0x20", "EXIT", NULL},
+     4,
+     0},
+    /* seven copies of the mask (R2 -> R9): the walk follows the IADD3's R9
+     * (depth 8), seven MOVs (7 .. 1) and reaches the LOP3 at depth 1, whose
+     * immediate needs no walk: 256 words */
+    {"seven copies",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LOP3.LUT R2, R11, 0x3fc, RZ, 0xc0, !PT", "MOV R3, R2",
+      "MOV R4, R3", "MOV R5, R4", "MOV R6, R5", "MOV R7, R6", "MOV R8, R7", "MOV R9, R8",
+      "IADD3 R16, P1, R9, UR10, RZ", "IMAD.X R17, RZ, RZ, UR11, P1",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     11,
+     256},
+    /* eight copies (R2 -> R10): the LOP3 would be the ninth definition,
+     * past SASSSPAN_MAX_DEPTH = 8: 0 */
+    {"eight copies",
+     {"ULDC.64 UR10, c[0x0][0x220]", "LOP3.LUT R2, R11, 0x3fc, RZ, 0xc0, !PT", "MOV R3, R2",
+      "MOV R4, R3", "MOV R5, R4", "MOV R6, R5", "MOV R7, R6", "MOV R8, R7", "MOV R9, R8",
+      "MOV R10, R9", "IADD3 R16, P1, R10, UR10, RZ", "IMAD.X R17, RZ, RZ, UR11, P1",
+      "REDG.E.ADD.STRONG.GPU desc[UR8][R16.64], R23", NULL},
+     12,
+     0},
 };
 
 START_TEST(test_span) {
   const SpanCase *c = &span_cases[_i];
-  g_autoptr(SassFunction) f = decode(c->texts);
+  g_autoptr(SassFunction) f = sass_texts_decode(c->texts);
   ck_assert_msg(sassspan_atomic_words(f, c->at, 4) == c->words, "%s: %" G_GUINT64_FORMAT " words",
                 c->name, sassspan_atomic_words(f, c->at, 4));
+}
+END_TEST
+
+/* Words of another width: ghist's mask, 1020 bytes past the parameter, is
+ * 1020 / 8 + 1 = 128 words of 8 bytes (a 64-bit atomic) and 1020 / 1 + 1 =
+ * 1021 of one byte; a width of 0 bounds nothing: 0. */
+START_TEST(test_span_word_bytes) {
+  g_autoptr(SassFunction) f = sass_texts_decode(span_cases[0].texts);
+  ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 8), 128);
+  ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 1), 1021);
+  ck_assert_uint_eq(sassspan_atomic_words(f, span_cases[0].at, 0), 0);
+}
+END_TEST
+
+typedef struct {
+  const gchar *name;
+  const gchar *texts[8]; /* NULL-terminated; the reader is the last */
+  guint k;               /* its operand, 0 = the destination */
+  gboolean bounded;
+  guint64 max; /* worked by hand in the comment; 7 = the untouched value */
+} OperandCase;
+
+static const OperandCase operand_cases[] = {
+    /* vote's key, v & 31u: at most 0x1f = 31 */
+    {"masked key",
+     {"LOP3.LUT R12, R3, 0x1f, RZ, 0xc0, !PT", "MATCH.ANY R26, R12", NULL},
+     1,
+     TRUE,
+     31},
+    /* the destination's value before the MATCH: nothing writes R26, 0 */
+    {"destination",
+     {"LOP3.LUT R12, R3, 0x1f, RZ, 0xc0, !PT", "MATCH.ANY R26, R12", NULL},
+     0,
+     FALSE,
+     7},
+    /* past the last operand: FALSE */
+    {"no such operand",
+     {"LOP3.LUT R12, R3, 0x1f, RZ, 0xc0, !PT", "MATCH.ANY R26, R12", NULL},
+     2,
+     FALSE,
+     7},
+    /* an immediate operand: its value, 0x10 = 16 */
+    {"immediate", {"IADD3 R2, R3, 0x10, RZ", NULL}, 2, TRUE, 16},
+    /* RZ: 0 */
+    {"zero register", {"IADD3 R2, R3, 0x10, RZ", NULL}, 3, TRUE, 0},
+    /* an unbounded value shifted right by 27: (2^32 - 1) >> 27 = 31 */
+    {"right shift", {"SHF.R.U32.HI R5, RZ, 0x1b, R4", "MATCH.ANY R6, R5", NULL}, 1, TRUE, 31},
+    /* 0xff << 24 = 0xff000000 = 4278190080 still fits 32 bits ... */
+    {"left shift",
+     {"LOP3.LUT R2, R3, 0xff, RZ, 0xc0, !PT", "SHF.L.U32 R4, R2, 0x18, RZ", "MATCH.ANY R6, R4",
+      NULL},
+     1,
+     TRUE,
+     4278190080u},
+    /* ... 0xff << 25 = 0x1fe000000 does not: the register wraps, FALSE */
+    {"left shift past 32 bits",
+     {"LOP3.LUT R2, R3, 0xff, RZ, 0xc0, !PT", "SHF.L.U32 R4, R2, 0x19, RZ", "MATCH.ANY R6, R4",
+      NULL},
+     1,
+     FALSE,
+     7},
+    /* 0x3f x 4 = 252 through IMAD.SHL, then a copy through IMAD.MOV */
+    {"scale and copy",
+     {"LOP3.LUT R2, R3, 0x3f, RZ, 0xc0, !PT", "IMAD.SHL.U32 R4, R2, 0x4, RZ",
+      "IMAD.MOV.U32 R5, RZ, RZ, R4", "MATCH.ANY R6, R5", NULL},
+     1,
+     TRUE,
+     252},
+    /* the mask on some lanes only: FALSE */
+    {"guarded mask",
+     {"@P0 LOP3.LUT R12, R3, 0x1f, RZ, 0xc0, !PT", "MATCH.ANY R26, R12", NULL},
+     1,
+     FALSE,
+     7},
+};
+
+START_TEST(test_operand_max) {
+  const OperandCase *c = &operand_cases[_i];
+  g_autoptr(SassFunction) f = sass_texts_decode(c->texts);
+  guint64 max = 7;
+  gboolean bounded = sassspan_operand_max(f, f->n - 1, c->k, &max);
+  ck_assert_msg(bounded == c->bounded && max == c->max, "%s: %d, %" G_GUINT64_FORMAT, c->name,
+                bounded, max);
+}
+END_TEST
+
+/* K (1 - (1 - 1/K)^lanes): 32 lanes over 32 values 32 (1 - 0.362055) =
+ * 20.4142; over 1,024 values 1024 (1 - 0.969218) = 31.5203; 16 lanes over
+ * 32 values 32 (1 - 0.601717) = 12.7453; one value 1; two values 2 (1 -
+ * 2^-32) = 2.0000; 0 values (unbounded) the lanes themselves. */
+START_TEST(test_expected_distinct) {
+  ck_assert_double_eq_tol(sassspan_expected_distinct(32, 32.0), 20.4142, 1e-4);
+  ck_assert_double_eq_tol(sassspan_expected_distinct(1024, 32.0), 31.5203, 1e-4);
+  ck_assert_double_eq_tol(sassspan_expected_distinct(32, 16.0), 12.7453, 1e-4);
+  ck_assert_double_eq_tol(sassspan_expected_distinct(1, 32.0), 1.0, 1e-12);
+  ck_assert_double_eq_tol(sassspan_expected_distinct(2, 32.0), 2.0, 1e-8);
+  ck_assert_double_eq(sassspan_expected_distinct(0, 32.0), 32.0);
+  ck_assert_double_eq(sassspan_expected_distinct(0, 17.5), 17.5);
 }
 END_TEST
 
@@ -144,8 +263,10 @@ END_TEST
  * 4096:19.00; 1048576:56.41.  At a point its rate; at 64 words, a third of
  * the way from 32 to 256 in log(words): 2.387 x (2.074 / 2.387)^(1/3) =
  * 2.387 x 0.95424 = 2.2778; at 16 words, 4/5 of the way from 1 to 32:
- * 0.728 x (2.387 / 0.728)^0.8 = 0.728 x 2.5857 = 1.8824; past the last point
- * and at 0 words (not known), no contention term: 0. */
+ * 0.728 x (2.387 / 0.728)^0.8 = 0.728 x 2.5857 = 1.8824; at 32, the end
+ * of one segment and the start of the next, 2.387; below the first point
+ * (half a word) its rate, 0.728; past the last point and at 0 words (not
+ * known), no contention term: 0. */
 START_TEST(test_contended_rate) {
   GError *err = NULL;
   g_autoptr(SmModel) m = model_load("h200", NULL, &err);
@@ -155,6 +276,8 @@ START_TEST(test_contended_rate) {
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1), 0.728, 1e-9);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 64), 2.2778, 5e-4);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 16), 1.8824, 5e-4);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 32), 2.387, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 0.5), 0.728, 1e-9);
   ck_assert_double_eq_tol(model_atomic_contended_rate(m, 1048576), 56.41, 1e-9);
   ck_assert_double_eq(model_atomic_contended_rate(m, 1048577), 0.0);
   ck_assert_double_eq(model_atomic_contended_rate(m, 0), 0.0);
@@ -185,6 +308,20 @@ static const ContentionCase contention_cases[] = {
      "item 17 '17:1'"},
 };
 
+/* One point, 256:2.074: its rate at and below it (100 words: 2.074), 0
+ * past it (300 words: the uncontended unit only). */
+START_TEST(test_contended_rate_one_point) {
+  const gchar *sets[] = {"l2.atomic_contention=256:2.074", NULL};
+  GError *err = NULL;
+  g_autoptr(SmModel) m = model_load("h200", sets, &err);
+  ck_assert_msg(m != NULL, "%s", err ? err->message : "?");
+  ck_assert_uint_eq(m->n_atomic_contention, 1);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 256), 2.074, 1e-9);
+  ck_assert_double_eq_tol(model_atomic_contended_rate(m, 100), 2.074, 1e-9);
+  ck_assert_double_eq(model_atomic_contended_rate(m, 300), 0.0);
+}
+END_TEST
+
 START_TEST(test_contention_key) {
   const ContentionCase *c = &contention_cases[_i];
   g_autofree gchar *set = g_strdup_printf("l2.atomic_contention=%s", c->value);
@@ -208,7 +345,11 @@ static Suite *span_suite(void) {
   Suite *s = suite_create("sassspan");
   TCase *tc = tcase_create("span");
   tcase_add_loop_test(tc, test_span, 0, G_N_ELEMENTS(span_cases));
+  tcase_add_test(tc, test_span_word_bytes);
+  tcase_add_loop_test(tc, test_operand_max, 0, G_N_ELEMENTS(operand_cases));
+  tcase_add_test(tc, test_expected_distinct);
   tcase_add_test(tc, test_contended_rate);
+  tcase_add_test(tc, test_contended_rate_one_point);
   tcase_add_loop_test(tc, test_contention_key, 0, G_N_ELEMENTS(contention_cases));
   suite_add_tcase(s, tc);
   return s;

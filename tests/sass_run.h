@@ -44,7 +44,7 @@
   FIXTURE_SM_MODEL                                                                                 \
   "[barrier]\nlatency=6\ninterval=2\n"                                                             \
   "[class_fp32]\nopcodes=FFMA;FADD;IMAD\nlatency=4\ninterval=1\n"                                  \
-  "[class_int]\nopcodes=IADD3;ISETP;MOV;LOP3\nlatency=4\ninterval=2\n"                                  \
+  "[class_int]\nopcodes=IADD3;ISETP;MOV;LOP3\nlatency=4\ninterval=2\n"                             \
   "[class_mufu]\nopcodes=MUFU\nlatency=16\ninterval=8\n"                                           \
   "[class_shared]\nopcodes=LDS;STS;LDSM\nlatency=29\ninterval=1\n"                                 \
   "[class_global]\nopcodes=LDG;STG\nlatency=49\ninterval=1\nread_latency=2\n"                      \

@@ -48,7 +48,7 @@ typedef struct {
                                   listing bounds to fewer takes this much less per key missing;
                                   0 = off) */
   gdouble match_key_latency;   /* shuffle: cycles of a MATCH's latency per distinct key, the
-                                  same way */
+                                  same way (0 = off) */
   guint lines_in_flight;       /* global: L1 lines missing at once per SM (0 = no cap) */
   guint warp_lines_in_flight;  /* global: DRAM-bound lines missing per warp (0 = no cap) */
   gdouble write_cost;          /* global: DRAM time of a stored byte, in read bytes, with no

@@ -987,6 +987,14 @@ gint sass_find_offset(const SassFunction *f, guint32 offset) {
   return (gint)i;
 }
 
+gint64 sass_block_start(const SassFunction *f, guint i) {
+  gint64 lead = -1;
+  for (guint b = 0; b < f->n; b++)
+    if (f->ins[b].target <= (gint64)f->ins[i].offset)
+      lead = MAX(lead, f->ins[b].target);
+  return lead;
+}
+
 void sass_function_free(SassFunction *f) {
   if (f == NULL)
     return;

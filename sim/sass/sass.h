@@ -199,6 +199,13 @@ gboolean sass_name_same_params(const gchar *a, const gchar *b);
 /* Index of the instruction at byte `offset`, or -1. */
 gint sass_find_offset(const SassFunction *f, guint32 offset);
 
+/* Byte offset of the nearest target (SassInstr target, of any instruction)
+ * at or before instruction i: where i's basic block starts for a walk back
+ * from i, which must also stop at an instruction with a target (the block it
+ * ends); -1 when nothing targets i or an instruction before it.  Used by
+ * sassmem.c and sassspan.c. */
+gint64 sass_block_start(const SassFunction *f, guint i);
+
 /* Registers per thread the function needs by its listing: one past the
  * highest general register any instruction reads or writes (spans included),
  * plus 2.  Measured: ptxas -v "Used N registers" equals this on the 16 sm_90

@@ -186,10 +186,7 @@ gboolean sassmem_store_rewrites_load(const SassFunction *fn, guint i) {
     return FALSE;
   SassReg addr = {SASS_REG_R, (guint8)g_ascii_strtoull(base + 1, NULL, 10),
                   strstr(base, ".64") ? 2 : 1};
-  gint64 lead = -1; /* the last branch target at or before the store: where its block starts */
-  for (guint b = 0; b < fn->n; b++)
-    if (fn->ins[b].target <= (gint64)st->offset)
-      lead = MAX(lead, fn->ins[b].target);
+  gint64 lead = sass_block_start(fn, i);
   for (guint j = i; j-- > 0 && (gint64)fn->ins[j].offset >= lead;) {
     const SassInstr *in = &fn->ins[j];
     if (in->target >= 0)

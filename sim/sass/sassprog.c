@@ -88,6 +88,24 @@ static void classify_shared(const SassInstr *in, const NcuInstr *p, const OpClas
 
 /* A global, local or atomic access: sectors and lines per request, where
  * its data comes from, DRAM row locality. */
+/* Active lanes per execution of an instruction with profile row `p`: the
+ * profile's thread instructions per instruction, else 32 (no profile, or a
+ * row without both counts). */
+static gdouble profiled_lanes(const NcuInstr *p) {
+  return p && p->executed > 0 && p->thread_exec > 0 ? (gdouble)p->thread_exec / (gdouble)p->executed
+                                                    : 32.0;
+}
+
+/* The distinct words global atomic i reaches by its address arithmetic
+ * (sassspan_atomic_words at its access width); 0 when the listing does not
+ * bound it or it is a compare-and-swap, which [l2] atomic_contention does
+ * not measure. */
+static guint64 atomic_words(const SassKernel *sk, guint i) {
+  const SassInstr *in = &sk->fn->ins[i];
+  return sassmem_global_atomic(in) < 3 ? sassspan_atomic_words(sk->fn, i, sassmem_width_bytes(in))
+                                       : 0;
+}
+
 static void classify_global(const SassKernel *sk, const SmModel *m, guint i, const OpClassModel *cm,
                             Instr *out) {
   const SassInstr *in = &sk->fn->ins[i];
@@ -186,12 +204,8 @@ static void classify_global(const SassKernel *sk, const SmModel *m, guint i, con
     /* On a few words (an address the listing bounds, sassspan.h): the
      * device's contended rate for them, at its lanes (the profile's thread
      * instructions per instruction, else 32) */
-    guint64 words = atomic < 3 ? sassspan_atomic_words(sk->fn, i, sassmem_width_bytes(in)) : 0;
-    gdouble gpu_rate = model_atomic_contended_rate(m, (gdouble)words);
-    gdouble lanes = p && p->executed > 0 && p->thread_exec > 0
-                        ? (gdouble)p->thread_exec / (gdouble)p->executed
-                        : 32.0;
-    out->atomic_gpu_cycles = gpu_rate > 0 ? (gfloat)(lanes / gpu_rate) : 0.0f;
+    gdouble gpu_rate = model_atomic_contended_rate(m, (gdouble)atomic_words(sk, i));
+    out->atomic_gpu_cycles = gpu_rate > 0 ? (gfloat)(profiled_lanes(p) / gpu_rate) : 0.0f;
   }
 }
 
@@ -209,16 +223,15 @@ static guint16 smem_unit_ways(const SmModel *m, guint cycles) {
  * (results/reference/h200/mio/warp.csv: 2.0 cycles of the unit and 11.0 of
  * latency per key, 24.8 + 11.0 x keys): 32 - E keys fewer at [class_shuffle]
  * match_key_interval and match_key_latency each.  *latency and *interval
- * (cycles) are moved; out->latency with them. */
+ * (cycles) are moved; out->latency and out->interval with them. */
 static void match_keys(const SassKernel *sk, guint i, const OpClassModel *cm, guint *latency,
                        guint *interval, Instr *out) {
   const NcuInstr *p = sk->source ? &sk->source->ins[i] : NULL;
   guint64 max = 0;
   if (!sassspan_operand_max(sk->fn, i, 1, &max))
     return;
-  gdouble lanes = p && p->executed > 0 && p->thread_exec > 0
-                      ? MIN(32.0, (gdouble)p->thread_exec / (gdouble)p->executed)
-                      : 32.0;
+  gdouble lanes = profiled_lanes(p);
+  lanes = MIN(lanes, 32.0);
   gdouble fewer = 32.0 - sassspan_expected_distinct(max + 1, lanes);
   if (fewer <= 0)
     return;
@@ -381,9 +394,7 @@ static void warn_atomics(const SassKernel *sk, const SmModel *m, GString *warnin
     if (sassmem_access(in, p) == SASS_ACC_ATOMIC && e > 0) {
       atomics += e;
       first = first < 0 ? (gint)i : first;
-      guint64 w = sassmem_global_atomic(in) < 3
-                      ? sassspan_atomic_words(sk->fn, i, sassmem_width_bytes(in))
-                      : 0;
+      guint64 w = atomic_words(sk, i);
       if (model_atomic_contended_rate(m, (gdouble)w) > 0)
         words = MAX(words, w);
       else if (unbounded < 0)

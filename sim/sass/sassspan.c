@@ -1,5 +1,5 @@
-/* sassspan.c - bounding a global atomic's address from its arithmetic
- * (sassspan.h). */
+/* sassspan.c - bounding a register's values from the listing's arithmetic:
+ * a global atomic's words, a MATCH key's values (sassspan.h). */
 #include "sass/sassspan.h"
 
 #include <math.h>
@@ -78,10 +78,7 @@ static gboolean imm_of(const gchar *tok, guint64 *v) {
 /* Index of the nearest instruction before i in i's basic block that writes
  * `r`, or -1 (none in the block, or a branch between: another block). */
 static gint nearest_write(const SassFunction *fn, guint i, const SassReg *r) {
-  gint64 lead = -1; /* the last branch target at or before i: where its block starts */
-  for (guint b = 0; b < fn->n; b++)
-    if (fn->ins[b].target >= 0 && fn->ins[b].target <= (gint64)fn->ins[i].offset)
-      lead = MAX(lead, fn->ins[b].target);
+  gint64 lead = sass_block_start(fn, i);
   for (guint j = i; j-- > 0 && (gint64)fn->ins[j].offset >= lead;) {
     const SassInstr *in = &fn->ins[j];
     if (in->target >= 0)
@@ -94,7 +91,8 @@ static gint nearest_write(const SassFunction *fn, guint i, const SassReg *r) {
 }
 
 /* Largest unsigned 32-bit value of register `tok` (or an immediate) just
- * before instruction i (sassspan.h lists the forms followed). */
+ * before instruction i, following at most `depth` definitions (sassspan.h
+ * lists the forms followed); *max may be written when FALSE. */
 static gboolean value_max(const SassFunction *fn, guint i, const gchar *tok, guint depth,
                           guint64 *max) {
   if (imm_of(tok, max))
@@ -215,13 +213,30 @@ static gboolean carry_of_base(const SassFunction *fn, guint i, guint8 hi, const 
   return base;
 }
 
-/* The register after `tok`'s (R10 -> "R11", UR10 -> "UR11"). */
+/* The register file `tok` names if it is a register: UR for "UR...", else R. */
+static SassRegFile file_of(const gchar *tok) {
+  return tok[0] == 'U' ? SASS_REG_UR : SASS_REG_R;
+}
+
+/* The register after `tok`'s (R10 -> "R11", UR10 -> "UR11"), newly
+ * allocated; "" when `tok` is no register. */
 static gchar *next_reg(const gchar *tok) {
   guint8 index = 0;
-  gboolean u = tok[0] == 'U';
-  if (!reg_of(tok, u ? SASS_REG_UR : SASS_REG_R, &index))
+  if (!reg_of(tok, file_of(tok), &index))
     return g_strdup("");
-  return g_strdup_printf("%sR%u", u ? "U" : "", index + 1u);
+  return g_strdup_printf("%sR%u", file_of(tok) == SASS_REG_UR ? "U" : "", index + 1u);
+}
+
+/* TRUE when the low word written by instruction j (an add of `base` and
+ * `off`) is a kernel parameter plus an offset the listing bounds, its
+ * largest value in *x, and the high word `hi` read by atomic i is the
+ * parameter's high word plus the carry (carry_of_base): the IADD3 and LEA
+ * forms of sassspan_atomic_words. */
+static gboolean param_plus_offset(const SassFunction *fn, guint i, guint j, guint8 hi,
+                                  const gchar *base, const gchar *off, guint64 *x) {
+  g_autofree gchar *base_hi = next_reg(base);
+  return is_param(fn, j, base, file_of(base)) && value_max(fn, j, off, SASSSPAN_MAX_DEPTH, x) &&
+         carry_of_base(fn, i, hi, base_hi, off);
 }
 
 guint64 sassspan_atomic_words(const SassFunction *fn, guint i, guint word_bytes) {
@@ -241,30 +256,23 @@ guint64 sassspan_atomic_words(const SassFunction *fn, guint i, guint word_bytes)
   guint n = g_strv_length(o);
   guint64 x = 0, k = 0, span = 0;
   gboolean found = FALSE;
-  guint depth = SASSSPAN_MAX_DEPTH;
+  guint8 hi = (guint8)(lo.index + 1); /* the address's high word */
   gboolean wide =
       sass_op_is(d, "IMAD") && (strcmp(d->mods, ".WIDE.U32") == 0 || strcmp(d->mods, ".WIDE") == 0);
   if (wide && n == 4 && imm_of(o[2], &k) && is_param(fn, (guint)j, o[3], SASS_REG_R) &&
-      value_max(fn, (guint)j, o[1], depth, &x) &&
+      value_max(fn, (guint)j, o[1], SASSSPAN_MAX_DEPTH, &x) &&
       (strcmp(d->mods, ".WIDE.U32") == 0 || x <= G_MAXINT32)) {
     span = x * k; /* X x IMM + B: the pair is written whole, no carry to check */
     found = TRUE;
   } else if (sass_op_is(d, "IADD3") && *d->mods == '\0' && n == 4 && is_zero(o[3])) {
     /* IADD3 lo, P, X, B, RZ (either order), then the carry into the high word */
     for (guint b = 1; b <= 2 && !found; b++) {
-      const gchar *base = o[b], *off = o[3 - b];
-      SassRegFile file = base[0] == 'U' ? SASS_REG_UR : SASS_REG_R;
-      g_autofree gchar *base_hi = next_reg(base);
-      found = is_param(fn, (guint)j, base, file) && value_max(fn, (guint)j, off, depth, &x) &&
-              carry_of_base(fn, i, (guint8)(lo.index + 1), base_hi, off);
+      found = param_plus_offset(fn, i, (guint)j, hi, o[b], o[3 - b], &x);
       span = x;
     }
   } else if (sass_op_is(d, "LEA") && *d->mods == '\0' && n == 4 && imm_of(o[3], &k) && k < 32) {
     /* LEA lo, P, X, B, K: (X << K) + B, LEA.HI.X for the high word */
-    SassRegFile file = o[2][0] == 'U' ? SASS_REG_UR : SASS_REG_R;
-    g_autofree gchar *base_hi = next_reg(o[2]);
-    found = is_param(fn, (guint)j, o[2], file) && value_max(fn, (guint)j, o[1], depth, &x) &&
-            carry_of_base(fn, i, (guint8)(lo.index + 1), base_hi, o[1]);
+    found = param_plus_offset(fn, i, (guint)j, hi, o[2], o[1], &x);
     span = x << k;
   }
   return found ? span / word_bytes + 1 : 0;

@@ -1,5 +1,6 @@
-/* sassspan.h - how many distinct words a global atomic can reach, read off its
- * address arithmetic in the listing.
+/* sassspan.h - the values a SASS register can hold, bounded by the address
+ * and index arithmetic of the listing: how many distinct words a global
+ * atomic can reach, and how many values a MATCH key can take.
  *
  * Global atomics that the whole grid aims at a few words serialize in L2: a
  * 256-bin histogram's REDG runs at 2.07 lane atomics per cycle for the whole
@@ -10,7 +11,14 @@
  * kernel parameter, `bins[w >> 24]` to a right shift by 24 scaled by 4.  This
  * module bounds such an address; the SM core then times the atomic at the
  * device's contended rate for that many words ([l2] atomic_contention,
- * model_atomic_contended_rate). */
+ * model_atomic_contended_rate).  The same bound on a MATCH.ANY key (vote's
+ * `v & 31u`) gives its expected distinct keys, which set MATCH's time
+ * ([class_shuffle] match_key_interval, match_key_latency;
+ * results/reference/h200/mio/warp.csv).
+ *
+ * Every function reads the listing only (borrowed, not kept) and allocates
+ * nothing the caller frees; "not bounded" is an answer (0 or FALSE), never
+ * an error. */
 #ifndef WARPSIM_SASSSPAN_H
 #define WARPSIM_SASSSPAN_H
 
@@ -28,7 +36,8 @@
  * unsigned 32-bit offset in bytes whose largest value is known from
  *   LOP3.LUT d, a, IMM, RZ, 0xc0, !PT   (a & IMM: at most IMM),
  *   SHF.R.U32.HI d, RZ, K, a            (a >> K: below 2^(32-K)),
- *   IMAD.SHL.U32 d, a, IMM, RZ / SHF.L.U32 d, a, K, RZ (a scaled),
+ *   IMAD.SHL.U32 d, a, IMM, RZ / SHF.L.U32 d, a, K, RZ (a scaled; IMM,
+ *     like K, below 32, and the result within 32 bits),
  *   IMAD.MOV.U32 d, RZ, RZ, a / MOV d, a (a copy),
  * combined as IADD3 lo, P, X, B_lo, RZ (with IMAD.X or IADD3.X for the high
  * word from B_hi) or IMAD.WIDE.U32 lo, X, IMM, B (X x IMM + B), the forms ptxas
@@ -38,16 +47,17 @@
  * than SASSSPAN_MAX_DEPTH definitions gives 0. */
 guint64 sassspan_atomic_words(const SassFunction *fn, guint i, guint word_bytes);
 
-/* The largest unsigned 32-bit value value operand k of instruction i holds
- * when i reads it (operands counted from 0 = the first, predicates left out:
- * MATCH.ANY R26, R12 has R12 at 1), bounded by the same forms in i's basic
- * block: a mask, a right shift, a scale, a copy or an immediate.  FALSE when
- * the listing does not bound it (*max untouched). */
+/* The largest unsigned 32-bit value that operand k of instruction i holds
+ * when i reads it, in *max (operands counted from 0 = the first, the
+ * destination included, predicates left out: MATCH.ANY R26, R12 has R12 at
+ * 1), bounded by the same forms in i's basic block: a mask, a right shift, a
+ * scale, a copy or an immediate.  FALSE when the listing does not bound it
+ * (*max untouched). */
 gboolean sassspan_operand_max(const SassFunction *fn, guint i, guint k, guint64 *max);
 
 /* The expected number of distinct values among `lanes` lanes that each take
  * one of `values` values at random: values x (1 - (1 - 1/values)^lanes)
- * (20.38 for 32 lanes over 32 values, 31.52 over 1,024); `lanes` when values
+ * (20.41 for 32 lanes over 32 values, 31.52 over 1,024); `lanes` when values
  * is 0 (unbounded). */
 gdouble sassspan_expected_distinct(guint64 values, gdouble lanes);
 
