@@ -351,6 +351,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
+    sm_store_settle(sm, w);
     sm_unready(sm, s, w);
     sm_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now, FALSE);
     c->live--;
@@ -373,6 +374,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
      * fence.csv); charged to `wait` (the model has no membar state). */
     SimCycle start = MAX(now, sm->membar_free);
     sm->membar_free = start + sm->m->membar_interval;
+    sm_store_settle(sm, w);
     guint lat = sm->m->membar_latency[w->last_mem > now && sm->m->membar_latency[1] > 0];
     not_before = MAX(not_before, start + lat);
   }
@@ -654,6 +656,8 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->stall = MAX(in->stall, 1);
   d->yield = in->yield && sm->m->sched_yield;
   d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG && !in->dsmem;
+  d->deferred =
+      in->op == OP_STL && in->dst == INSTR_NO_SLOT && in->sb_write == INSTR_NO_SB && !in->cp_async;
   d->n_ops = 0;
   for (guint i = 0; i < in->n_src; i++)
     d->ops[d->n_ops++] = in->src[i];
@@ -690,6 +694,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
+  sm->l2_spread = mem_latency_spread(sm->mem, MEM_L2);
   sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
                           ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
                           : 1.0;
