@@ -511,18 +511,21 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
     first = sm->issue_first;
     sm->issue_first = first + 1 < sm->m->sm.smsps ? first + 1 : 0;
   }
-  guint64 low = (1ULL << first) - 1;
-  guint64 order[2] = {sm->ready_smsps & ~low, sm->ready_smsps & low};
-  for (guint half = 0; half < 2; half++)
-    for (guint64 m = order[half]; m != 0; m &= m - 1) {
-      Smsp *s = &sm->smsp[__builtin_ctzll(m)];
-      Warp *w =
-          smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
-      if (w != NULL) {
-        sm_issue(sm, s, w, now);
-        issued++;
-      }
+  /* (One loop over the mask rotated by `first`: bit j is SMSP first + j,
+   * modulo the SMSPs, at most 8.) */
+  guint n = sm->m->sm.smsps;
+  guint64 r = sm->ready_smsps;
+  guint64 order = first ? ((r >> first) | (r << (n - first))) & ((1ULL << n) - 1) : r;
+  for (guint64 m = order; m != 0; m &= m - 1) {
+    guint i = (guint)__builtin_ctzll(m) + first;
+    Smsp *s = &sm->smsp[i < n ? i : i - n];
+    Warp *w =
+        smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
+    if (w != NULL) {
+      sm_issue(sm, s, w, now);
+      issued++;
     }
+  }
   sm->st.state[STALL_NOT_SELECTED] += not_selected;
   return issued;
 }
