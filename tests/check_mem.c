@@ -364,7 +364,7 @@ START_TEST(test_latency_two_steps) {
 }
 END_TEST
 
-/* mem_latency_order's verdicts hold: over 100000 random pairs (the later
+/* mem_latency_order's verdicts hold: over 20000 random pairs (the later
  * access 0..40 cycles after the first, draws uniform, spread 23), a 1 means
  * mem_latency_at's cycle of the later access is >= the other's, a -1 the
  * reverse; and the bounds decide most pairs (more than 80 % here: they
@@ -380,7 +380,7 @@ START_TEST(test_latency_order) {
   ck_assert_int_eq(mem_latency_order(23.0, 105, 0.1, 100, 0.9), -1);
   SimRng r;
   sim_rng_init(&r, 11);
-  guint decided = 0, n = 100000;
+  guint decided = 0, n = 20000;
   for (guint i = 0; i < n; i++) {
     SimCycle then = 1000000 + sim_rng_below(&r, 1000), now = then + sim_rng_below(&r, 41);
     gdouble u = sim_rng_double(&r), u_then = sim_rng_double(&r);
