@@ -118,6 +118,22 @@ static const gchar two_spills[] = SASS_HEADER
     SASS_INS("0030", "EXIT", "0x000fe20000000000");
 /* clang-format on */
 
+/* Three register spill stores that miss L1, then EXIT, on the port of
+ * "two spill loads": STL at 0, 1, 2 (stall 1, no barrier) start on the
+ * port at 0, 1, 2 and are back from L2 at 305, 306, 307 (its latency, no
+ * spread; a missing store takes no L2 bandwidth).  Nothing waits for them
+ * but the drain: EXIT at 3 drains to the last one, 307 (retire 307),
+ * drain 4..306.  Their L2 cycles are worked out only at the drain (Sm's
+ * deferred stores): without that, the warp would retire at 51 (the last
+ * store's L1 cycle, 2 + 49). */
+/* clang-format off */
+static const gchar three_stores[] = SASS_HEADER
+    SASS_INS("0000", "STL [R1+0x10], R4", "0x000fe20000000000")
+    SASS_INS("0010", "STL [R1+0x14], R5", "0x000fe20000000000")
+    SASS_INS("0020", "STL [R1+0x18], R6", "0x000fe20000000000")
+    SASS_INS("0030", "EXIT", "0x000fe20000000000");
+/* clang-format on */
+
 /* A global compare-and-swap (sassmem_global_atomic 3), no profile: 4 B x 32
  * lanes = 4 sectors, 128 B.  Its line reaches L2 at 0 and is back at 305;
  * the atomic unit serves its 4 sectors at [l2] atomic_cas_sectors_per_cycle
@@ -452,6 +468,12 @@ static const SassCase cases[] = {
      {.spill_miss = TRUE, .sets = "spill.bytes_per_cycle=128"},
      311,
      {[STALL_SELECTED] = 4, [STALL_LONG_SCOREBOARD] = 307},
+     NULL},
+    {"three spill stores that miss L1",
+     three_stores,
+     {.spill_miss = TRUE, .sets = "spill.bytes_per_cycle=128"},
+     307,
+     {[STALL_SELECTED] = 4, [STALL_DRAIN] = 303},
      NULL},
     /* Without stores_hold_lines the store holds no slot: the LDG issues at 1,
      * but the store's line keeps DRAM's one random-line channel until 7.44

@@ -26,13 +26,6 @@ void count_queue_add_far(CountQueue *q, SimCycle at, guint n) {
   q->first = MIN(q->first, at);
 }
 
-/* The wheel's first non-zero counter from cycle `from` (>= base) on: its
- * cycle, SIM_CYCLE_NEVER when the wheel holds none. */
-static SimCycle wheel_first_from(const CountQueue *q, SimCycle from) {
-  guint offset = event_bitmap_first(q->used, q->words, WHEEL_WORDS, (guint)(from & WHEEL_MASK));
-  return offset == G_MAXUINT ? SIM_CYCLE_NEVER : from + offset;
-}
-
 /* The wheel now starts at `now`, after every item on it: the far counts it
  * spans move to it (all after its own), or leave when due too.  Returns the
  * first cycle moved, SIM_CYCLE_NEVER if none.  Out of line: rare. */
@@ -51,7 +44,7 @@ G_GNUC_NO_INLINE static SimCycle far_move(CountQueue *q, SimCycle now) {
   return moved;
 }
 
-void count_queue_complete(CountQueue *q, SimCycle now) {
+void count_queue_complete_all(CountQueue *q, SimCycle now) {
   if (q->first > now)
     return;
   /* The wheel's counters due by `now`, from the first (every item on the
@@ -63,7 +56,7 @@ void count_queue_complete(CountQueue *q, SimCycle now) {
       q->len -= q->count[b];
       q->count[b] = 0;
       event_bitmap_clear(q->used, &q->words, b);
-      next = wheel_first_from(q, at + 1);
+      next = count_queue_wheel_from(q, at + 1);
     }
   }
   /* Every item left is due after `now`: the wheel moves there. */

@@ -77,6 +77,19 @@ SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now
   return sim_cycle_ceil((gdouble)now + draw_latency(mem, &mem->level[level], sequential));
 }
 
+gdouble mem_latency_spread(const Mem *mem, MemLevel level) {
+  return mem->level[level].spread;
+}
+
+SimCycle mem_latency_at(const Mem *mem, MemLevel level, gboolean sequential, SimCycle now,
+                        gdouble u) {
+  const Level *l = &mem->level[level];
+  gdouble latency = sequential ? l->fixed_sequential : l->fixed; /* draw_latency's, from u */
+  if (l->spread > 0)
+    latency -= l->spread * log(1.0 - u);
+  return sim_cycle_ceil((gdouble)now + latency);
+}
+
 MemShape mem_shape(const Mem *mem, guint bytes) {
   guint request = mem_request_bytes(mem, bytes);
   guint lines = (request + mem->line_bytes - 1) / mem->line_bytes;

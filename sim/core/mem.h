@@ -61,6 +61,52 @@ SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, Si
  * Register spills that miss L1 use it: their bandwidth is the SM's
  * local-memory port ([spill] bytes_per_cycle), not the level's. */
 SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
+/* mem_latency in two steps, for an access whose completion is read only
+ * later, if at all (a register spill store: Sm's deferred stores): the
+ * draw, taken now (mem_latency_draw), and the cycle the access issued at
+ * `now` with that draw `u` is back, worked out when it is needed.
+ * mem_latency_at(mem, l, s, now, mem_latency_draw(rng, mem_latency_spread(mem, l)))
+ * is mem_latency's cycle, bit for bit (the same arithmetic, the same draw). */
+SimCycle mem_latency_at(const Mem *mem, MemLevel level, gboolean sequential, SimCycle now,
+                        gdouble u);
+
+/* The mean of `level`'s exponential latency part, cycles (0: none, and no
+ * draw is made for it). */
+gdouble mem_latency_spread(const Mem *mem, MemLevel level);
+
+/* The draw of a latency of spread `spread` (mem_latency_spread): the
+ * generator's next double, or none and 0 when there is no spread.  Inline:
+ * one per missing spill store. */
+static inline gdouble mem_latency_draw(SimRng *rng, gdouble spread) {
+  return spread > 0 ? sim_rng_double(rng) : 0.0;
+}
+
+/* Which of two accesses of a level of latency spread `spread`, of the same
+ * `sequential` kind, is back later, as far as bounds of their exponential
+ * parts tell without libm's `log`: one issued at `now` with draw `u`, one
+ * at `then` (<= now) with draw `u_then`.  1: the one at `now` is back at
+ * least a cycle later as reals, so mem_latency_at's cycle for it is >= the
+ * other's; -1: the other way round; 0: the bounds do not decide (the caller
+ * works a cycle out).
+ *
+ * The exponential parts are E = -log(1 - u).  With y = (1 - u) / (1 - u_then),
+ * E_then - E = log(y), and 1 - 1/y <= log(y) <= y - 1, that is
+ * (u_then - u) / (1 - u) <= E_then - E <= (u_then - u) / (1 - u_then).  The
+ * access at `now` is back at least a cycle later when
+ * now - then - spread x (E_then - E) >= 1, which the upper bound shows; the
+ * one at `then` when spread x (E_then - E) - (now - then) >= 1, which the
+ * lower bound shows.  (The doubles' rounding, under 1e-8 cycles at 1e7
+ * cycles, cannot undo a whole cycle; both sides are multiplied out, as
+ * 1 - u > 0.) */
+static inline gint mem_latency_order(gdouble spread, SimCycle now, gdouble u, SimCycle then,
+                                     gdouble u_then) {
+  gdouble gap = (gdouble)(now - then), d = spread * (u_then - u);
+  if (d <= (gap - 1.0) * (1.0 - u_then))
+    return 1;
+  if (d >= (gap + 1.0) * (1.0 - u))
+    return -1;
+  return 0;
+}
 
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);

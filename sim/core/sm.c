@@ -351,6 +351,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
   Cta *c = &sm->cta[w->cta];
   if (w->done) {
     /* Drain: resident until its memory accesses complete. */
+    sm_store_settle(sm, w);
     sm_unready(sm, s, w);
     sm_sleep(sm, w, MAX(now + 1, w->last_mem), STALL_DRAIN, now, FALSE);
     c->live--;
@@ -373,6 +374,7 @@ static void sm_issue(Sm *sm, Smsp *s, Warp *w, SimCycle now) {
      * fence.csv); charged to `wait` (the model has no membar state). */
     SimCycle start = MAX(now, sm->membar_free);
     sm->membar_free = start + sm->m->membar_interval;
+    sm_store_settle(sm, w);
     guint lat = sm->m->membar_latency[w->last_mem > now && sm->m->membar_latency[1] > 0];
     not_before = MAX(not_before, start + lat);
   }
@@ -509,18 +511,21 @@ static guint sm_issue_stage(Sm *sm, SimCycle now, SimCycle *next) {
     first = sm->issue_first;
     sm->issue_first = first + 1 < sm->m->sm.smsps ? first + 1 : 0;
   }
-  guint64 low = (1ULL << first) - 1;
-  guint64 order[2] = {sm->ready_smsps & ~low, sm->ready_smsps & low};
-  for (guint half = 0; half < 2; half++)
-    for (guint64 m = order[half]; m != 0; m &= m - 1) {
-      Smsp *s = &sm->smsp[__builtin_ctzll(m)];
-      Warp *w =
-          smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
-      if (w != NULL) {
-        sm_issue(sm, s, w, now);
-        issued++;
-      }
+  /* (One loop over the mask rotated by `first`: bit j is SMSP first + j,
+   * modulo the SMSPs, at most 8.) */
+  guint n = sm->m->sm.smsps;
+  guint64 r = sm->ready_smsps;
+  guint64 order = first ? ((r >> first) | (r << (n - first))) & ((1ULL << n) - 1) : r;
+  for (guint64 m = order; m != 0; m &= m - 1) {
+    guint i = (guint)__builtin_ctzll(m) + first;
+    Smsp *s = &sm->smsp[i < n ? i : i - n];
+    Warp *w =
+        smsp_select(s, &sm->units, policy, greedy, group, now, next, &sm->tally, &not_selected);
+    if (w != NULL) {
+      sm_issue(sm, s, w, now);
+      issued++;
     }
+  }
   sm->st.state[STALL_NOT_SELECTED] += not_selected;
   return issued;
 }
@@ -654,6 +659,8 @@ static void sm_decode(const Sm *sm, const Instr *in, Decoded *d) {
   d->stall = MAX(in->stall, 1);
   d->yield = in->yield && sm->m->sched_yield;
   d->capped = sm->l.mem.warp_max_inflight > 0 && in->op == OP_LDG && !in->dsmem;
+  d->deferred =
+      in->op == OP_STL && in->dst == INSTR_NO_SLOT && in->sb_write == INSTR_NO_SB && !in->cp_async;
   d->n_ops = 0;
   for (guint i = 0; i < in->n_src; i++)
     d->ops[d->n_ops++] = in->src[i];
@@ -690,6 +697,7 @@ Sm *sm_new(const SmLaunch *launch, GError **error) {
   sm->p = launch->program;
   sim_rng_init(&sm->rng, launch->seed);
   sm->mem = mem_new(m, &sm->rng);
+  sm->l2_spread = mem_latency_spread(sm->mem, MEM_L2);
   sm->l2_peak_scale = m->l2_peak_bytes_per_cycle > m->l2.bytes_per_cycle
                           ? m->l2.bytes_per_cycle / m->l2_peak_bytes_per_cycle
                           : 1.0;

@@ -25,6 +25,9 @@ typedef struct SmDecoded {
   guint8 yield;     /* its yield hint applies ([sched] yield and Instr yield) */
   guint8 capped;    /* a global load (LDG, a SASS or a synthetic one) and ProgramMemory
                        warp_max_inflight > 0 (Sm.misses kept): sm_warp_load_wait applies */
+  guint8 deferred;  /* an STL whose completion only the warp's last_mem takes (no result
+                       register, no scoreboard barrier): when it misses L1, its L2 latency is
+                       worked out only when last_mem is read, if at all (sm_store_defer) */
   guint8 n_ops;     /* entries of ops */
   guint16 ops[INSTR_MAX_SRC + INSTR_SB_BARRIERS]; /* the scoreboard entries the instruction
                        waits on: its source slots, then its waited barriers (Warp sb_base is the
@@ -142,6 +145,7 @@ struct Sm {
   WarpMisses *misses;             /* per warp slot, with l.warp_max_inflight (else NULL) */
   guint64 dram_read_bytes;        /* bytes L1TEX global loads read from DRAM so far */
   guint64 dram_write_bytes;       /* bytes L1TEX global stores wrote to DRAM so far */
+  gdouble l2_spread;              /* mem_latency_spread of L2 (deferred spill stores) */
   gdouble l2_hit_below;           /* a draw below it hits L1 or L2: l1 + (1 - l1) x l2 hit rates */
   gdouble l2_hit_below_scattered; /* the same for scattered loads */
   gdouble l2_near_scattered;      /* below it a scattered L2 hit is a near-partition one, from
@@ -249,9 +253,54 @@ static inline MemAccess *sm_access(Sm *sm, const Warp *w, const Instr *in) {
   return a;
 }
 
-/* A register spill access (LDL/STL) `a` issued at `now`; returns the cycle
- * its data is back. */
-static inline SimCycle sm_spill_access(Sm *sm, const Instr *in, const MemAccess *a, SimCycle now) {
+/* The cycle warp `w`'s deferred spill store (w->store_pending) is back:
+ * what sm_spill_access's miss gives for it, from its draw. */
+static inline SimCycle sm_store_ready(const Sm *sm, const Warp *w) {
+  SimCycle l2 = mem_latency_at(sm->mem, MEM_L2, w->store_seq, w->store_at, w->store_draw);
+  return MAX(w->store_at + sm->m->l1.latency, l2);
+}
+
+/* The warp's deferred spill store, if any, goes into last_mem: called
+ * before last_mem is read (a drain, a MEMBAR). */
+static inline void sm_store_settle(const Sm *sm, Warp *w) {
+  if (w->store_pending) {
+    SimCycle ready = sm_store_ready(sm, w);
+    w->last_mem = MAX(w->last_mem, ready);
+    w->store_pending = 0;
+  }
+}
+
+/* A spill store of warp `w` that missed L1 left the port at `begin` with
+ * L2 latency draw `u` (mem_latency_draw): its completion matters only as
+ * the warp's last_mem (Decoded deferred), the latest of its accesses, so
+ * of the warp's missing stores only one whose completion may be the latest
+ * is kept, without libm's `log` where bounds tell which of two is back
+ * later (mem_latency_order; begin never falls, the port serves in turn).
+ * A spilling kernel's missing STLs are a quarter of its instructions
+ * (spill_32 at B = 8: 1.14 M of 4.44 M), each a `log` call otherwise; the
+ * cycles and draws are the same as working each one out at once. */
+static inline void sm_store_defer(const Sm *sm, Warp *w, gboolean sequential, SimCycle begin,
+                                  gdouble u) {
+  if (w->store_pending) {
+    gint later = w->store_seq == sequential
+                     ? mem_latency_order(sm->l2_spread, begin, u, w->store_at, w->store_draw)
+                     : 0;
+    if (later < 0)
+      return; /* the kept one is back later */
+    if (later == 0)
+      sm_store_settle(sm, w); /* undecided: the kept one is worked out */
+  }
+  w->store_at = begin;
+  w->store_draw = u;
+  w->store_seq = (guint8)sequential;
+  w->store_pending = 1;
+}
+
+/* A register spill access (LDL/STL) `a` of warp `w` issued at `now`;
+ * returns the cycle its data is back (a deferred store's L1 cycle, its L2
+ * one kept by sm_store_defer). */
+static inline SimCycle sm_spill_access(Sm *sm, Warp *w, const Instr *in, const MemAccess *a,
+                                       SimCycle now) {
   /* Local memory has one SM-wide port, first come first served: each
    * access holds it for bytes / [spill] bytes_per_cycle cycles
    * (calibrate/spill.cu: 0.26 LDL/STL per cycle per SM at any occupancy). */
@@ -268,9 +317,15 @@ static inline SimCycle sm_spill_access(Sm *sm, const Instr *in, const MemAccess 
    * of [l2] bytes_per_cycle (measured with loads: the data-return path); a
    * missing LDL's data comes back over it. */
   if (sim_rng_double(&sm->rng) >= sm->l.spill_l1_hit) {
-    gboolean load = in->op == OP_LDL;
-    SimCycle l2 = load ? mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2], in->sequential, begin)
-                       : mem_latency(sm->mem, MEM_L2, in->sequential, begin);
+    SimCycle l2;
+    if (in->op == OP_LDL) {
+      l2 = mem_load_lines(sm->mem, MEM_L2, a->shape[MEM_L2], in->sequential, begin);
+    } else if (w->d->deferred) {
+      sm_store_defer(sm, w, in->sequential, begin, mem_latency_draw(&sm->rng, sm->l2_spread));
+      l2 = ready;
+    } else {
+      l2 = mem_latency(sm->mem, MEM_L2, in->sequential, begin);
+    }
     ready = MAX(ready, l2); /* (made once: GLib's MAX evaluates its arguments twice) */
   }
   sm->st.spill_insts++;
@@ -291,7 +346,7 @@ static inline SimCycle sm_issue_spill(Sm *sm, Warp *w, const Instr *in, SimCycle
     sm->units.smem_free = MAX(now, sm->units.smem_free) + a->busy; /* sm_smem_take's */
     sm->st.pipe_busy[PIPE_SMEM] += a->busy;
   }
-  SimCycle ready = sm_spill_access(sm, in, a, now);
+  SimCycle ready = sm_spill_access(sm, w, in, a, now);
   if (load) /* a load's data is in flight until it is back (a store's: nothing waits) */
     count_queue_add(&sm->units.inflight, ready, 1);
   if (in->l1tex || load) /* once for both changes: sm_spill_access reads no unit */

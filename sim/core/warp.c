@@ -33,6 +33,7 @@ void warp_start(Warp *w, const Program *p, guint pc, guint index, guint wpb, Sim
   w->done = w->at_barrier = 0;
   w->issued = 0;
   w->last_mem = w->charged = now;
+  w->store_pending = 0;
   w->cp_open = 0;
   w->cp_n = 0;
   w->bulk_w = 0;

@@ -25,7 +25,8 @@ typedef struct {
 typedef struct Warp {
   SimCycle dep_at;   /* when its operands are ready: set when it goes to sleep or waits at a
                         barrier (kept across it), stale while it stays ready */
-  SimCycle last_mem; /* cycle its last memory access completes */
+  SimCycle last_mem; /* cycle its last memory access completes, but for a deferred spill
+                        store (store_pending) */
   SimCycle charged;  /* warp states are charged for every cycle before this */
   guint64 age;       /* launch order: lower is older */
   guint64 issued;    /* warp instructions issued since it started */
@@ -51,7 +52,13 @@ typedef struct Warp {
   guint32 cp_n;                        /* groups closed since the warp started */
   guint32 bulk_w;                      /* mbarrier waits (cp_async 4) since the warp started */
   Scoreboard sb;                       /* owned */
-  struct Warp *wake_next;              /* next warp of its wake-wheel bucket (sm.c) */
+  SimCycle store_at;      /* the deferred spill store (sm_store_defer): the cycle it left the
+                             SM's local-memory port for L2 (store_pending) */
+  gdouble store_draw;     /* its L2 latency draw (mem_latency_draw) */
+  guint8 store_pending;   /* a spill store's completion is not yet in last_mem (sm_store_settle
+                             puts it there before last_mem is read) */
+  guint8 store_seq;       /* its Instr sequential */
+  struct Warp *wake_next; /* next warp of its wake-wheel bucket (sm.c) */
 } Warp;
 
 /* Allocate the scoreboard for `n_slots` value slots plus the barriers. */
