@@ -62,6 +62,12 @@ SimCycle mem_load(Mem *mem, MemLevel level, guint bytes, gboolean sequential, Si
  * local-memory port ([spill] bytes_per_cycle), not the level's. */
 SimCycle mem_latency(Mem *mem, MemLevel level, gboolean sequential, SimCycle now);
 
+/* The load-dependent wait of a request of `bytes` bytes asked of `level` at
+ * `now` ([dram] queue_cycles x rho ^ queue_exponent, rho the level's recent
+ * bytes over its share, at most 1; 0 for a level without one), which it
+ * then adds to the level's recent bytes.  mem_load adds it to the latency. */
+gdouble mem_queue_wait(Mem *mem, MemLevel level, gdouble bytes, SimCycle now);
+
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);
 
