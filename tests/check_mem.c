@@ -228,6 +228,42 @@ START_TEST(test_stream_channels) {
 }
 END_TEST
 
+/* ---- the load-dependent DRAM wait ([dram] queue_*) ---------------------- */
+
+/* queue_cycles 400, exponent 2, window 1000 cycles at 16 B/cycle: rho is the
+ * average over 16000 B.  8000 B asked at cycle 0 (rho 0 before them: no
+ * wait) make rho 0.5 at cycle 0: 400 x 0.25 = 100 cycles; at cycle 1000 the
+ * average has decayed to 8000 / e = 2943.06 B, rho 0.183940, 400 x 0.033834
+ * = 13.534; 100000 B more make rho 1 (capped): 400.  A random line at cycle
+ * 0 waits on nothing extra (697 on an idle channel) but its 128 B count
+ * (rho 0.5 after it) and occupy the one stream channel for 8 cycles; a
+ * sequential 512 B load then (8 cycles per line: its lines start 8, 16, 24,
+ * 32) returns 32 + 340 + 100 = 472.  Off (queue_cycles 0, the
+ * default) or at L2: 0 always. */
+START_TEST(test_queue_wait) {
+  fx_build("dram.stream_channels=1 dram.queue_cycles=400 dram.queue_exponent=2 "
+           "dram.queue_window=1000",
+           1);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 8000, 0), 0.0, 1e-12);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 0, 0), 100.0, 1e-9);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 100000, 1000), 13.534, 1e-3);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 0, 1000), 400.0, 1e-9);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_L2, 8000, 1000), 0.0, 1e-12);
+
+  fx_build("dram.stream_channels=1 dram.queue_cycles=400 dram.queue_exponent=2 "
+           "dram.queue_window=1000",
+           1);
+  mem_queue_wait(fx.mem, MEM_DRAM, 8000 - 128, 0);
+  /* the random line's 128 B bring the average to 8000 B at cycle 0 */
+  ck_assert_uint_eq(mem_load(fx.mem, MEM_DRAM, 128, FALSE, 0), 697);
+  ck_assert_uint_eq(mem_load(fx.mem, MEM_DRAM, 512, TRUE, 0), 472);
+
+  fx_build("dram.stream_channels=1", 1);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 1e9, 0), 0.0, 1e-12);
+  ck_assert_double_eq_tol(mem_queue_wait(fx.mem, MEM_DRAM, 0, 0), 0.0, 1e-12);
+}
+END_TEST
+
 /* ---- bandwidth --------------------------------------------------------- */
 
 /* 10000 loads of 128 B issued at cycle 0: 1,280,000 B.  A channel of k
@@ -408,6 +444,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_request_bytes, 0, G_N_ELEMENTS(sectors));
   tcase_add_test(tc, test_random_spreads_lines);
   tcase_add_test(tc, test_stream_channels);
+  tcase_add_test(tc, test_queue_wait);
   tcase_add_loop_test(tc, test_bandwidth_ceiling, 0, G_N_ELEMENTS(floods));
   tcase_add_test(tc, test_shared_bandwidth);
 

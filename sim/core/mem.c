@@ -26,6 +26,16 @@ typedef struct {
   gdouble spread;           /* cycles, mean of the exponential part */
   Pool random;              /* servers of random-line loads */
   Pool sequential;          /* servers of sequential loads */
+  /* The load-dependent wait ([dram] queue_*; queue_cycles 0 = none): each
+   * warp-load's latency gains queue_cycles x rho ^ queue_exponent, rho the
+   * exponential average of the bytes asked of the level (time constant
+   * queue_window) over window x bytes_per_cycle, at most 1. */
+  gdouble queue_cycles;
+  gdouble queue_exponent;
+  gdouble queue_window;
+  gdouble queue_full_bytes; /* window x bytes_per_cycle: the average at rho = 1 */
+  gdouble recent_bytes;     /* the exponential average (bytes, weighted), at recent_at */
+  gdouble recent_at;        /* cycle of the last update */
 } Level;
 
 struct Mem {
@@ -55,6 +65,11 @@ Mem *mem_new(const SmModel *model, SimRng *rng) {
   level_init(&mem->level[MEM_L1], &model->l1);
   level_init(&mem->level[MEM_L2], &model->l2);
   level_init(&mem->level[MEM_DRAM], &model->dram);
+  Level *dram = &mem->level[MEM_DRAM];
+  dram->queue_cycles = model->dram_queue_cycles;
+  dram->queue_exponent = model->dram_queue_exponent;
+  dram->queue_window = model->dram_queue_window;
+  dram->queue_full_bytes = model->dram_queue_window * model->dram.bytes_per_cycle;
   mem->sector_bytes = model->sector_bytes;
   mem->line_bytes = model->line_bytes;
   mem->rng = rng;
@@ -101,11 +116,33 @@ SimCycle mem_load_lines(Mem *mem, MemLevel level, MemShape shape, gboolean seque
   return mem_load_lines_scaled(mem, level, shape, sequential, now, 1.0);
 }
 
+gdouble mem_queue_wait(Mem *mem, MemLevel level, gdouble bytes, SimCycle now) {
+  Level *l = &mem->level[level];
+  if (l->queue_cycles <= 0)
+    return 0.0;
+  gdouble t = (gdouble)now;
+  if (t > l->recent_at) {
+    l->recent_bytes *= exp((l->recent_at - t) / l->queue_window);
+    l->recent_at = t;
+  }
+  gdouble rho = MIN(1.0, l->recent_bytes / l->queue_full_bytes);
+  l->recent_bytes += bytes;
+  return rho > 0 ? l->queue_cycles * pow(rho, l->queue_exponent) : 0.0;
+}
+
 SimCycle mem_load_lines_scaled(Mem *mem, MemLevel level, MemShape shape, gboolean sequential,
                                SimCycle now, gdouble scale) {
   Level *l = &mem->level[level];
   /* One latency draw per warp-load: its lines are adjacent (one DRAM row). */
   gdouble latency = draw_latency(mem, l, sequential);
+  /* Every request's bytes count towards rho; sequential loads wait (the
+   * random-line pool's loaded wait is [dram] channels', fitted on chase's). */
+  if (l->queue_cycles > 0 && shape.lines > 0) {
+    gdouble wait = mem_queue_wait(
+        mem, level, scale * ((gdouble)(shape.lines - 1) * mem->line_bytes + shape.last_bytes), now);
+    if (sequential)
+      latency += wait;
+  }
   /* Random lines hash to random channels; a sequential load's lines share
    * one channel (adjacent lines of one DRAM row). */
   Pool *p = sequential ? &l->sequential : &l->random;

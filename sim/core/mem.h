@@ -108,6 +108,12 @@ static inline gint mem_latency_order(gdouble spread, SimCycle now, gdouble u, Si
   return 0;
 }
 
+/* The load-dependent wait of a request of `bytes` bytes asked of `level` at
+ * `now` ([dram] queue_cycles x rho ^ queue_exponent, rho the level's recent
+ * bytes over its share, at most 1; 0 for a level without one), which it
+ * then adds to the level's recent bytes.  mem_load adds it to the latency. */
+gdouble mem_queue_wait(Mem *mem, MemLevel level, gdouble bytes, SimCycle now);
+
 /* Bytes the load occupies a level with: `bytes` rounded up to sectors. */
 guint mem_request_bytes(const Mem *mem, guint bytes);
 

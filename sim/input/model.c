@@ -342,6 +342,20 @@ static const ConfigEntry model_table[] = {
      "p of the smooth minimum between a lone SM's DRAM share and the device's share per "
      "busy SM",
      "assumed: 2"},
+    {"dram", "queue_cycles", CONFIG_DOUBLE, M(dram_queue_cycles), 0, "0", 0, 100000, NULL, 0, 0,
+     "cycles",
+     "extra latency of a DRAM load when the SM's recent DRAM bytes fill its share (rho = 1): "
+     "the wait behind the other SMs' traffic at the shared controllers; a load's extra is "
+     "queue_cycles x rho ^ queue_exponent (0 = none)",
+     "assumed: no load-dependent wait beyond the SM's own servers"},
+    {"dram", "queue_exponent", CONFIG_DOUBLE, M(dram_queue_exponent), 0, "1", 0.1, 64, NULL, 0, 0,
+     NULL, "exponent of rho in the DRAM load-dependent wait (unused while queue_cycles is 0)",
+     "assumed: 1"},
+    {"dram", "queue_window", CONFIG_DOUBLE, M(dram_queue_window), 0, "2048", 1, 1e7, NULL, 0, 0,
+     "cycles",
+     "time constant of the exponential average of the SM's DRAM bytes whose rate over "
+     "bytes_per_cycle is rho (unused while queue_cycles is 0)",
+     "assumed: 2048 cycles, about three unloaded DRAM latencies"},
     {"mem", "full_load_sms", CONFIG_UINT, M(full_load_sms), 0, "0", 0, 100000, NULL, 0, 0, "SMs",
      "SMs busy when [l2] and [dram] bytes_per_cycle were measured (0 = [sm] sms)",
      "assumed: every SM of the device"},

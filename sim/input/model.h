@@ -142,6 +142,12 @@ typedef struct {
   guint spill_extra_values;             /* most values ptxas spills beyond the registers it lacks */
   MemLevelModel l1, l2, dram;
   BusyShare l2_busy, dram_busy;     /* how the L2 and DRAM shares grow as fewer SMs are busy */
+  gdouble dram_queue_cycles;        /* [dram] queue_cycles: extra latency of a DRAM load at the
+                                       SM's full DRAM share (rho = 1; 0 = none) */
+  gdouble dram_queue_exponent;      /* [dram] queue_exponent: the extra is queue_cycles x
+                                       rho ^ queue_exponent */
+  gdouble dram_queue_window;        /* [dram] queue_window: cycles, time constant of the
+                                       exponential average of the SM's DRAM bytes that gives rho */
   gdouble l2_peak_bytes_per_cycle;  /* L2 share per SM, bytes per cycle, of a SASS load through
                                        L1TEX that leaves the SM's lines in flight within
                                        [class_global] lines_in_flight (0 = [l2] bytes_per_cycle,
