@@ -595,6 +595,27 @@ START_TEST(test_source_unknown) {
 }
 END_TEST
 
+/* An unknown Thread Instructions Executed is the NcuUnknown bit with the
+ * count 0, and the warning says what is assumed: 32 active lanes, which is
+ * what sassprog's profiled_lanes takes when the count is 0 (the lanes of a
+ * bounded global atomic or MATCH key, sassspan.h). */
+START_TEST(test_thread_exec_unknown) {
+  static const gchar src[] =
+      KN "\"Address\",\"Source\",\"Instructions Executed\",\"Thread Instructions Executed\"\n"
+         "\"0x0\",\"MATCH.ANY R2, R3\",\"8\",\"n/a\"\n"
+         "\"0x10\",\"EXIT\",\"8\",\"256\"\n";
+  GError *err = NULL;
+  g_autoptr(NcuSource) s = ncu_source_load_data(src, strlen(src), "t.csv", "k", &err);
+  ck_assert_msg(s != NULL, "%s", err ? err->message : "?");
+  ck_assert(s->ins[0].unknown & NCU_UNKNOWN_THREAD_EXEC);
+  ck_assert_uint_eq(s->ins[0].thread_exec, 0);
+  ck_assert_uint_eq(s->ins[1].thread_exec, 256);
+  assert_warned(s->warnings, 1,
+                "t.csv:3: 'Thread Instructions Executed' is unknown ('n/a') on 1 instruction: "
+                "taken as 32 active lanes");
+}
+END_TEST
+
 /* Group separators of other locales and a comma-decimal export: a file
  * with "28,16" reads "1.234" as 1234 and "1,5" as 1.5. */
 START_TEST(test_locale_numbers) {
@@ -700,6 +721,7 @@ static Suite *ncu_suite(void) {
   tcase_add_test(bad, test_overloads);
   tcase_add_test(bad, test_encodings);
   tcase_add_test(bad, test_source_unknown);
+  tcase_add_test(bad, test_thread_exec_unknown);
   tcase_add_test(bad, test_locale_numbers);
   suite_add_tcase(s, bad);
   return s;

@@ -33,7 +33,8 @@ typedef struct {
 static const Counter counters[] = {
     {"Instructions Executed", I(executed), NCU_UNKNOWN_EXECUTED,
      "the count of the instruction before it (straight-line code runs as often)"},
-    {"Thread Instructions Executed", I(thread_exec), NCU_UNKNOWN_THREAD_EXEC, "not used"},
+    {"Thread Instructions Executed", I(thread_exec), NCU_UNKNOWN_THREAD_EXEC,
+     "32 active lanes (it sets only the lanes of a global atomic or MATCH the listing bounds)"},
     {"L1 Tag Requests Global", I(l1_requests), NCU_UNKNOWN_L1_REQUESTS,
      "none: the request is no strided span (sassmem_strided_span)"},
     {"L2 Theoretical Sectors Global", I(l2_sectors), NCU_UNKNOWN_L2_SECTORS,
