@@ -180,6 +180,11 @@ static gboolean simulate(const SmModel *model, const Kernel *k, const SimOptions
                      .max_cycles = opt->max_cycles,
                      .deadline_us = opt->deadline_us};
   launch.spill_l1_hit = launch_memory(src, model, k, out, &launch.mem);
+  /* The SMs with CTAs at the launch's start, the same for every load: they
+   * share the device-wide limits (contended atomics). */
+  for (guint h = 0; h < out->n_loads; h++)
+    if (out->loads[h].blocks > 0)
+      launch.busy_sms += out->loads[h].sms;
   /* Each distinct load of the device once; loads[0] is the most loaded SM. */
   for (guint i = 0; i < out->n_loads; i++) {
     SimSmLoad *load = &out->loads[i];
@@ -187,10 +192,6 @@ static gboolean simulate(const SmModel *model, const Kernel *k, const SimOptions
       continue; /* idle SMs */
     launch.blocks = load->blocks;
     launch.cta_slots = MIN(out->blocks_per_sm, load->blocks);
-    launch.busy_sms = 0; /* the SMs with CTAs while this one runs its first round */
-    for (guint h = 0; h < out->n_loads; h++)
-      if (out->loads[h].blocks > 0)
-        launch.busy_sms += out->loads[h].sms;
     /* Its L2 and DRAM shares at the SMs busy while it runs (a copy of the
      * model: only the two bandwidths differ). */
     SmModel busy_model = *model;

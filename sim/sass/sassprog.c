@@ -86,8 +86,6 @@ static void classify_shared(const SassInstr *in, const NcuInstr *p, const OpClas
   out->read_latency = (guint8)MIN(cm->read_latency, 255u);
 }
 
-/* A global, local or atomic access: sectors and lines per request, where
- * its data comes from, DRAM row locality. */
 /* Active lanes per execution of an instruction with profile row `p`: the
  * profile's thread instructions per instruction, else 32 (no profile, or a
  * row without both counts). */
@@ -106,6 +104,8 @@ static guint64 atomic_words(const SassKernel *sk, guint i) {
                                        : 0;
 }
 
+/* A global, local or atomic access: sectors and lines per request, where
+ * its data comes from, DRAM row locality. */
 static void classify_global(const SassKernel *sk, const SmModel *m, guint i, const OpClassModel *cm,
                             Instr *out) {
   const SassInstr *in = &sk->fn->ins[i];
